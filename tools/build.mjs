@@ -14,7 +14,8 @@ const { swcOptions, root } = require('./swc-options.cjs');
 const dist = path.join(root, 'dist');
 const isSource = (f) =>
   f.endsWith('.ts') && !f.endsWith('.d.ts') && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(f);
-const isAsset = (f) => /\.(json|graphql|html|css)$/.test(f) && !/(project|tsconfig.*)\.json$/.test(f);
+const isAsset = (f) =>
+  /\.(json|graphql|html|css)$/.test(f) && !/(project|tsconfig.*)\.json$/.test(f);
 
 async function* walk(dir) {
   let entries;
@@ -69,9 +70,13 @@ async function main() {
   const dirs = [];
   const apps = (await readdir(path.join(root, 'apps'))).filter((a) => !a.endsWith('-e2e'));
   const wanted = targets.length ? targets : apps.map((a) => `apps/${a}`);
-  for (const t of wanted) dirs.push(path.join(root, t.startsWith('apps/') || t.startsWith('libs/') ? t : `apps/${t}`, 'src'));
+  for (const t of wanted)
+    dirs.push(
+      path.join(root, t.startsWith('apps/') || t.startsWith('libs/') ? t : `apps/${t}`, 'src'),
+    );
   // Every app may import any lib, so libs are always compiled with it.
-  for (const lib of await readdir(path.join(root, 'libs'))) dirs.push(path.join(root, 'libs', lib, 'src'));
+  for (const lib of await readdir(path.join(root, 'libs')))
+    dirs.push(path.join(root, 'libs', lib, 'src'));
   if (!targets.length) await rm(dist, { recursive: true, force: true });
   let files = 0;
   for (const d of [...new Set(dirs)]) {

@@ -6,7 +6,16 @@
 //   diff <service> <name>            write a new migration from the last migrated schema to the current one
 // The connection string for deploy comes from --url, else DATABASE_URL.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,8 +52,17 @@ function generate(list) {
     const schema = path.join(prismaDir, svc, 'schema.prisma');
     const out = path.join(root, 'apps', svc, 'src', 'generated', 'prisma', 'client.ts');
     // Skip when the client is newer than its schema: generate runs before every build and test.
-    if (existsSync(out) && statSync(out).mtimeMs > statSync(schema).mtimeMs && !process.env.PRISMA_FORCE) continue;
-    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/prisma/build/index.js'), 'generate', '--schema', schema], { env, encoding: 'utf8' });
+    if (
+      existsSync(out) &&
+      statSync(out).mtimeMs > statSync(schema).mtimeMs &&
+      !process.env.PRISMA_FORCE
+    )
+      continue;
+    const r = spawnSync(
+      process.execPath,
+      [path.join(root, 'node_modules/prisma/build/index.js'), 'generate', '--schema', schema],
+      { env, encoding: 'utf8' },
+    );
     if (r.status !== 0) fail(`generate ${svc} failed:\n${r.stdout}\n${r.stderr}`);
     console.log(`prisma: generated client of ${svc}`);
   }
@@ -74,11 +92,21 @@ module.exports = {
 };
 `,
   );
-  const nodeOptions = `${process.env.NODE_OPTIONS ?? ''} --require ${path.join(root, 'tools/prisma/unref-timers.cjs')}`.trim();
+  const nodeOptions =
+    `${process.env.NODE_OPTIONS ?? ''} --require ${path.join(root, 'tools/prisma/unref-timers.cjs')}`.trim();
   return spawnSync(
     process.execPath,
-    [path.join(root, 'node_modules/prisma-migrate/build/index.js'), ...args, '--config', configFile],
-    { env: { ...env, DATABASE_URL: url ?? '', NODE_OPTIONS: nodeOptions }, encoding: 'utf8', cwd: tmp },
+    [
+      path.join(root, 'node_modules/prisma-migrate/build/index.js'),
+      ...args,
+      '--config',
+      configFile,
+    ],
+    {
+      env: { ...env, DATABASE_URL: url ?? '', NODE_OPTIONS: nodeOptions },
+      encoding: 'utf8',
+      cwd: tmp,
+    },
   );
 }
 
@@ -89,7 +117,10 @@ function deploy(list, url) {
     if (!existsSync(migrations)) fail(`prisma/${svc}/migrations does not exist`);
     const tmp = mkdtempSync(path.join(os.tmpdir(), `prisma-${svc}-`));
     try {
-      const schema = schemaCopyWithUrl(readFileSync(path.join(prismaDir, svc, 'schema.prisma'), 'utf8'), tmp);
+      const schema = schemaCopyWithUrl(
+        readFileSync(path.join(prismaDir, svc, 'schema.prisma'), 'utf8'),
+        tmp,
+      );
       const r = runMigrateCli(['migrate', 'deploy'], url, tmp, schema, migrations);
       if (r.status !== 0) fail(`deploy ${svc} failed:\n${r.stdout}\n${r.stderr}`);
       const applied = /(\d+) migrations? found/.exec(r.stdout)?.[1] ?? '?';
@@ -104,7 +135,9 @@ function lastMigratedSchema(svc) {
   // The schema as of the newest migration is kept beside it, so a diff needs no database.
   const migrations = path.join(prismaDir, svc, 'migrations');
   if (!existsSync(migrations)) return null;
-  const dirs = readdirSync(migrations).filter((d) => /^\d+_/.test(d)).sort();
+  const dirs = readdirSync(migrations)
+    .filter((d) => /^\d+_/.test(d))
+    .sort();
   for (const d of dirs.reverse()) {
     const snap = path.join(migrations, d, 'schema.prisma.snapshot');
     if (existsSync(snap)) return readFileSync(snap, 'utf8');
@@ -121,10 +154,19 @@ function diff(svc, name) {
   const tmp = mkdtempSync(path.join(os.tmpdir(), `prisma-diff-${svc}-`));
   try {
     const to = schemaCopyWithUrl(current, tmp, 'to.prisma');
-    const from = previous ? ['--from-schema-datamodel', schemaCopyWithUrl(previous, tmp, 'from.prisma')] : ['--from-empty'];
-    const r = runMigrateCli(['migrate', 'diff', ...from, '--to-schema-datamodel', to, '--script'], url ?? 'postgresql://postgres@127.0.0.1:5432/postgres', tmp, to, path.join(tmp, 'm'));
+    const from = previous
+      ? ['--from-schema-datamodel', schemaCopyWithUrl(previous, tmp, 'from.prisma')]
+      : ['--from-empty'];
+    const r = runMigrateCli(
+      ['migrate', 'diff', ...from, '--to-schema-datamodel', to, '--script'],
+      url ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
+      tmp,
+      to,
+      path.join(tmp, 'm'),
+    );
     if (r.status !== 0) fail(`diff ${svc} failed:\n${r.stdout}\n${r.stderr}`);
-    if (/This is an empty migration/.test(r.stdout)) return console.log(`prisma: ${svc} schema unchanged, no migration written`);
+    if (/This is an empty migration/.test(r.stdout))
+      return console.log(`prisma: ${svc} schema unchanged, no migration written`);
     const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
     const dir = path.join(prismaDir, svc, 'migrations', `${stamp}_${name}`);
     mkdirSync(dir, { recursive: true });
@@ -152,5 +194,7 @@ switch (verb) {
     diff(rest[0], rest[1]);
     break;
   default:
-    fail('usage: node tools/prisma.mjs generate [service...] | deploy <service|all> [--url URL] | diff <service> <name>');
+    fail(
+      'usage: node tools/prisma.mjs generate [service...] | deploy <service|all> [--url URL] | diff <service> <name>',
+    );
 }

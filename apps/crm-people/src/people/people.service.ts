@@ -1,0 +1,130 @@
+import { Injectable } from '@nestjs/common';
+import { AppException } from '@crm/errors';
+import type { RequestContext } from '@crm/request-context';
+import { SettingsLookupService } from '../settings/settings-lookup.service';
+import type { Person, PeopleNote } from './dto/person.dto';
+import type { CreatePersonInput } from './dto/person.input';
+import { PeopleRepository, PersonRecord } from './people.repository';
+import { referencedEntryIds, toNote, toPerson } from './person.mapper';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** People use cases; REST controller and GraphQL resolver both call these, so rules live here once. */
+@Injectable()
+export class PeopleService {
+  constructor(
+    private readonly repo: PeopleRepository,
+    private readonly settings: SettingsLookupService,
+  ) {}
+
+  /** A malformed id cannot name a person: same answer as an unknown one. */
+  private requireUuid(id: string): void {
+    if (!UUID.test(id)) throw AppException.notFound('Person', id);
+  }
+
+  async toDtos(ctx: RequestContext, records: PersonRecord[]): Promise<Person[]> {
+    const entries = await this.settings.anyEntries(
+      ctx.tenantId,
+      records.flatMap(referencedEntryIds),
+      ctx.language,
+    );
+    return records.map((r) => toPerson(r, entries));
+  }
+
+  async get(ctx: RequestContext, id: string): Promise<Person> {
+    this.requireUuid(id);
+    const record = await this.repo.findById(ctx.tenantId, id);
+    if (!record) throw AppException.notFound('Person', id);
+    return (await this.toDtos(ctx, [record]))[0];
+  }
+
+  /** Many people by id in one query, in the order asked; unknown ids give null. */
+  async getMany(ctx: RequestContext, ids: readonly string[]): Promise<(Person | null)[]> {
+    const valid = ids.filter((id) => UUID.test(id));
+    const records = valid.length ? await this.repo.findByIds(ctx.tenantId, valid) : [];
+    const dtos = await this.toDtos(ctx, records);
+    const byId = new Map(dtos.map((p) => [p.id, p]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  async create(ctx: RequestContext, input: CreatePersonInput): Promise<Person> {
+    const by = { name: ctx.integrationName, userId: ctx.callerId };
+    const now = new Date();
+    const lifecycleId = input.lifecycle?.lifecycleId ?? null;
+    const id = await this.repo.transaction(async (tx) => {
+      if (lifecycleId) {
+        await this.settings.requireEntry(
+          ctx.tenantId,
+          'LIFECYCLES',
+          lifecycleId,
+          'lifecycle.lifecycleId',
+          ctx.language,
+          tx,
+        );
+      }
+      const orga = await this.settings.resolveTags(
+        tx,
+        ctx.tenantId,
+        'ORGA_TAGS',
+        input.orgaTags ?? [],
+        'orgaTags',
+        ctx.language,
+      );
+      const personalities = await this.settings.resolveTags(
+        tx,
+        ctx.tenantId,
+        'PERSONALITY_TAGS',
+        input.personalities ?? [],
+        'personalities',
+        ctx.language,
+      );
+      const { id } = await this.repo.create(tx, {
+        tenantId: ctx.tenantId,
+        salutation: input.salutation ?? null,
+        title: input.title ?? null,
+        firstname: input.firstname ?? null,
+        lastname: input.lastname ?? null,
+        birthday: input.birthday?.birthday
+          ? new Date(`${input.birthday.birthday.slice(0, 10)}T00:00:00Z`)
+          : null,
+        considerBirthYear: input.birthday?.considerBirthYear ?? null,
+        importantDates: (input.importantDates ?? []).map((d) => ({
+          text: d.text ?? null,
+          date: d.date ? new Date(d.date).toISOString() : null,
+        })),
+        socialMedias: (input.socialMedias ?? []).map((s) => ({
+          type: s.type ?? null,
+          link: s.link ?? null,
+        })),
+        customerNumber: input.customerNumber ?? null,
+        employeeStatus: input.employeeStatus ?? null,
+        employeeNumber: input.employeeNumber ?? null,
+        lifecycleId,
+        lifecycleChanged: lifecycleId ? now : null,
+        dateCreated: now,
+        createdBy: by.name,
+        createdByUserId: by.userId,
+        modifiedBy: by.name,
+        modifiedByUserId: by.userId,
+      });
+      await this.repo.replaceTags(tx, ctx.tenantId, id, 'ORGA', orga);
+      await this.repo.replaceTags(tx, ctx.tenantId, id, 'PERSONALITY', personalities);
+      if (lifecycleId) await this.repo.addLifecycleHistory(tx, ctx.tenantId, id, lifecycleId, now);
+      return id;
+    });
+    return this.get(ctx, id);
+  }
+
+  async updateNote(ctx: RequestContext, id: string, note: string | null): Promise<PeopleNote> {
+    this.requireUuid(id);
+    const saved = await this.repo.transaction(async (tx) => {
+      if (!(await this.repo.exists(ctx.tenantId, id, tx)))
+        throw AppException.notFound('Person', id);
+      return this.repo.upsertNote(tx, ctx.tenantId, id, note, {
+        name: ctx.integrationName,
+        userId: ctx.callerId,
+      });
+    });
+    return toNote(saved);
+  }
+}

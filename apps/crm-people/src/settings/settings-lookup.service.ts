@@ -1,0 +1,165 @@
+import { Injectable } from '@nestjs/common';
+import { I18nService } from 'nestjs-i18n';
+import { AppException } from '@crm/errors';
+import type { Language } from '@crm/i18n';
+import { PrismaService } from '../database/prisma.service';
+import type { PeopleSettingsList, Prisma } from '../generated/prisma/client';
+import { LIST_I18N_NAMESPACE, SYSTEM_ENTRIES, systemEntry } from './system-entries';
+
+export interface EntryView {
+  id: string;
+  text: string;
+  color: string | null;
+  category: string | null;
+}
+
+type Tx = Prisma.TransactionClient;
+
+/** Reads and checks entries of the people settings lists (system entries merged with the tenant's). */
+@Injectable()
+export class SettingsLookupService {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly i18n: I18nService,
+  ) {}
+
+  private systemText(list: PeopleSettingsList, key: string, lang: Language): string {
+    return this.i18n.t(`people.${LIST_I18N_NAMESPACE[list]}.${key}`, { lang }) as string;
+  }
+
+  /** Entries by id, in one query for the tenant's part; unknown ids are absent from the map. */
+  async entries(
+    tenantId: string,
+    list: PeopleSettingsList,
+    ids: Iterable<string>,
+    lang: Language,
+    db: Tx | PrismaService = this.prisma,
+  ): Promise<Map<string, EntryView>> {
+    const out = new Map<string, EntryView>();
+    const wanted = new Set(ids);
+    for (const id of wanted) {
+      const sys = systemEntry(list, id);
+      if (sys) {
+        out.set(id, {
+          id,
+          text: this.systemText(list, sys.key, lang),
+          color: sys.color ?? null,
+          category: null,
+        });
+        wanted.delete(id);
+      }
+    }
+    if (wanted.size) {
+      const rows = await db.settingsEntry.findMany({
+        where: { tenantId, list, id: { in: [...wanted] } },
+        select: { id: true, text: true, color: true, category: true },
+      });
+      for (const r of rows) out.set(r.id, r);
+    }
+    return out;
+  }
+
+  /** Entries of any list by id, system and tenant ones, in one query (for mapping many records). */
+  async anyEntries(
+    tenantId: string,
+    ids: Iterable<string>,
+    lang: Language,
+  ): Promise<Map<string, EntryView>> {
+    const out = new Map<string, EntryView>();
+    const wanted = new Set<string>();
+    for (const id of ids) {
+      const sys = (Object.keys(SYSTEM_ENTRIES) as PeopleSettingsList[])
+        .map((list) => ({ list, e: systemEntry(list, id) }))
+        .find((x) => x.e);
+      if (sys?.e) {
+        out.set(id, {
+          id,
+          text: this.systemText(sys.list, sys.e.key, lang),
+          color: sys.e.color ?? null,
+          category: null,
+        });
+      } else wanted.add(id);
+    }
+    if (wanted.size) {
+      const rows = await this.prisma.settingsEntry.findMany({
+        where: { tenantId, id: { in: [...wanted] } },
+        select: { id: true, text: true, color: true, category: true },
+      });
+      for (const r of rows) out.set(r.id, r);
+    }
+    return out;
+  }
+
+  /** Throws 400 on `field` when `id` is not an entry of the list. */
+  async requireEntry(
+    tenantId: string,
+    list: PeopleSettingsList,
+    id: string,
+    field: string,
+    lang: Language,
+    db?: Tx,
+  ): Promise<EntryView> {
+    const found = (await this.entries(tenantId, list, [id], lang, db)).get(id);
+    if (!found) {
+      throw AppException.invalidField(field, 'unknownEntry', {
+        list: this.i18n.t(`people.lists.${LIST_I18N_NAMESPACE[list]}`, { lang }) as string,
+      });
+    }
+    return found;
+  }
+
+  /**
+   * Resolves tags given by id (must exist) or by text (found case-insensitively, else created as
+   * a tenant entry). Returns entry ids in input order, without duplicates.
+   */
+  async resolveTags(
+    tx: Tx,
+    tenantId: string,
+    list: PeopleSettingsList,
+    inputs: { id?: string | null; text?: string | null; category?: string | null }[],
+    field: string,
+    lang: Language,
+  ): Promise<string[]> {
+    const byId = inputs.filter((t) => t.id).map((t) => t.id!);
+    const known = await this.entries(tenantId, list, byId, lang, tx);
+    const problems = inputs
+      .map((t, i) => ({ t, i }))
+      .filter(({ t }) => t.id && !known.has(t.id))
+      .map(({ i }) => ({
+        field: `${field}[${i}].id`,
+        rule: 'unknownEntry',
+        args: {
+          list: this.i18n.t(`people.lists.${LIST_I18N_NAMESPACE[list]}`, { lang }) as string,
+        },
+      }));
+    if (problems.length) throw AppException.validation(problems);
+
+    const ids: string[] = [];
+    for (const t of inputs) {
+      if (t.id) {
+        ids.push(t.id);
+        continue;
+      }
+      const text = t.text!.trim();
+      const existing = await tx.settingsEntry.findFirst({
+        where: { tenantId, list, text: { equals: text, mode: 'insensitive' } },
+        select: { id: true },
+      });
+      const entry =
+        existing ??
+        // upsert: two requests adding the same new tag at once both end up with one entry
+        (await tx.settingsEntry.upsert({
+          where: { tenantId_list_text: { tenantId, list, text } },
+          create: { tenantId, list, text, category: t.category ?? null },
+          update: {},
+          select: { id: true },
+        }));
+      ids.push(entry.id);
+    }
+    return [...new Set(ids)];
+  }
+
+  systemEntries(list: PeopleSettingsList) {
+    return SYSTEM_ENTRIES[list] ?? [];
+  }
+}

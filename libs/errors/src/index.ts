@@ -1,0 +1,5 @@
+export * from './error-code';
+export * from './app.exception';
+export * from './translate';
+export * from './validation';
+export * from './all-exceptions.filter';

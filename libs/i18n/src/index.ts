@@ -1,0 +1,2 @@
+export * from './language';
+export * from './i18n.module';

@@ -1,0 +1,6 @@
+export * from './subjects';
+export * from './nats-options';
+export * from './message-bus';
+export * from './messaging.module';
+export * from './contracts/tenant-info';
+export * from './contracts/crm';

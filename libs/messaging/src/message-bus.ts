@@ -1,0 +1,63 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { ClientProxy } from '@nestjs/microservices';
+import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
+import { AppException, ErrorCode } from '@crm/errors';
+
+export const NATS_CLIENT = Symbol('NATS_CLIENT');
+export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');
+
+export interface MessagingOptions {
+  service: string;
+  url: string;
+  requestTimeoutMs: number;
+}
+
+/** Which service answers a subject: its first segment. Used in the 503 message. */
+const owner = (subject: string) => subject.split('.')[0];
+
+/**
+ * Requests and events over NATS. Every request has a timeout: a silent service becomes a 503
+ * naming it, never a hang; an error the other side raised arrives as the same AppException.
+ */
+@Injectable()
+export class MessageBus implements OnApplicationShutdown {
+  private readonly logger = new Logger(MessageBus.name);
+
+  constructor(
+    @Inject(NATS_CLIENT) private readonly client: ClientProxy,
+    @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
+  ) {}
+
+  async request<TReply>(subject: string, payload: object, timeoutMs?: number): Promise<TReply> {
+    const ms = timeoutMs ?? this.options.requestTimeoutMs;
+    try {
+      return await firstValueFrom(this.client.send<TReply>(subject, payload).pipe(timeout(ms)));
+    } catch (err) {
+      if (AppException.isRpcPayload(err)) throw AppException.fromRpc(err);
+      if (!(err instanceof TimeoutError)) {
+        this.logger.warn(`request ${subject} failed: ${(err as Error)?.message ?? String(err)}`);
+      }
+      throw new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'errors.dependency.unavailable', {
+        service: owner(subject),
+      });
+    }
+  }
+
+  /** Fire-and-forget notification (at most once). Events that must arrive go through an outbox. */
+  async emit(subject: string, payload: object): Promise<void> {
+    try {
+      await firstValueFrom(
+        this.client.emit(subject, payload).pipe(timeout(this.options.requestTimeoutMs)),
+        {
+          defaultValue: undefined,
+        },
+      );
+    } catch (err) {
+      this.logger.warn(`emit ${subject} failed: ${(err as Error)?.message ?? String(err)}`);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.client.close();
+  }
+}

@@ -1,0 +1,2 @@
+export * from './page-query';
+export * from './sort';

@@ -1,0 +1,2 @@
+export * from './prisma-adapter';
+export * from './prisma-errors';

@@ -1,0 +1,3 @@
+export * from './headers';
+export * from './request-context';
+export * from './request-context.guard';

@@ -1,0 +1,6 @@
+export * from './service-core.module';
+export * from './subgraph';
+export * from './bootstrap';
+export * from './health.controller';
+export * from './openapi';
+export * from './api-envelope.decorator';

@@ -1,0 +1,25 @@
+import { ApolloFederationDriver, ApolloFederationDriverConfig } from '@nestjs/apollo';
+import { DynamicModule, Type } from '@nestjs/common';
+import { GraphQLModule } from '@nestjs/graphql';
+import type { Request } from 'express';
+
+export interface GraphQLRequestContext {
+  req: Request;
+}
+
+/**
+ * The federated subgraph of a service (Federation 2, code first). The SDL is built in memory;
+ * a test per service compares it with the committed `schema.graphql`, so drift is seen in review.
+ */
+export function subgraphModule(orphanedTypes: Type<unknown>[] = []): DynamicModule {
+  return GraphQLModule.forRoot<ApolloFederationDriverConfig>({
+    driver: ApolloFederationDriver,
+    path: '/graphql',
+    autoSchemaFile: { federation: 2 },
+    sortSchema: true,
+    playground: false,
+    introspection: true,
+    buildSchemaOptions: { orphanedTypes },
+    context: ({ req }: { req: Request }): GraphQLRequestContext => ({ req }),
+  });
+}

@@ -1,0 +1,13 @@
+/** The required headers of a call for `tenantId`, with optional extras. */
+export function tenantHeaders(
+  tenantId: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    'X-Integration-Name': 'test-suite',
+    'X-Integration-Provider': 'crm-tests',
+    'X-Service-TenantId': tenantId,
+    'Content-Type': 'application/json',
+    ...extra,
+  };
+}

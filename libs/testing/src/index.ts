@@ -1,0 +1,3 @@
+export * from './headers';
+export * from './database';
+export * from './ports';

@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// Runs the test tiers in order: unit (parallel), integration and end-to-end (one file at a time:
+// they share PostgreSQL and NATS). Prints one closing line `tests: N passed, N failed`.
+//   node tools/test.mjs [unit|int|e2e ...] [--project name[,name]]
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const pIdx = args.indexOf('--project');
+const projects = pIdx >= 0 ? args.splice(pIdx, 2)[1] : undefined;
+const tiers = args.length ? args : ['unit', 'int', 'e2e'];
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'crm-tests-'));
+
+function run(cmd, cmdArgs, env = {}) {
+  const r = spawnSync(cmd, cmdArgs, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  return r.status ?? 1;
+}
+
+let passed = 0;
+let failed = 0;
+let exit = 0;
+if (run(process.execPath, ['tools/prisma.mjs', 'generate']) !== 0) process.exit(1);
+for (const tier of tiers) {
+  // End-to-end tests start the built services as processes, as production does.
+  if (tier === 'e2e' && run(process.execPath, ['tools/build.mjs']) !== 0) process.exit(1);
+  console.log(`\n=== ${tier} tests ===`);
+  const out = path.join(tmp, `${tier}.json`);
+  const jestArgs = [
+    'node_modules/jest/bin/jest.js',
+    '-c',
+    'jest.config.cjs',
+    '--json',
+    `--outputFile=${out}`,
+    '--passWithNoTests',
+    ...(tier === 'unit' ? [] : ['--runInBand']),
+  ];
+  const status = run(process.execPath, jestArgs, {
+    JEST_TIERS: tier,
+    ...(projects ? { JEST_PROJECTS: projects } : {}),
+    APOLLO_TELEMETRY_DISABLED: 'true',
+    NODE_ENV: 'test',
+  });
+  try {
+    const res = JSON.parse(readFileSync(out, 'utf8'));
+    passed += res.numPassedTests;
+    failed += res.numFailedTests + (res.numRuntimeErrorTestSuites ?? 0);
+  } catch {
+    failed += 1;
+  }
+  if (status !== 0) exit = status;
+}
+rmSync(tmp, { recursive: true, force: true });
+console.log(`\ntests: ${passed} passed, ${failed} failed`);
+process.exit(exit || (failed ? 1 : 0));
