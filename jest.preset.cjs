@@ -18,6 +18,7 @@ function project(projectRoot, tier) {
     displayName: `${name}:${tier}`,
     rootDir: path.join(__dirname, projectRoot),
     testEnvironment: 'node',
+    setupFiles: ['reflect-metadata'],
     testMatch: [`<rootDir>/${match}`],
     transform: { '^.+\\.ts$': ['@swc/jest', { ...swcOptions(), swcrc: false }] },
     moduleNameMapper,

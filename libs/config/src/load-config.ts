@@ -8,10 +8,12 @@ export class ConfigError extends Error {
   }
 }
 
-function describe(errors: ValidationError[]): string[] {
+/** Describes each problem with the raw text of the variable (conversion may have mangled it). */
+function describe(errors: ValidationError[], raw: Record<string, string>): string[] {
   return errors.flatMap((e) => {
     const rules = Object.values(e.constraints ?? {}).map((m) => m.replace(/^\S+\s/, ''));
-    const shown = e.value === undefined ? 'is not set' : `is ${JSON.stringify(e.value)}`;
+    const value = raw[e.property];
+    const shown = value === undefined ? 'is not set' : `is ${JSON.stringify(value)}`;
     return [`environment variable ${e.property} ${shown}: ${rules.join('; ')}`];
   });
 }
@@ -31,7 +33,7 @@ export function loadConfig<T extends object>(
     exposeDefaultValues: true,
   });
   const errors = validateSync(config, { whitelist: true, forbidUnknownValues: false });
-  if (errors.length) throw new ConfigError(describe(errors));
+  if (errors.length) throw new ConfigError(describe(errors, plain));
   return config;
 }
 

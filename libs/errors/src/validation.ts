@@ -47,6 +47,8 @@ export function createValidationPipe(): ValidationPipe {
   return new ValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
+    // one problem per field: "firstname must be a text" says it all, no need for its length too
+    stopAtFirstError: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
     validationError: { target: true, value: true },

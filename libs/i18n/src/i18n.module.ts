@@ -1,7 +1,13 @@
 import { DynamicModule, Inject, Module } from '@nestjs/common';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { I18N_LOADER_OPTIONS, I18nLoader, I18nModule, I18nTranslation } from 'nestjs-i18n';
+import {
+  AcceptLanguageResolver,
+  I18N_LOADER_OPTIONS,
+  I18nLoader,
+  I18nModule,
+  I18nTranslation,
+} from 'nestjs-i18n';
 import { FALLBACK_LANGUAGE } from './language';
 
 /** The catalogue shared by every service: errors, validation rules, headers. */
@@ -60,6 +66,7 @@ export class CrmI18nModule {
           } satisfies MergingLoaderOptions,
           // The language comes from the request context (Accept-Language), resolved once there.
           disableMiddleware: true,
+          resolvers: [AcceptLanguageResolver],
           logging: false,
         }),
       ],

@@ -1,0 +1,105 @@
+import { NotFoundException, PayloadTooLargeException } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { Type } from 'class-transformer';
+import { plainToInstance } from 'class-transformer';
+import { IsArray, IsString, MaxLength, ValidateNested, validateSync } from 'class-validator';
+import { I18nService } from 'nestjs-i18n';
+import { CrmI18nModule } from '@crm/i18n';
+import { AppException } from './app.exception';
+import { toAppException } from './all-exceptions.filter';
+import { ErrorCode, HTTP_STATUS } from './error-code';
+import { translateError } from './translate';
+import { flattenValidationErrors } from './validation';
+
+class Tag {
+  @IsString() @MaxLength(5) text!: string;
+}
+class Body {
+  @IsString() @MaxLength(3) name!: string;
+  @IsArray() @ValidateNested({ each: true }) @Type(() => Tag) tags!: Tag[];
+}
+
+describe('errors', () => {
+  let i18n: I18nService;
+  beforeAll(async () => {
+    const mod = await Test.createTestingModule({ imports: [CrmI18nModule.forRoot()] }).compile();
+    await mod.init();
+    i18n = mod.get(I18nService);
+  });
+
+  it('maps every code to a status, once', () => {
+    expect(HTTP_STATUS[ErrorCode.NOT_FOUND]).toBe(404);
+    expect(HTTP_STATUS[ErrorCode.VALIDATION_FAILED]).toBe(400);
+    expect(HTTP_STATUS[ErrorCode.SERVICE_UNAVAILABLE]).toBe(503);
+    expect(Object.keys(HTTP_STATUS)).toHaveLength(Object.keys(ErrorCode).length);
+  });
+
+  it('reports nested fields with path, rule and the decorator argument', () => {
+    const body = plainToInstance(Body, {
+      name: 'abcd',
+      tags: [{ text: 'ok' }, { text: 'toolong' }],
+    });
+    const problems = flattenValidationErrors(validateSync(body));
+    expect(problems).toEqual([
+      expect.objectContaining({ field: 'name', rule: 'maxLength', args: { constraint1: '3' } }),
+      expect.objectContaining({
+        field: 'tags[1].text',
+        rule: 'maxLength',
+        args: { constraint1: '5' },
+      }),
+    ]);
+  });
+
+  it('translates messages and field errors by language', () => {
+    const err = AppException.validation([
+      { field: 'firstname', rule: 'maxLength', args: { constraint1: 200 } },
+    ]);
+    const en = translateError(i18n, err, 'en');
+    const de = translateError(i18n, err, 'de');
+    expect(en.message).toBe('The request is invalid: 1 problem(s) found');
+    expect(en.errors[0]).toEqual({
+      field: 'firstname',
+      rule: 'maxLength',
+      message: 'firstname must be at most 200 characters long',
+    });
+    expect(de.errors[0].message).toBe('firstname darf höchstens 200 Zeichen lang sein');
+    const missing = new AppException(ErrorCode.BAD_REQUEST, 'errors.header.missing', {
+      header: 'X-Service-TenantId',
+    });
+    expect(translateError(i18n, missing, 'de').message).toBe(
+      'Der Header X-Service-TenantId ist erforderlich und darf nicht leer sein',
+    );
+  });
+
+  it('falls back to the validator text for a rule without a catalogue entry', () => {
+    const err = AppException.validation([
+      { field: 'x', rule: 'isFancy', fallback: 'x must be fancy' },
+    ]);
+    expect(translateError(i18n, err, 'en').errors[0].message).toBe('x must be fancy');
+  });
+
+  it('maps framework errors onto codes', () => {
+    expect(toAppException(new NotFoundException('Cannot GET /v1/crm/nope'))).toMatchObject({
+      code: ErrorCode.NOT_FOUND,
+      messageKey: 'errors.notFound.route',
+      args: { method: 'GET', path: '/v1/crm/nope' },
+    });
+    expect(toAppException(new PayloadTooLargeException()).code).toBe(ErrorCode.PAYLOAD_TOO_LARGE);
+    expect(toAppException({ type: 'entity.parse.failed', status: 400 }).messageKey).toBe(
+      'errors.badJson',
+    );
+    expect(toAppException(new Error('boom'), { error: () => undefined } as never).code).toBe(
+      ErrorCode.INTERNAL,
+    );
+  });
+
+  it('survives a trip over NATS as the same error', () => {
+    const original = AppException.notFound('Person', 'p1');
+    const back = toAppException(JSON.parse(JSON.stringify(original.toRpc())));
+    expect(back).toBeInstanceOf(AppException);
+    expect(back).toMatchObject({
+      code: ErrorCode.NOT_FOUND,
+      args: { resource: 'Person', id: 'p1' },
+    });
+  });
+});
