@@ -15,7 +15,7 @@ async function call(method: string, path: string, body?: unknown, headers = tena
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 async function gql(
@@ -28,7 +28,7 @@ async function gql(
     headers,
     body: JSON.stringify({ query, variables }),
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 beforeAll(async () => {
