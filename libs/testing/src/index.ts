@@ -1,3 +1,4 @@
 export * from './headers';
 export * from './database';
 export * from './ports';
+export * from './stack';

@@ -1,0 +1,118 @@
+import { Stack, startStack, tenantHeaders } from '@crm/testing';
+import { randomUUID } from 'node:crypto';
+
+/** The services behind the gateway in these tests (the ones that exist today). */
+export const SERVICES = ['tenant-info', 'crm-people'];
+
+export interface TestTenant {
+  id: string;
+  key: string;
+  keyId: string;
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** A client of the running stack: REST, GraphQL and admin calls over real HTTP. */
+export class Client {
+  constructor(readonly stack: Stack) {}
+
+  async raw(path: string, init: RequestInit = {}): Promise<Answer> {
+    const res = await fetch(`${this.stack.gatewayUrl}${path}`, init);
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: res.status, headers: res.headers, body };
+  }
+
+  /** A REST call under /v1/crm as tenant `t` with its key (override headers with `headers`). */
+  rest(
+    t: TestTenant,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string | undefined> = {},
+  ): Promise<Answer> {
+    const h: Record<string, string> = { ...tenantHeaders(t.id), Authorization: `Bearer ${t.key}` };
+    for (const [k, v] of Object.entries(headers)) {
+      if (v === undefined) delete h[k];
+      else h[k] = v;
+    }
+    return this.raw(`/v1/crm${path}`, {
+      method,
+      headers: h,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  }
+
+  graphql(
+    t: TestTenant,
+    query: string,
+    variables: Record<string, unknown> = {},
+    headers: Record<string, string | undefined> = {},
+  ): Promise<Answer> {
+    const h: Record<string, string> = { ...tenantHeaders(t.id), Authorization: `Bearer ${t.key}` };
+    for (const [k, v] of Object.entries(headers)) {
+      if (v === undefined) delete h[k];
+      else h[k] = v;
+    }
+    return this.raw('/graphql', {
+      method: 'POST',
+      headers: h,
+      body: JSON.stringify({ query, variables }),
+    });
+  }
+
+  admin(
+    method: string,
+    path: string,
+    body?: unknown,
+    token = this.stack.adminToken,
+  ): Promise<Answer> {
+    return this.raw(`/v1/admin${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  }
+
+  /** Creates a tenant on `tariffId` with one API key, through the admin API. */
+  async tenant(tariffId = 'complete', prefix = 'e2e'): Promise<TestTenant> {
+    const id = `${prefix}-${randomUUID().slice(0, 8)}`;
+    const created = await this.admin('POST', '/tenants', {
+      id,
+      name: `Tenant ${id}`,
+      contact: { email: `owner@${id}.example.com` },
+    });
+    if (created.status !== 201) throw new Error(`create tenant: ${JSON.stringify(created.body)}`);
+    const tariff = await this.admin('PUT', `/tenants/${id}/tariff`, { tariffId });
+    if (tariff.status !== 200) throw new Error(`set tariff: ${JSON.stringify(tariff.body)}`);
+    const key = await this.admin('POST', `/tenants/${id}/api-keys`, { name: 'e2e' });
+    if (key.status !== 201) throw new Error(`issue key: ${JSON.stringify(key.body)}`);
+    return { id, key: key.body.data.key, keyId: key.body.data.id };
+  }
+}
+
+export async function startClient(name: string): Promise<Client> {
+  return new Client(await startStack(name, SERVICES));
+}
+
+/** Retries `check` until it passes or `ms` elapse (for effects that take "seconds", e.g. revocation). */
+export async function eventually(check: () => Promise<void>, ms = 8000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > until) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import { Controller, INestMicroservice, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Test } from '@nestjs/testing';
+import { randomUUID } from 'node:crypto';
+import { AllExceptionsFilter, AppException, createValidationPipe, ErrorCode } from '@crm/errors';
+import { CrmI18nModule } from '@crm/i18n';
+import { NATS_TEST_URL } from '@crm/testing';
+import { CompanyExistsRequest } from './contracts/crm';
+import { MessageBus } from './message-bus';
+import { MessagingModule } from './messaging.module';
+import { natsServerOptions } from './nats-options';
+
+// Real NATS: a responder built like every service's (validation pipe + exception filter) and the bus.
+const run = randomUUID().slice(0, 8);
+const ECHO = `test-${run}.echo.reply`;
+const FAIL = `test-${run}.echo.fail`;
+const VALIDATED = `test-${run}.echo.validated`;
+
+@Controller()
+class EchoController {
+  @MessagePattern(ECHO)
+  echo(@Payload() data: { text: string }) {
+    return { text: data.text };
+  }
+
+  @MessagePattern(FAIL)
+  fail() {
+    throw AppException.notFound('Company', 'c-1');
+  }
+
+  @MessagePattern(VALIDATED)
+  validated(@Payload() data: CompanyExistsRequest) {
+    return { ok: data.companyId };
+  }
+}
+
+@Module({
+  imports: [
+    CrmI18nModule.forRoot(),
+    MessagingModule.forRoot({
+      service: 'messaging-test',
+      url: NATS_TEST_URL,
+      requestTimeoutMs: 400,
+    }),
+  ],
+  controllers: [EchoController],
+  providers: [
+    { provide: APP_FILTER, useClass: AllExceptionsFilter },
+    { provide: APP_PIPE, useFactory: createValidationPipe },
+  ],
+})
+class EchoModule {}
+
+let app: INestMicroservice;
+let bus: MessageBus;
+
+beforeAll(async () => {
+  const mod = await Test.createTestingModule({ imports: [EchoModule] }).compile();
+  app = mod.createNestMicroservice(natsServerOptions(`messaging-test-${run}`, NATS_TEST_URL));
+  app.useLogger(false);
+  await app.listen();
+  bus = app.get(MessageBus);
+});
+afterAll(async () => app?.close());
+
+describe('MessageBus over real NATS', () => {
+  it('gets the reply of a request', async () => {
+    await expect(bus.request(ECHO, { text: 'hi' })).resolves.toEqual({ text: 'hi' });
+  });
+
+  it("re-throws the responder's AppException with its code and arguments", async () => {
+    const err = await bus.request(FAIL, {}).catch((e) => e);
+    expect(err).toBeInstanceOf(AppException);
+    expect(err).toMatchObject({
+      code: ErrorCode.NOT_FOUND,
+      args: { resource: 'Company', id: 'c-1' },
+    });
+  });
+
+  it('refuses an invalid payload on the receiving side with a typed validation error', async () => {
+    const err = await bus
+      .request(VALIDATED, { tenantId: 't', companyId: 'not-a-uuid' })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(AppException);
+    expect(err.code).toBe(ErrorCode.VALIDATION_FAILED);
+    expect(err.problems[0]).toMatchObject({ field: 'companyId', rule: 'isUuid' });
+  });
+
+  it('turns silence into a 503 naming the service, after the timeout, never a hang', async () => {
+    const started = Date.now();
+    const err = await bus.request(`nobody-${run}.things.get`, {}).catch((e) => e);
+    expect(err).toBeInstanceOf(AppException);
+    expect(err.code).toBe(ErrorCode.SERVICE_UNAVAILABLE);
+    expect(err.args.service).toBe(`nobody-${run}`);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+});

@@ -1,0 +1,73 @@
+// Starts the built services and the gateway for a benchmark run, on their own databases.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export function dbUrl(server, name) {
+  const u = new URL(server);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export async function recreateDatabase(server, name, service) {
+  const c = new pg.Client({ connectionString: server });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await c.query(`CREATE DATABASE "${name}"`);
+  await c.end();
+  const url = dbUrl(server, name);
+  await run(process.execPath, [
+    path.join(root, 'tools/prisma.mjs'),
+    'deploy',
+    service,
+    '--url',
+    url,
+  ]);
+  return url;
+}
+
+function run(cmd, args) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    p.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited ${code}`)),
+    );
+  });
+}
+
+async function waitReady(url, child, name) {
+  const until = Date.now() + 30000;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/health/ready`)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${name} did not become ready at ${url}`);
+}
+
+export async function startApp(name, port, env) {
+  const child = spawn(process.execPath, [path.join(root, 'dist/apps', name, 'src/main.js')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      APOLLO_TELEMETRY_DISABLED: 'true',
+      PORT: String(port),
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitReady(url, child, name);
+  return { name, url, child };
+}
+
+export const secret = () => randomBytes(24).toString('base64url');
