@@ -52,6 +52,16 @@ class EchoController {
 })
 class EchoModule {}
 
+/** The error a request failed with (the test fails if it succeeded). */
+function failure(p: Promise<unknown>): Promise<AppException> {
+  return p.then(
+    () => {
+      throw new Error('expected the request to fail');
+    },
+    (e: unknown) => e as AppException,
+  );
+}
+
 let app: INestMicroservice;
 let bus: MessageBus;
 
@@ -70,7 +80,7 @@ describe('MessageBus over real NATS', () => {
   });
 
   it("re-throws the responder's AppException with its code and arguments", async () => {
-    const err = await bus.request(FAIL, {}).catch((e) => e);
+    const err = await failure(bus.request(FAIL, {}));
     expect(err).toBeInstanceOf(AppException);
     expect(err).toMatchObject({
       code: ErrorCode.NOT_FOUND,
@@ -79,9 +89,7 @@ describe('MessageBus over real NATS', () => {
   });
 
   it('refuses an invalid payload on the receiving side with a typed validation error', async () => {
-    const err = await bus
-      .request(VALIDATED, { tenantId: 't', companyId: 'not-a-uuid' })
-      .catch((e) => e);
+    const err = await failure(bus.request(VALIDATED, { tenantId: 't', companyId: 'not-a-uuid' }));
     expect(err).toBeInstanceOf(AppException);
     expect(err.code).toBe(ErrorCode.VALIDATION_FAILED);
     expect(err.problems[0]).toMatchObject({ field: 'companyId', rule: 'isUuid' });
@@ -89,7 +97,7 @@ describe('MessageBus over real NATS', () => {
 
   it('turns silence into a 503 naming the service, after the timeout, never a hang', async () => {
     const started = Date.now();
-    const err = await bus.request(`nobody-${run}.things.get`, {}).catch((e) => e);
+    const err = await failure(bus.request(`nobody-${run}.things.get`, {}));
     expect(err).toBeInstanceOf(AppException);
     expect(err.code).toBe(ErrorCode.SERVICE_UNAVAILABLE);
     expect(err.args.service).toBe(`nobody-${run}`);

@@ -1,3 +1,4 @@
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloFederationDriver, ApolloFederationDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Type } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
@@ -19,6 +20,8 @@ export function subgraphModule(orphanedTypes: Type<unknown>[] = []): DynamicModu
     sortSchema: true,
     playground: false,
     introspection: true,
+    // traces go to Apollo's cloud, which we do not use
+    plugins: [ApolloServerPluginInlineTraceDisabled()],
     buildSchemaOptions: { orphanedTypes },
     context: ({ req }: { req: Request }): GraphQLRequestContext => ({ req }),
   });

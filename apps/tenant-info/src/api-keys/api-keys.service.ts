@@ -1,0 +1,76 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AppException } from '@crm/errors';
+import {
+  AccessChangedEvent,
+  IssueApiKeyRequest,
+  IssuedApiKey,
+  MessageBus,
+  RevokeApiKeyRequest,
+  RevokedApiKey,
+  Subjects,
+  VerifyApiKeyReply,
+  VerifyApiKeyRequest,
+} from '@crm/messaging';
+import { mapPrismaError } from '@crm/persistence';
+import { TenantsService } from '../tenants/tenants.service';
+import { generateApiKey, hashApiKey, keyPrefix } from './api-key.crypto';
+import { toIssuedApiKey, toRevokedApiKey, toVerifyReply } from './api-key.mapper';
+import { ApiKeysRepository, KeyVerificationRow } from './api-keys.repository';
+import { LastUsedThrottle } from './last-used.throttle';
+
+/** API keys: verified for the gateway on every request, issued and revoked by operators. */
+@Injectable()
+export class ApiKeysService {
+  private readonly logger = new Logger(ApiKeysService.name);
+  private readonly throttle = new LastUsedThrottle();
+
+  constructor(
+    private readonly repo: ApiKeysRepository,
+    private readonly tenants: TenantsService,
+    private readonly bus: MessageBus,
+  ) {}
+
+  async verify(req: VerifyApiKeyRequest): Promise<VerifyApiKeyReply> {
+    const row = await this.repo.findForVerification(req.keyHash);
+    const reply = toVerifyReply(row);
+    if (reply.valid && row) this.noteUse(row);
+    return reply;
+  }
+
+  /** Records the use without delaying the answer; a failed write only costs bookkeeping. */
+  private noteUse(row: KeyVerificationRow) {
+    const now = Date.now();
+    if (!this.throttle.shouldWrite(row.id, row.lastUsed, now)) return;
+    this.repo
+      .touch(row.id, new Date(now), new Date(now - this.throttle.intervalMs))
+      .catch((err: unknown) =>
+        this.logger.warn(`lastUsed of key ${row.id} not written: ${(err as Error)?.message}`),
+      );
+  }
+
+  async issue(req: IssueApiKeyRequest): Promise<IssuedApiKey> {
+    await this.tenants.requireExists(req.tenantId);
+    const key = req.key ?? generateApiKey();
+    try {
+      const record = await this.repo.create({
+        tenantId: req.tenantId,
+        name: req.name.trim(),
+        prefix: keyPrefix(key),
+        hash: hashApiKey(key),
+      });
+      return toIssuedApiKey(record, key);
+    } catch (err) {
+      // Only a given key can collide (generated ones have 256 random bits).
+      return mapPrismaError(err, 'ApiKey', keyPrefix(key));
+    }
+  }
+
+  /** Revokes a key (again: keeps the first date) and tells gateways to drop what they cached. */
+  async revoke(req: RevokeApiKeyRequest): Promise<RevokedApiKey> {
+    const record = await this.repo.revoke(req.keyId, new Date());
+    if (!record?.revokedAt) throw AppException.notFound('ApiKey', req.keyId);
+    const event: AccessChangedEvent = { tenantId: record.tenantId, keyId: record.id };
+    await this.bus.emit(Subjects.tenantInfo.accessChanged, event);
+    return toRevokedApiKey({ ...record, revokedAt: record.revokedAt });
+  }
+}
