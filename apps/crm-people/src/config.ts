@@ -5,5 +5,5 @@ export class CrmPeopleConfig extends ServiceConfig {
   @IsInt()
   @Min(0)
   @Max(65535)
-  override PORT = 3001;
+  override PORT: number = 3001;
 }

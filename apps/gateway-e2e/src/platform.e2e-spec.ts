@@ -18,7 +18,14 @@ it('serves the merged OpenAPI description and a docs page without credentials', 
   const doc = await client.raw('/v1/crm/openapi.json');
   expect(doc.status).toBe(200);
   const paths = Object.keys(doc.body.paths);
-  expect(paths).toEqual(expect.arrayContaining(['/v1/crm/people', '/v1/crm/people/{id}', '/v1/crm/people/{id}/notes', '/v1/crm/tenant-info']));
+  expect(paths).toEqual(
+    expect.arrayContaining([
+      '/v1/crm/people',
+      '/v1/crm/people/{id}',
+      '/v1/crm/people/{id}/notes',
+      '/v1/crm/tenant-info',
+    ]),
+  );
   expect(doc.body.paths['/v1/crm/people'].post).toBeDefined();
   const docs = await client.raw('/docs');
   expect(docs.status).toBe(200);
@@ -48,7 +55,9 @@ it('answers 503 naming the service while it is down, and recovers when it is bac
 
 it('services refuse calls that bypass the gateway (no internal token)', async () => {
   const people = client.stack.processes.get('crm-people')!;
-  const res = await fetch(`${people.url}/v1/crm/people/${randomUUID()}`, { headers: tenantHeaders(a.id) });
+  const res = await fetch(`${people.url}/v1/crm/people/${randomUUID()}`, {
+    headers: tenantHeaders(a.id),
+  });
   expect(res.status).toBe(401);
   const spoofed = await fetch(`${people.url}/v1/crm/people/${randomUUID()}`, {
     headers: { ...tenantHeaders(a.id), 'X-Internal-Token': 'guess' },
@@ -57,6 +66,8 @@ it('services refuse calls that bypass the gateway (no internal token)', async ()
 });
 
 it('passes a request id through and returns it', async () => {
-  const res = await client.rest(a, 'GET', `/people/${randomUUID()}`, undefined, { 'X-Request-Id': 'trace-me-123' });
+  const res = await client.rest(a, 'GET', `/people/${randomUUID()}`, undefined, {
+    'X-Request-Id': 'trace-me-123',
+  });
   expect(res.headers.get('x-request-id')).toBe('trace-me-123');
 });

@@ -5,7 +5,7 @@ export class TenantInfoConfig extends ServiceConfig {
   @IsInt()
   @Min(0)
   @Max(65535)
-  override PORT = 3005;
+  override PORT: number = 3005;
 
   /** Tariff a new tenant starts on when the request names none (seeded by a migration). */
   @IsString()

@@ -12,6 +12,15 @@ describe('loadConfig', () => {
     expect(c.LOG_REQUESTS).toBe(true);
   });
 
+  it('converts numbers given in the environment, also in a subclass', () => {
+    class Sub extends ServiceConfig {
+      override PORT: number = 3001;
+    }
+    const c = loadConfig(Sub, { ...base, NATS_REQUEST_TIMEOUT_MS: '500', DATABASE_POOL_SIZE: '4' });
+    expect(c).toMatchObject({ PORT: 3001, NATS_REQUEST_TIMEOUT_MS: 500, DATABASE_POOL_SIZE: 4 });
+    expect(loadConfig(Sub, { DATABASE_URL: base.DATABASE_URL }).PORT).toBe(3001);
+  });
+
   it('names the variable of a bad value', () => {
     expect(() => loadConfig(ServiceConfig, { ...base, PORT: 'eighty' })).toThrow(
       /environment variable PORT is "eighty"/,

@@ -2,7 +2,14 @@ import { NotFoundException, PayloadTooLargeException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { Type } from 'class-transformer';
 import { plainToInstance } from 'class-transformer';
-import { IsArray, IsString, MaxLength, ValidateNested, validateSync } from 'class-validator';
+import {
+  IsArray,
+  IsNotEmpty,
+  IsString,
+  MaxLength,
+  ValidateNested,
+  validateSync,
+} from 'class-validator';
 import { I18nService } from 'nestjs-i18n';
 import { CrmI18nModule } from '@crm/i18n';
 import { AppException } from './app.exception';
@@ -101,5 +108,20 @@ describe('errors', () => {
       code: ErrorCode.NOT_FOUND,
       args: { resource: 'Person', id: 'p1' },
     });
+  });
+});
+
+describe('one problem per field', () => {
+  class Named {
+    @IsString() @IsNotEmpty() @MaxLength(3) name!: string;
+  }
+
+  it('reports the most basic rule a field breaks', () => {
+    const missing = flattenValidationErrors(validateSync(plainToInstance(Named, {})));
+    expect(missing).toEqual([expect.objectContaining({ field: 'name', rule: 'isNotEmpty' })]);
+    const number = flattenValidationErrors(validateSync(plainToInstance(Named, { name: 12345 })));
+    expect(number).toEqual([expect.objectContaining({ field: 'name', rule: 'isString' })]);
+    const long = flattenValidationErrors(validateSync(plainToInstance(Named, { name: 'abcd' })));
+    expect(long).toEqual([expect.objectContaining({ field: 'name', rule: 'maxLength' })]);
   });
 });

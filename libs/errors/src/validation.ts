@@ -26,15 +26,40 @@ function joinPath(parent: string, property: string): string {
   return /^\d+$/.test(property) ? `${parent}[${property}]` : `${parent}.${property}`;
 }
 
+/**
+ * One problem per field, the most basic one: a missing name is "required", not "too long";
+ * a number given for a text is "must be a text", not also "too long".
+ */
+const RULE_ORDER = [
+  'whitelistValidation',
+  'isDefined',
+  'isNotEmpty',
+  'isString',
+  'isNumber',
+  'isInt',
+  'isBoolean',
+  'isArray',
+  'isObject',
+  'nestedValidation',
+  'isEnum',
+  'isIn',
+  'isUuid',
+  'isDateString',
+  'isIso8601',
+];
+const rank = (rule: string) => {
+  const i = RULE_ORDER.indexOf(rule);
+  return i < 0 ? RULE_ORDER.length : i;
+};
+
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldProblem[] {
   return errors.flatMap((e) => {
     const field = joinPath(parent, e.property);
-    const own = Object.entries(e.constraints ?? {}).map(([rule, fallback]) => ({
-      field,
-      rule,
-      fallback,
-      args: constraintArgs(e.target, e.property, rule),
-    }));
+    const [rule, fallback] =
+      Object.entries(e.constraints ?? {}).sort(([a], [b]) => rank(a) - rank(b))[0] ?? [];
+    const own: FieldProblem[] = rule
+      ? [{ field, rule, fallback, args: constraintArgs(e.target, e.property, rule) }]
+      : [];
     return [...own, ...flattenValidationErrors(e.children ?? [], field)];
   });
 }
@@ -47,8 +72,6 @@ export function createValidationPipe(): ValidationPipe {
   return new ValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
-    // one problem per field: "firstname must be a text" says it all, no need for its length too
-    stopAtFirstError: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
     validationError: { target: true, value: true },

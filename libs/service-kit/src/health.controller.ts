@@ -47,8 +47,8 @@ export class HealthController {
   async ready() {
     const report = await this.readiness.report();
     if (Object.values(report).includes('down')) {
-      throw new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'errors.dependency.unavailable', {
-        service: Object.entries(report)
+      throw new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'errors.dependency.notReady', {
+        checks: Object.entries(report)
           .filter(([, s]) => s === 'down')
           .map(([n]) => n)
           .join(', '),

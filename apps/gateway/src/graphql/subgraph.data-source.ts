@@ -1,0 +1,100 @@
+import { GraphQLDataSourceProcessOptions, RemoteGraphQLDataSource } from '@apollo/gateway';
+import { GraphQLError } from 'graphql';
+import { AppException, ErrorCode, HTTP_STATUS } from '@crm/errors';
+import type { Language } from '@crm/i18n';
+import type { ModuleName } from '@crm/messaging';
+import { CALLER_ID_HEADER, INTERNAL_TOKEN_HEADER } from '@crm/request-context';
+import { assertModule } from '../auth/gateway-auth.service';
+import type { ServiceName } from '../routing/services';
+import type { GatewayGraphQLContext, Translate } from './graphql-context';
+
+/** Client headers the subgraphs need: the tenant headers, the language and the request id. */
+export function forwardedHeaderNames(headers: Record<string, unknown>): string[] {
+  return Object.keys(headers).filter(
+    (name) =>
+      name.startsWith('x-integration-') ||
+      name === 'x-service-tenantid' ||
+      name === 'accept-language' ||
+      name === 'x-request-id',
+  );
+}
+
+type FetcherResponse = Parameters<RemoteGraphQLDataSource['errorFromResponse']>[0];
+
+export interface SubgraphOptions {
+  service: ServiceName;
+  module: ModuleName;
+  url: string;
+  internalToken?: string;
+  translate: Translate;
+}
+
+function graphQLError(err: AppException, translate: Translate, lang: Language | undefined) {
+  return new GraphQLError(translate(err, lang), {
+    extensions: { code: err.code, statusCode: HTTP_STATUS[err.code] },
+  });
+}
+
+/**
+ * One subgraph behind the gateway. Before each fetch it checks that the tenant's tariff holds
+ * the subgraph's module (so a query touching a module outside the tariff is refused with
+ * FORBIDDEN for that part) and sends the caller's identity on.
+ */
+export class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayGraphQLContext> {
+  private readonly options: SubgraphOptions;
+
+  constructor(options: SubgraphOptions) {
+    super({ url: options.url });
+    this.options = options;
+  }
+
+  override willSendRequest(options: GraphQLDataSourceProcessOptions<GatewayGraphQLContext>): void {
+    const headers = options.request.http?.headers;
+    if (!headers) return;
+    if (this.options.internalToken) headers.set(INTERNAL_TOKEN_HEADER, this.options.internalToken);
+    // Only incoming operations carry a caller (not schema loading or health checks).
+    if (!('incomingRequestContext' in options)) return;
+    const { caller, headers: incoming } = options.context;
+    try {
+      assertModule(caller.modules, this.options.module);
+    } catch (err) {
+      throw graphQLError(err as AppException, this.options.translate, caller.context.language);
+    }
+    for (const name of forwardedHeaderNames(incoming)) {
+      const value = incoming[name];
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    if (caller.keyId) headers.set(CALLER_ID_HEADER, caller.keyId);
+  }
+
+  /**
+   * A subgraph answering with an HTTP error status: keep its own first error (code, status)
+   * rather than Apollo's generic "400: Bad Request".
+   */
+  override async errorFromResponse(response: FetcherResponse): Promise<GraphQLError> {
+    const generic = await super.errorFromResponse(response);
+    const body = (generic.extensions.response as { body?: unknown } | undefined)?.body as
+      { errors?: { message?: unknown; extensions?: Record<string, unknown> }[] } | undefined;
+    const first = Array.isArray(body?.errors) ? body.errors[0] : undefined;
+    if (!first || typeof first.message !== 'string') return generic;
+    return new GraphQLError(first.message, {
+      extensions: {
+        ...first.extensions,
+        statusCode: first.extensions?.statusCode ?? response.status,
+      },
+    });
+  }
+
+  /** A subgraph that cannot be reached becomes a 503 naming it, like REST. */
+  override didEncounterError(error: Error, ...rest: unknown[]): void {
+    if (error instanceof GraphQLError) throw error;
+    const context = rest[2] as GatewayGraphQLContext | undefined;
+    throw graphQLError(
+      new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'gateway.serviceUnreachable', {
+        service: this.options.service,
+      }),
+      this.options.translate,
+      context?.caller?.context.language,
+    );
+  }
+}

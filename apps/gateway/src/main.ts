@@ -1,0 +1,21 @@
+import './telemetry';
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { loadConfigOrExit } from '@crm/config';
+import { SERVICE_NAME } from './app.module';
+import { GatewayConfig } from './config';
+import { createGatewayApp } from './gateway.app';
+
+async function main() {
+  const config = loadConfigOrExit(GatewayConfig);
+  const app = await createGatewayApp(config);
+  await app.listen(config.PORT, '0.0.0.0');
+  new Logger(SERVICE_NAME).log(
+    `gateway listening on ${await app.getUrl()} (NATS ${config.NATS_URL}; subgraphs ${config.GRAPHQL_SUBGRAPHS.join(', ')})`,
+  );
+}
+
+main().catch((err) => {
+  console.error(`gateway failed to start: ${err?.stack ?? err}`);
+  process.exit(1);
+});

@@ -1,0 +1,87 @@
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import { CALLER_ID_HEADER, INTERNAL_TOKEN_HEADER } from '@crm/request-context';
+
+/** Headers of one connection, not of the message (RFC 9110 7.6.1): never forwarded. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+]);
+
+/** Only the gateway may set these: a client sending them is ignored. */
+const GATEWAY_ONLY = new Set([CALLER_ID_HEADER.toLowerCase(), INTERNAL_TOKEN_HEADER.toLowerCase()]);
+
+/**
+ * The tenant's API key ends at the gateway: services learn the verified key id (X-Caller-Id),
+ * so the secret never reaches their logs or a compromised service.
+ */
+const CREDENTIALS = new Set(['authorization', 'cookie']);
+
+function connectionListed(headers: IncomingHttpHeaders): Set<string> {
+  const value = headers.connection;
+  return new Set(
+    (value ?? '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  );
+}
+
+export interface UpstreamIdentity {
+  /** The verified API key id (X-Caller-Id); null for public operations. */
+  callerId: string | null;
+  /** The gateway's shared secret (X-Internal-Token), when configured. */
+  internalToken?: string;
+  /** host:port of the service. */
+  host: string;
+  /** Address of the client, appended to X-Forwarded-For. */
+  clientAddress?: string;
+}
+
+/** What the service receives: the client's headers, minus hop-by-hop and spoofed ones, plus ours. */
+export function upstreamRequestHeaders(
+  incoming: IncomingHttpHeaders,
+  identity: UpstreamIdentity,
+): OutgoingHttpHeaders {
+  const listed = connectionListed(incoming);
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value === undefined) continue;
+    if (
+      HOP_BY_HOP.has(name) ||
+      listed.has(name) ||
+      GATEWAY_ONLY.has(name) ||
+      CREDENTIALS.has(name) ||
+      name === 'host'
+    )
+      continue;
+    out[name] = value;
+  }
+  out.host = identity.host;
+  if (incoming.host) out['x-forwarded-host'] = incoming.host;
+  if (identity.clientAddress) {
+    const prior = incoming['x-forwarded-for'];
+    out['x-forwarded-for'] = prior ? `${prior}, ${identity.clientAddress}` : identity.clientAddress;
+  }
+  if (identity.callerId) out[CALLER_ID_HEADER.toLowerCase()] = identity.callerId;
+  if (identity.internalToken) out[INTERNAL_TOKEN_HEADER.toLowerCase()] = identity.internalToken;
+  return out;
+}
+
+/** What the client receives: the service's headers minus the hop-by-hop ones (Node frames the body). */
+export function downstreamResponseHeaders(incoming: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const listed = connectionListed(incoming);
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value === undefined) continue;
+    if (HOP_BY_HOP.has(name) || listed.has(name) || name === 'transfer-encoding') continue;
+    out[name] = value;
+  }
+  return out;
+}
