@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { tenantHeaders } from '@crm/testing';
 import { Client, startClient, TestTenant } from './client';
 
 // P3, P4, P11 through the gateway, REST and GraphQL, with the seed's limits and tenant isolation.
@@ -132,7 +133,7 @@ describe('REST', () => {
     });
     const broken = await client.raw('/v1/crm/people', {
       method: 'POST',
-      headers: { ...(await headersOf(a)) },
+      headers: { ...tenantHeaders(a.id), Authorization: `Bearer ${a.key}` },
       body: '{"firstname": ',
     });
     expect(broken.status).toBe(400);
@@ -279,8 +280,3 @@ describe('GraphQL through the gateway', () => {
     expect(missing.body.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND', statusCode: 404 });
   });
 });
-
-async function headersOf(t: TestTenant): Promise<Record<string, string>> {
-  const { tenantHeaders } = await import('@crm/testing');
-  return { ...tenantHeaders(t.id), Authorization: `Bearer ${t.key}` };
-}
