@@ -1,0 +1,140 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { callEsm, ROOT, tool } from './support/esm';
+import type { WorkspaceFacts } from './support/k8s-rules';
+import { loadWorkspaceFacts } from './support/workspace-facts';
+import { loadYamlFile } from './support/yaml';
+
+interface ComposeService {
+  image?: string;
+  command?: string[];
+  build?: { context: string; args: Record<string, string> };
+  environment?: Record<string, string>;
+  depends_on?: Record<string, { condition: string }>;
+  ports?: string[];
+  healthcheck?: { test: string[] };
+}
+interface Compose {
+  services: Record<string, ComposeService>;
+}
+
+const RULES = tool('tools/dev/compose-rules.mjs');
+let facts: WorkspaceFacts;
+let compose: Compose;
+beforeAll(async () => {
+  facts = await loadWorkspaceFacts();
+  [compose] = loadYamlFile<Compose>(path.join(ROOT, 'docker-compose.yml'));
+});
+
+const check = (doc: Compose) =>
+  callEsm<string[]>(RULES, 'checkCompose', doc, { root: ROOT, composeDir: ROOT });
+const edited = (edit: (doc: Compose) => void) => {
+  const doc = JSON.parse(JSON.stringify(compose)) as Compose;
+  edit(doc);
+  return check(doc);
+};
+
+describe('docker-compose.yml', () => {
+  it('passes the project rules', async () => {
+    await expect(check(compose)).resolves.toEqual([]);
+  });
+
+  it('runs PostgreSQL 16 and NATS with JetStream, both with healthchecks', () => {
+    expect(compose.services.postgres.image).toBe('postgres:16');
+    expect(compose.services.nats.image).toMatch(/^nats:2/);
+    expect(compose.services.nats.command).toContain('-js');
+    expect(compose.services.postgres.healthcheck).toBeDefined();
+    expect(compose.services.nats.healthcheck).toBeDefined();
+  });
+
+  it('builds every app from the Dockerfile, migrates each service first, publishes the gateway', () => {
+    for (const app of facts.apps) {
+      expect(compose.services[app].build?.args.APP).toBe(app);
+      expect(compose.services[app].healthcheck?.test.join(' ')).toContain('/health/ready');
+    }
+    for (const svc of facts.migrated) {
+      expect(compose.services[`${svc}-migrate`].command).toEqual([
+        'node',
+        'tools/prisma.mjs',
+        'deploy',
+        svc,
+      ]);
+      expect(compose.services[svc].depends_on?.[`${svc}-migrate`]).toEqual({
+        condition: 'service_completed_successfully',
+      });
+    }
+    expect(compose.services.gateway.ports).toContainEqual(expect.stringMatching(/:3000$/));
+  });
+
+  it('creates the database of every service of the design in the postgres init script', () => {
+    const sql = readFileSync(path.join(ROOT, 'deploy/compose/init-databases.sql'), 'utf8');
+    for (const db of [
+      'crm_people',
+      'crm_companies',
+      'events',
+      'bookings_invitations',
+      'tenant_info',
+    ])
+      expect(sql).toMatch(new RegExp(`CREATE DATABASE ${db};`));
+  });
+
+  describe('the rules catch', () => {
+    it('an app without a service', async () => {
+      await expect(edited((d) => delete d.services['tenant-info'])).resolves.toContain(
+        'app tenant-info (apps/tenant-info/src/main.ts) has no service',
+      );
+    });
+
+    it('a build for an app that does not exist', async () => {
+      await expect(
+        edited((d) => (d.services['crm-people'].build!.args.APP = 'crm-peeple')),
+      ).resolves.toContain(
+        'crm-people: build.args.APP=crm-peeple names no app (apps/crm-peeple/src/main.ts)',
+      );
+    });
+
+    it('a variable the app does not read, and a required one left out', async () => {
+      const problems = await edited((d) => {
+        const env = d.services['crm-people'].environment!;
+        env.NATS_ULR = env.NATS_URL;
+        delete env.DATABASE_URL;
+      });
+      expect(problems).toContain('crm-people: environment NATS_ULR is not read by crm-people');
+      expect(problems).toContain('crm-people: environment DATABASE_URL is required by crm-people');
+    });
+
+    it("a service on another service's database", async () => {
+      await expect(
+        edited((d) => {
+          const env = d.services['tenant-info'].environment!;
+          env.DATABASE_URL = env.DATABASE_URL.replace('/tenant_info', '/crm_people');
+        }),
+      ).resolves.toContain('tenant-info: DATABASE_URL should name database tenant_info');
+    });
+
+    it('a service started before its migrations ran', async () => {
+      await expect(
+        edited((d) => delete d.services['crm-people'].depends_on!['crm-people-migrate']),
+      ).resolves.toContainEqual(
+        expect.stringContaining('crm-people: should depend on a service running'),
+      );
+    });
+
+    it('a gateway that does not know where a service is', async () => {
+      await expect(
+        edited((d) => delete d.services.gateway.environment!.TENANT_INFO_URL),
+      ).resolves.toContain('gateway: TENANT_INFO_URL is not set (service tenant-info exists)');
+    });
+  });
+
+  it('npm run compose:check passes (project rules; docker compose too when installed)', async () => {
+    const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) =>
+      execFile(process.execPath, ['tools/compose-check.mjs'], { cwd: ROOT }, (err, stdout) =>
+        resolve({ code: err ? Number(err.code ?? 1) : 0, stdout }),
+      ),
+    );
+    expect(stdout).toMatch(/docker-compose.yml: \d+ services, rules: ok/);
+    expect(code).toBe(0);
+  });
+});

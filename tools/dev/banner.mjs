@@ -1,0 +1,29 @@
+// What the launcher prints once everything answers: where things are and how to call them.
+
+/** Lines of the closing summary. `demo` is absent when the gateway or tenant-info did not start. */
+export function readyBanner({ gatewayUrl, services, database, natsUrl, demo, adminToken }) {
+  const lines = ['', 'Ready.'];
+  const row = (label, value) => lines.push(`  ${label.padEnd(13)}${value}`);
+  if (gatewayUrl) {
+    row('Gateway', gatewayUrl);
+    row('API docs', `${gatewayUrl}/docs`);
+    row('GraphQL', `${gatewayUrl}/graphql`);
+  }
+  for (const [app, url] of Object.entries(services)) row(app, url);
+  row('PostgreSQL', database);
+  row('NATS', natsUrl);
+  if (demo) {
+    row('Tenant id', demo.tenantId);
+    row('API key', demo.apiKey);
+  }
+  row('Admin token', `${adminToken}  (npm run admin -- --help)`);
+  if (demo && gatewayUrl) {
+    lines.push('', '  Try it:');
+    lines.push(`    curl -s ${gatewayUrl}/v1/crm/tenant-info \\`);
+    lines.push(`      -H 'Authorization: Bearer ${demo.apiKey}' \\`);
+    lines.push(`      -H 'X-Service-TenantId: ${demo.tenantId}' \\`);
+    lines.push(`      -H 'X-Integration-Name: curl' -H 'X-Integration-Provider: local'`);
+  }
+  lines.push('', 'Press Ctrl-C to stop everything.');
+  return lines;
+}

@@ -1,0 +1,70 @@
+// Credentials of the local stack: ADMIN_TOKEN and the demo tenant's API key come from the
+// environment, else from .data/dev-secrets.json, else are generated once and written there, so
+// every restart prints the same ones and `npm run admin` finds the token.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export const ADMIN_TOKEN_MIN = 16;
+export const API_KEY_PATTERN = /^[A-Za-z0-9_-]{24,200}$/;
+
+export const generateAdminToken = () => randomBytes(24).toString('base64url');
+export const generateApiKey = () => `demo_${randomBytes(24).toString('base64url')}`;
+
+/** The stored secrets, {} when the file does not exist; a broken file is an error naming it. */
+export function readSecrets(file) {
+  if (!existsSync(file)) return {};
+  try {
+    const value = JSON.parse(readFileSync(file, 'utf8'));
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value;
+  } catch {
+    // reported below
+  }
+  throw new Error(
+    `${file} is not a JSON object: fix or delete it (new secrets are then generated)`,
+  );
+}
+
+/** Writes the secrets readable by the owner only. */
+export function writeSecrets(file, secrets) {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+}
+
+/** Checks the values the gateway would reject later, with a message naming the variable. */
+export function validateSecrets({ adminToken, demoApiKey }) {
+  const problems = [];
+  if (adminToken.length < ADMIN_TOKEN_MIN)
+    problems.push(`ADMIN_TOKEN must have at least ${ADMIN_TOKEN_MIN} characters`);
+  if (!API_KEY_PATTERN.test(demoApiKey))
+    problems.push('DEMO_API_KEY must be 24-200 characters of A-Z, a-z, 0-9, _ and -');
+  return problems;
+}
+
+/**
+ * The secrets to use: environment first, then `stored`, then freshly generated. `changed` says
+ * whether they differ from `stored` (the file then needs writing).
+ */
+export function resolveSecrets(
+  stored,
+  env,
+  generate = { adminToken: generateAdminToken, apiKey: generateApiKey },
+) {
+  const secrets = {
+    adminToken: env.ADMIN_TOKEN || stored.adminToken || generate.adminToken(),
+    demoApiKey: env.DEMO_API_KEY || stored.demoApiKey || generate.apiKey(),
+  };
+  const changed =
+    secrets.adminToken !== stored.adminToken || secrets.demoApiKey !== stored.demoApiKey;
+  return { secrets: { ...stored, ...secrets }, changed };
+}
+
+/** resolveSecrets + validation + writing the file when something changed. */
+export function loadDevSecrets(file, env = process.env) {
+  const { secrets, changed } = resolveSecrets(readSecrets(file), env);
+  const problems = validateSecrets(secrets);
+  if (problems.length) throw new Error(problems.join('; '));
+  if (changed) writeSecrets(file, secrets);
+  return secrets;
+}

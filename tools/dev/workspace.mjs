@@ -1,0 +1,127 @@
+// What the repository holds, found on disk rather than listed by hand, so a service added later
+// (apps/<name>/src/main.ts, prisma/<name>/) is started, migrated and checked without edits here.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const GATEWAY = 'gateway';
+
+/** The ports of the design (ARCHITECTURE.md); a service not listed gets the next free number. */
+export const DEFAULT_PORTS = Object.freeze({
+  gateway: 3000,
+  'crm-people': 3001,
+  'crm-companies': 3002,
+  events: 3003,
+  'bookings-invitations': 3004,
+  'tenant-info': 3005,
+});
+const FIRST_EXTRA_PORT = 3010;
+
+/** Variables any Node process may be given without its config class reading them. */
+export const RUNTIME_ENV = Object.freeze(['APOLLO_TELEMETRY_DISABLED', 'NODE_OPTIONS', 'TZ']);
+
+/** `crm-people` -> `CRM_PEOPLE` (prefix of CRM_PEOPLE_PORT, CRM_PEOPLE_URL). */
+export const envPrefix = (app) => app.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
+
+/** `crm-people` -> `crm_people`: the database of a service (hyphens need quoting in SQL). */
+export const databaseName = (app) => app.toLowerCase().replace(/[^a-z0-9]+/g, '_');
+
+/** App folders with a src/main.ts; test projects (`*-e2e`) are not apps that run. */
+export function listApps(root = ROOT) {
+  const dir = path.join(root, 'apps');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => !name.endsWith('-e2e'))
+    .filter((name) => existsSync(path.join(dir, name, 'src', 'main.ts')))
+    .sort();
+}
+
+/** Splits the apps into the gateway and the services behind it. */
+export function classifyApps(apps) {
+  return { gateway: apps.includes(GATEWAY), services: apps.filter((a) => a !== GATEWAY) };
+}
+
+/** Services whose schema has migrations to apply. */
+export function hasMigrations(app, root = ROOT) {
+  return existsSync(path.join(root, 'prisma', app, 'migrations'));
+}
+
+/**
+ * The port of each app: `PORT` for the gateway, `<APP>_PORT` for a service (CRM_PEOPLE_PORT),
+ * else the design's default. Throws on a value that is not a port number.
+ */
+export function appPorts(apps, env = process.env) {
+  const ports = {};
+  let extra = FIRST_EXTRA_PORT;
+  for (const app of apps) {
+    const name = app === GATEWAY ? 'PORT' : `${envPrefix(app)}_PORT`;
+    const raw = env[name];
+    if (raw !== undefined && raw !== '') {
+      const port = Number(raw);
+      if (!Number.isInteger(port) || port < 1 || port > 65535)
+        throw new Error(`${name}=${JSON.stringify(raw)} is not a port number (1-65535)`);
+      ports[app] = port;
+    } else {
+      ports[app] = DEFAULT_PORTS[app] ?? extra++;
+    }
+  }
+  const seen = new Map();
+  for (const [app, port] of Object.entries(ports)) {
+    if (seen.has(port)) throw new Error(`${app} and ${seen.get(port)} would both use port ${port}`);
+    seen.set(port, app);
+  }
+  return ports;
+}
+
+function* walkTs(dir) {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir)) {
+    const p = path.join(dir, entry);
+    if (statSync(p).isDirectory()) {
+      if (entry !== 'generated' && entry !== 'node_modules') yield* walkTs(p);
+    } else if (p.endsWith('.ts') && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(p)) yield p;
+  }
+}
+
+// A config class property in capitals is an environment variable (libs/config loadConfig).
+const CONFIG_PROPERTY = /^\s+(?:override\s+|readonly\s+)*([A-Z][A-Z0-9_]*)\s*([!?])?\s*[:=]/gm;
+const PROCESS_ENV = /process\.env(?:\.([A-Z][A-Z0-9_]*)|\[['"]([A-Z][A-Z0-9_]*)['"]\])/g;
+
+function configDeclarations(text, names, required, optional) {
+  for (const m of text.matchAll(CONFIG_PROPERTY)) {
+    const [, name, mark] = m;
+    names.add(name);
+    // `NAME!: type` has no default: loadConfig rejects the process when it is unset.
+    if (mark === '!') required.add(name);
+    else optional.add(name);
+  }
+}
+
+/**
+ * The environment variables an app reads: properties of its config classes (files with
+ * "config" in their path, plus ServiceConfig when extended) and direct `process.env.X` reads.
+ * `required` are those without a default.
+ */
+export function appEnvNames(app, root = ROOT) {
+  const names = new Set();
+  const required = new Set();
+  const optional = new Set();
+  let extendsServiceConfig = false;
+  for (const file of walkTs(path.join(root, 'apps', app, 'src'))) {
+    const text = readFileSync(file, 'utf8');
+    if (/config/i.test(path.relative(path.join(root, 'apps', app, 'src'), file)))
+      configDeclarations(text, names, required, optional);
+    if (/extends\s+ServiceConfig\b/.test(text)) extendsServiceConfig = true;
+    for (const m of text.matchAll(PROCESS_ENV)) {
+      names.add(m[1] ?? m[2]);
+      optional.add(m[1] ?? m[2]);
+    }
+  }
+  const base = path.join(root, 'libs', 'config', 'src', 'service-config.ts');
+  if (extendsServiceConfig && existsSync(base))
+    configDeclarations(readFileSync(base, 'utf8'), names, required, optional);
+  // A default anywhere (an app's `override PORT = 3001`) makes the variable optional.
+  for (const n of optional) required.delete(n);
+  return { names: [...names].sort(), required: [...required].sort() };
+}
