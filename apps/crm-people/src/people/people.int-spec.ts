@@ -99,6 +99,22 @@ describe('P3 POST /people', () => {
     expect(p.dateCreated).toMatch(/Z$/);
   });
 
+  it('answers the create with exactly what a later read returns', async () => {
+    const tag = (await call('POST', '/people', { orgaTags: [{ text: 'Existing' }] })).body.data
+      .orgaTags[0];
+    const created = await call('POST', '/people', {
+      firstname: 'Same',
+      lastname: 'Twice',
+      orgaTags: [{ id: tag.id }, { text: 'Brand new' }],
+      personalities: [{ text: 'Calm', category: 'Mood' }],
+      lifecycle: { lifecycleId: PROSPECT },
+      birthday: { birthday: '2001-02-03', considerBirthYear: true },
+    });
+    expect(created.status).toBe(201);
+    const read = await call('GET', `/people/${created.body.data.id}`);
+    expect(read.body.data).toEqual(created.body.data);
+  });
+
   it('accepts 200 characters and refuses 201 in every limited field, naming field and rule', async () => {
     const ok = 'x'.repeat(200);
     const long = 'x'.repeat(201);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
 
@@ -19,7 +20,7 @@ export const PERSON_INCLUDE = {
 
 export type PersonRecord = Prisma.PersonGetPayload<{ include: typeof PERSON_INCLUDE }>;
 export type NoteRecord = Prisma.PersonNoteGetPayload<object>;
-type Tx = Prisma.TransactionClient;
+export type Tx = Prisma.TransactionClient;
 
 @Injectable()
 export class PeopleRepository {
@@ -45,36 +46,59 @@ export class PeopleRepository {
     return db.person.count({ where: { tenantId, id } }).then((n) => n > 0);
   }
 
-  create(tx: Tx, data: Prisma.PersonUncheckedCreateInput) {
-    return tx.person.create({ data, select: { id: true } });
+  /** The client outside a transaction (a nested write is atomic by itself). */
+  get client(): Tx {
+    return this.prisma;
   }
 
-  replaceTags(
-    tx: Tx,
-    tenantId: string,
-    personId: string,
-    kind: 'ORGA' | 'PERSONALITY',
-    entryIds: string[],
-  ) {
-    return tx.personTag.deleteMany({ where: { tenantId, personId, kind } }).then(() =>
-      entryIds.length
-        ? tx.personTag.createMany({
-            data: entryIds.map((entryId, position) => ({
-              tenantId,
-              personId,
-              entryId,
-              kind,
-              position,
-            })),
-          })
-        : undefined,
-    );
-  }
-
-  addLifecycleHistory(tx: Tx, tenantId: string, personId: string, lifecycleId: string, at: Date) {
-    return tx.lifecycleHistory.create({
-      data: { tenantId, personId, lifecycleId, dateChanged: at },
+  /**
+   * Inserts a person with its tags and first lifecycle entry. Returns the record as a read would,
+   * built from what was written: a new person has no note, cards or relations, so reading it back
+   * would only repeat the input (and cost a join over five tables on the hottest write).
+   */
+  async create(
+    db: Tx,
+    data: Omit<Prisma.PersonUncheckedCreateInput, 'id' | 'tags' | 'lifecycleHistories'>,
+    tags: {
+      kind: 'ORGA' | 'PERSONALITY';
+      entry: { id: string; text: string; category: string | null };
+    }[],
+    lifecycle: { lifecycleId: string; dateChanged: Date } | null,
+  ): Promise<PersonRecord> {
+    const id = randomUUID();
+    const tagRows = tags.map((t, position) => ({
+      tenantId: data.tenantId,
+      personId: id,
+      entryId: t.entry.id,
+      kind: t.kind,
+      position,
+    }));
+    const history = lifecycle
+      ? [{ id: randomUUID(), tenantId: data.tenantId, personId: id, ...lifecycle }]
+      : [];
+    const person = await db.person.create({
+      data: {
+        ...data,
+        id,
+        tags: tagRows.length
+          ? { create: tagRows.map(({ personId: _p, ...row }) => row) }
+          : undefined,
+        lifecycleHistories: history.length
+          ? { create: history.map(({ personId: _p, ...row }) => row) }
+          : undefined,
+      },
     });
+    return {
+      ...person,
+      note: null,
+      tags: tagRows.map((row, i) => ({
+        ...row,
+        entry: { text: tags[i].entry.text, category: tags[i].entry.category },
+      })),
+      lifecycleHistories: history,
+      cards: [],
+      relations: [],
+    };
   }
 
   upsertNote(

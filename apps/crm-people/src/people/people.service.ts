@@ -4,7 +4,7 @@ import type { RequestContext } from '@crm/request-context';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
 import type { Person, PeopleNote } from './dto/person.dto';
 import type { CreatePersonInput } from './dto/person.input';
-import { PeopleRepository, PersonRecord } from './people.repository';
+import { PeopleRepository, PersonRecord, Tx } from './people.repository';
 import { referencedEntryIds, toNote, toPerson } from './person.mapper';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -51,7 +51,10 @@ export class PeopleService {
     const by = { name: ctx.integrationName, userId: ctx.callerId };
     const now = new Date();
     const lifecycleId = input.lifecycle?.lifecycleId ?? null;
-    const id = await this.repo.transaction(async (tx) => {
+    const orgaTags = input.orgaTags ?? [];
+    const personalities = input.personalities ?? [];
+
+    const write = async (db: Tx) => {
       if (lifecycleId) {
         await this.settings.requireEntry(
           ctx.tenantId,
@@ -59,60 +62,73 @@ export class PeopleService {
           lifecycleId,
           'lifecycle.lifecycleId',
           ctx.language,
-          tx,
+          db,
         );
       }
-      const orga = await this.settings.resolveTags(
-        tx,
-        ctx.tenantId,
-        'ORGA_TAGS',
-        input.orgaTags ?? [],
-        'orgaTags',
-        ctx.language,
+      const tags = [
+        ...(
+          await this.settings.resolveTags(
+            db,
+            ctx.tenantId,
+            'ORGA_TAGS',
+            orgaTags,
+            'orgaTags',
+            ctx.language,
+          )
+        ).map((entry) => ({ kind: 'ORGA' as const, entry })),
+        ...(
+          await this.settings.resolveTags(
+            db,
+            ctx.tenantId,
+            'PERSONALITY_TAGS',
+            personalities,
+            'personalities',
+            ctx.language,
+          )
+        ).map((entry) => ({ kind: 'PERSONALITY' as const, entry })),
+      ];
+      return this.repo.create(
+        db,
+        {
+          tenantId: ctx.tenantId,
+          salutation: input.salutation ?? null,
+          title: input.title ?? null,
+          firstname: input.firstname ?? null,
+          lastname: input.lastname ?? null,
+          birthday: input.birthday?.birthday
+            ? new Date(`${input.birthday.birthday.slice(0, 10)}T00:00:00Z`)
+            : null,
+          considerBirthYear: input.birthday?.considerBirthYear ?? null,
+          importantDates: (input.importantDates ?? []).map((d) => ({
+            text: d.text ?? null,
+            date: d.date ? new Date(d.date).toISOString() : null,
+          })),
+          socialMedias: (input.socialMedias ?? []).map((s) => ({
+            type: s.type ?? null,
+            link: s.link ?? null,
+          })),
+          customerNumber: input.customerNumber ?? null,
+          employeeStatus: input.employeeStatus ?? null,
+          employeeNumber: input.employeeNumber ?? null,
+          lifecycleId,
+          lifecycleChanged: lifecycleId ? now : null,
+          dateCreated: now,
+          createdBy: by.name,
+          createdByUserId: by.userId,
+          modifiedBy: by.name,
+          modifiedByUserId: by.userId,
+        },
+        tags,
+        lifecycleId ? { lifecycleId, dateChanged: now } : null,
       );
-      const personalities = await this.settings.resolveTags(
-        tx,
-        ctx.tenantId,
-        'PERSONALITY_TAGS',
-        input.personalities ?? [],
-        'personalities',
-        ctx.language,
-      );
-      const { id } = await this.repo.create(tx, {
-        tenantId: ctx.tenantId,
-        salutation: input.salutation ?? null,
-        title: input.title ?? null,
-        firstname: input.firstname ?? null,
-        lastname: input.lastname ?? null,
-        birthday: input.birthday?.birthday
-          ? new Date(`${input.birthday.birthday.slice(0, 10)}T00:00:00Z`)
-          : null,
-        considerBirthYear: input.birthday?.considerBirthYear ?? null,
-        importantDates: (input.importantDates ?? []).map((d) => ({
-          text: d.text ?? null,
-          date: d.date ? new Date(d.date).toISOString() : null,
-        })),
-        socialMedias: (input.socialMedias ?? []).map((s) => ({
-          type: s.type ?? null,
-          link: s.link ?? null,
-        })),
-        customerNumber: input.customerNumber ?? null,
-        employeeStatus: input.employeeStatus ?? null,
-        employeeNumber: input.employeeNumber ?? null,
-        lifecycleId,
-        lifecycleChanged: lifecycleId ? now : null,
-        dateCreated: now,
-        createdBy: by.name,
-        createdByUserId: by.userId,
-        modifiedBy: by.name,
-        modifiedByUserId: by.userId,
-      });
-      await this.repo.replaceTags(tx, ctx.tenantId, id, 'ORGA', orga);
-      await this.repo.replaceTags(tx, ctx.tenantId, id, 'PERSONALITY', personalities);
-      if (lifecycleId) await this.repo.addLifecycleHistory(tx, ctx.tenantId, id, lifecycleId, now);
-      return id;
-    });
-    return this.get(ctx, id);
+    };
+
+    // A tag given by text alone may have to be created first: that insert and the person's must
+    // commit together. Otherwise the person with its tags and history is one nested insert,
+    // atomic by itself, and the hot path saves the interactive transaction's round trips.
+    const createsTags = [...orgaTags, ...personalities].some((t) => !t.id);
+    const record = createsTags ? await this.repo.transaction(write) : await write(this.repo.client);
+    return (await this.toDtos(ctx, [record]))[0];
   }
 
   async updateNote(ctx: RequestContext, id: string, note: string | null): Promise<PeopleNote> {

@@ -14,6 +14,7 @@ export interface EntryView {
 }
 
 type Tx = Prisma.TransactionClient;
+const ENTRY_VIEW = { id: true, text: true, color: true, category: true } as const;
 
 /** Reads and checks entries of the people settings lists (system entries merged with the tenant's). */
 @Injectable()
@@ -52,7 +53,7 @@ export class SettingsLookupService {
     if (wanted.size) {
       const rows = await db.settingsEntry.findMany({
         where: { tenantId, list, id: { in: [...wanted] } },
-        select: { id: true, text: true, color: true, category: true },
+        select: ENTRY_VIEW,
       });
       for (const r of rows) out.set(r.id, r);
     }
@@ -83,7 +84,7 @@ export class SettingsLookupService {
     if (wanted.size) {
       const rows = await this.prisma.settingsEntry.findMany({
         where: { tenantId, id: { in: [...wanted] } },
-        select: { id: true, text: true, color: true, category: true },
+        select: ENTRY_VIEW,
       });
       for (const r of rows) out.set(r.id, r);
     }
@@ -110,7 +111,7 @@ export class SettingsLookupService {
 
   /**
    * Resolves tags given by id (must exist) or by text (found case-insensitively, else created as
-   * a tenant entry). Returns entry ids in input order, without duplicates.
+   * a tenant entry). Returns the entries in input order, without duplicates.
    */
   async resolveTags(
     tx: Tx,
@@ -119,7 +120,7 @@ export class SettingsLookupService {
     inputs: { id?: string | null; text?: string | null; category?: string | null }[],
     field: string,
     lang: Language,
-  ): Promise<string[]> {
+  ): Promise<EntryView[]> {
     const byId = inputs.filter((t) => t.id).map((t) => t.id!);
     const known = await this.entries(tenantId, list, byId, lang, tx);
     const problems = inputs
@@ -134,16 +135,16 @@ export class SettingsLookupService {
       }));
     if (problems.length) throw AppException.validation(problems);
 
-    const ids: string[] = [];
+    const out = new Map<string, EntryView>();
     for (const t of inputs) {
       if (t.id) {
-        ids.push(t.id);
+        out.set(t.id, known.get(t.id)!);
         continue;
       }
       const text = t.text!.trim();
       const existing = await tx.settingsEntry.findFirst({
         where: { tenantId, list, text: { equals: text, mode: 'insensitive' } },
-        select: { id: true },
+        select: ENTRY_VIEW,
       });
       const entry =
         existing ??
@@ -152,11 +153,11 @@ export class SettingsLookupService {
           where: { tenantId_list_text: { tenantId, list, text } },
           create: { tenantId, list, text, category: t.category ?? null },
           update: {},
-          select: { id: true },
+          select: ENTRY_VIEW,
         }));
-      ids.push(entry.id);
+      out.set(entry.id, entry);
     }
-    return [...new Set(ids)];
+    return [...out.values()];
   }
 
   systemEntries(list: PeopleSettingsList) {
