@@ -2,9 +2,10 @@
 // Compiles apps and libs with swc into dist/, mirroring the source tree, and rewrites the
 // @crm/* path aliases into relative imports so `node dist/apps/<app>/src/main.js` runs as is.
 // Type checking is `npm run typecheck` (tsc); swc only strips types, which keeps builds fast.
+// dist/ is written over, never wiped first: running processes and parallel test runs keep working.
 import { transformFile } from '@swc/core';
 import { createRequire } from 'node:module';
-import { cp, mkdir, readdir, rm, writeFile, stat } from 'node:fs/promises';
+import { cp, mkdir, readdir, writeFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 
@@ -77,7 +78,6 @@ async function main() {
   // Every app may import any lib, so libs are always compiled with it.
   for (const lib of await readdir(path.join(root, 'libs')))
     dirs.push(path.join(root, 'libs', lib, 'src'));
-  if (!targets.length) await rm(dist, { recursive: true, force: true });
   let files = 0;
   for (const d of [...new Set(dirs)]) {
     if (await stat(d).catch(() => null)) files += await compileTree(d);

@@ -3,7 +3,15 @@ import path from 'node:path';
 import { HealthController, Readiness, ServiceCoreModule, subgraphModule } from '@crm/service-kit';
 import type { CrmPeopleConfig } from './config';
 import { DatabaseModule } from './database/database.module';
+import { AiModule } from './ai/ai.module';
+import { BusinessCardsModule } from './business-cards/business-cards.module';
+import { FilesModule } from './files/files.module';
+import { MergeModule } from './merge/merge.module';
+import { OutboxModule } from './outbox/outbox.module';
 import { PeopleModule } from './people/people.module';
+import { RelationsModule } from './relations/relations.module';
+import { SettingsModule } from './settings/settings.module';
+import { TouchpointsModule } from './touchpoints/touchpoints.module';
 
 export const SERVICE_NAME = 'crm-people';
 
@@ -20,7 +28,15 @@ export class AppModule {
         }),
         DatabaseModule,
         subgraphModule(),
+        SettingsModule,
         PeopleModule,
+        BusinessCardsModule,
+        RelationsModule,
+        TouchpointsModule,
+        MergeModule,
+        FilesModule,
+        AiModule,
+        OutboxModule,
       ],
       controllers: [HealthController],
       providers: [Readiness],

@@ -20,14 +20,20 @@ export const Subjects = {
     accessChanged: 'tenant-info.access.changed',
   },
   crmPeople: {
-    /** request: MoveTouchpointsRequest -> { moved: number } */
+    /** request: MoveTouchpointsRequest -> MoveTouchpointsReply */
     moveTouchpoints: 'crm-people.touchpoints.move',
     /** request: PeopleExistRequest -> PeopleExistReply */
     peopleExist: 'crm-people.people.exist',
+    /** outbox event (JetStream): PeopleDeletedEvent */
+    peopleDeleted: 'crm-people.people.deleted',
+    /** outbox event (JetStream): PeopleMergedEvent */
+    peopleMerged: 'crm-people.people.merged',
   },
   crmCompanies: {
     /** request: CompanyExistsRequest -> CompanyExistsReply */
     companyExists: 'crm-companies.companies.exists',
+    /** outbox event (JetStream): CompaniesDeletedEvent */
+    companiesDeleted: 'crm-companies.companies.deleted',
   },
 } as const;
 

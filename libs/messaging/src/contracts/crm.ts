@@ -27,5 +27,33 @@ export interface PeopleExistReply {
 export class MoveTouchpointsRequest extends TenantScoped {
   @IsUUID() fromPersonId!: string;
   @IsUUID() toPersonId!: string;
-  @IsOptional() @IsArray() @IsUUID('all', { each: true }) touchpointIds?: string[];
+  /** Only these touchpoints of fromPersonId; all of them when absent. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsUUID('all', { each: true })
+  touchpointIds?: string[];
+}
+
+export interface MoveTouchpointsReply {
+  moved: number;
+}
+
+/** People removed for good (P6, P10): other services drop what refers to them. */
+export interface PeopleDeletedEvent {
+  tenantId: string;
+  personIds: string[];
+}
+
+/** Sources merged into a target (P20): other services re-point source ids to the target. */
+export interface PeopleMergedEvent {
+  tenantId: string;
+  targetId: string;
+  sourceIds: string[];
+}
+
+/** Companies removed (C6, C7): crm-people disconnects the cards pointing at them. */
+export interface CompaniesDeletedEvent {
+  tenantId: string;
+  companyIds: string[];
 }

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** PeopleMerge (P20, P21). */
+@Module({})
+export class MergeModule {}
