@@ -7,6 +7,8 @@ export interface FieldProblem {
   field: string;
   rule: string;
   args?: MessageArgs;
+  /** A domain's own message key for the rule (default `validation.<rule>`). */
+  messageKey?: string;
   /** class-validator's own English text, used when the catalogue has no entry for the rule. */
   fallback?: string;
 }

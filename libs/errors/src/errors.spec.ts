@@ -4,8 +4,10 @@ import { Type } from 'class-transformer';
 import { plainToInstance } from 'class-transformer';
 import {
   IsArray,
+  IsISO8601,
   IsNotEmpty,
   IsString,
+  IsUUID,
   MaxLength,
   ValidateNested,
   validateSync,
@@ -123,5 +125,27 @@ describe('one problem per field', () => {
     expect(number).toEqual([expect.objectContaining({ field: 'name', rule: 'isString' })]);
     const long = flattenValidationErrors(validateSync(plainToInstance(Named, { name: 'abcd' })));
     expect(long).toEqual([expect.objectContaining({ field: 'name', rule: 'maxLength' })]);
+  });
+});
+
+describe('catalogue keys', () => {
+  it('match the rule names class-validator reports', async () => {
+    const mod = await Test.createTestingModule({ imports: [CrmI18nModule.forRoot()] }).compile();
+    await mod.init();
+    const i18n = mod.get(I18nService);
+    class Ids {
+      @IsUUID() id!: string;
+      @IsISO8601() at!: string;
+    }
+    const rules = flattenValidationErrors(
+      validateSync(plainToInstance(Ids, { id: 'x', at: 'y' })),
+    ).map((p) => p.rule);
+    expect(rules).toEqual(['isUuid', 'isIso8601']);
+    const problems = rules.map((rule) => ({ field: 'f', rule, fallback: 'untranslated' }));
+    const de = translateError(i18n, AppException.validation(problems), 'de');
+    expect(de.errors.map((e) => e.message)).toEqual([
+      'f muss eine UUID sein',
+      'f muss ein Datum mit Uhrzeit nach ISO 8601 sein',
+    ]);
   });
 });

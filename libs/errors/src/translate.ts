@@ -23,7 +23,7 @@ export function translateError(
   const errors = err.problems.map((p) => {
     const args = { field: p.field, ...p.args };
     const msg =
-      text(i18n, `validation.${p.rule}`, lang, args) ??
+      text(i18n, p.messageKey ?? `validation.${p.rule}`, lang, args) ??
       p.fallback ??
       text(i18n, 'validation.unknown', lang, args) ??
       `${p.field} is invalid`;

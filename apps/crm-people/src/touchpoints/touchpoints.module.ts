@@ -1,5 +1,28 @@
 import { Module } from '@nestjs/common';
+import { PeopleModule } from '../people/people.module';
+import { SettingsModule } from '../settings/settings.module';
+import { TouchpointChangesService } from './touchpoint-changes.service';
+import { TouchpointPeopleService } from './touchpoint-people.service';
+import { TouchpointRules } from './touchpoint.rules';
+import { TouchpointsController } from './touchpoints.controller';
+import { TouchpointsMessages } from './touchpoints.messages';
+import { TouchpointsRepository } from './touchpoints.repository';
+import { TouchpointsResolver } from './touchpoints.resolver';
+import { TouchpointsService } from './touchpoints.service';
 
 /** Touchpoints (T1-T14) and the NATS command crm-people.touchpoints.move. */
-@Module({})
+@Module({
+  imports: [SettingsModule, PeopleModule],
+  controllers: [TouchpointsController, TouchpointsMessages],
+  providers: [
+    TouchpointsRepository,
+    TouchpointRules,
+    TouchpointsService,
+    TouchpointChangesService,
+    TouchpointPeopleService,
+    TouchpointsResolver,
+  ],
+  // merge (P20) moves a source's touchpoints inside its own transaction
+  exports: [TouchpointPeopleService],
+})
 export class TouchpointsModule {}
