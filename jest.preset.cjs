@@ -23,7 +23,6 @@ function project(projectRoot, tier) {
     transform: { '^.+\\.ts$': ['@swc/jest', { ...swcOptions(), swcrc: false }] },
     moduleNameMapper,
     moduleFileExtensions: ['ts', 'js', 'json'],
-    testTimeout: tier === 'unit' ? 10000 : 60000,
   };
 }
 

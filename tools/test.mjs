@@ -40,6 +40,8 @@ for (const tier of tiers) {
     '--json',
     `--outputFile=${out}`,
     '--passWithNoTests',
+    // a project-level testTimeout is ignored by jest: the tier sets it (hooks boot real services)
+    `--testTimeout=${tier === 'unit' ? 10000 : 60000}`,
     ...(tier === 'unit' ? [] : ['--runInBand']),
   ];
   const status = run(process.execPath, jestArgs, {

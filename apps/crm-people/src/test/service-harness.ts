@@ -27,7 +27,12 @@ export async function startCrmPeople(dbName: string): Promise<RunningService> {
     title: 'crm-people test',
     config,
   });
-  await app.startAllMicroservices();
-  await app.listen(port, '127.0.0.1');
+  try {
+    await app.startAllMicroservices();
+    await app.listen(port, '127.0.0.1');
+  } catch (err) {
+    await app.close(); // an open NATS connection would keep jest alive
+    throw err;
+  }
   return { app, url: `http://127.0.0.1:${port}`, databaseUrl };
 }
