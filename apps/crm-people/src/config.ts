@@ -1,4 +1,4 @@
-import { IsInt, Max, Min } from 'class-validator';
+import { IsInt, IsNotEmpty, IsString, Max, Min } from 'class-validator';
 import { ServiceConfig } from '@crm/config';
 
 export class CrmPeopleConfig extends ServiceConfig {
@@ -6,4 +6,21 @@ export class CrmPeopleConfig extends ServiceConfig {
   @Min(0)
   @Max(65535)
   override PORT: number = 3001;
+
+  /** Folder of profile images and documents; a relative path resolves from the working directory. */
+  @IsString()
+  @IsNotEmpty()
+  FILE_STORAGE_DIR: string = '.data/files';
+
+  /** Outbox relay: how often it looks for unpublished events when no commit woke it. */
+  @IsInt()
+  @Min(50)
+  @Max(60000)
+  OUTBOX_POLL_INTERVAL_MS: number = 1000;
+
+  /** Outbox relay: events published per transaction. */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  OUTBOX_BATCH_SIZE: number = 100;
 }

@@ -132,7 +132,7 @@ describe('catalogue keys', () => {
   it('match the rule names class-validator reports', async () => {
     const mod = await Test.createTestingModule({ imports: [CrmI18nModule.forRoot()] }).compile();
     await mod.init();
-    const i18n = mod.get(I18nService);
+    const i18n = mod.get<I18nService<Record<string, unknown>>>(I18nService);
     class Ids {
       @IsUUID() id!: string;
       @IsISO8601() at!: string;

@@ -4,3 +4,4 @@ export * from './message-bus';
 export * from './messaging.module';
 export * from './contracts/tenant-info';
 export * from './contracts/crm';
+export * from './outbox';

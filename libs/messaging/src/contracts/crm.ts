@@ -39,21 +39,20 @@ export interface MoveTouchpointsReply {
   moved: number;
 }
 
+// Events are classes so consumers validate what they receive (@ConsumeEvent(subject, Class)).
+
 /** People removed for good (P6, P10): other services drop what refers to them. */
-export interface PeopleDeletedEvent {
-  tenantId: string;
-  personIds: string[];
+export class PeopleDeletedEvent extends TenantScoped {
+  @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true }) personIds!: string[];
 }
 
 /** Sources merged into a target (P20): other services re-point source ids to the target. */
-export interface PeopleMergedEvent {
-  tenantId: string;
-  targetId: string;
-  sourceIds: string[];
+export class PeopleMergedEvent extends TenantScoped {
+  @IsUUID() targetId!: string;
+  @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true }) sourceIds!: string[];
 }
 
 /** Companies removed (C6, C7): crm-people disconnects the cards pointing at them. */
-export interface CompaniesDeletedEvent {
-  tenantId: string;
-  companyIds: string[];
+export class CompaniesDeletedEvent extends TenantScoped {
+  @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true }) companyIds!: string[];
 }

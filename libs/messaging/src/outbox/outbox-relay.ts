@@ -1,0 +1,242 @@
+import { Logger } from '@nestjs/common';
+import { headers as natsHeaders } from 'nats';
+import { Client as PgClient } from 'pg';
+import { backoffMs } from './backoff';
+import { JetStreamConnection } from './jetstream-connection';
+import { OUTBOX_CHANNEL, OUTBOX_TABLE, OutboxDb, OutboxTx } from './outbox-db';
+
+export interface OutboxRelayOptions {
+  service: string;
+  db: OutboxDb;
+  /** When given, the relay LISTENs here and wakes as soon as a writer's transaction commits. */
+  databaseUrl?: string;
+  /** Poll interval when nothing notifies (rows written without addOutboxEvent, other replicas). */
+  pollIntervalMs?: number;
+  batchSize?: number;
+  /** Per publish; the batch's rows stay locked meanwhile. */
+  publishTimeoutMs?: number;
+  /** Backoff of a failing row: base, doubling per attempt, up to max. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+}
+
+interface Row {
+  id: string;
+  tenantId: string;
+  subject: string;
+  payload: string;
+  attempts: number;
+}
+
+/** Header naming the tenant of an event (the payload carries it too; this is for operators). */
+export const TENANT_HEADER = 'Crm-Tenant-Id';
+
+/** Errors of the connection (not of the message): every row would fail the same way. */
+function isTransportError(r: PromiseSettledResult<void>): boolean {
+  if (r.status === 'fulfilled') return false;
+  const code = (r.reason as { code?: string })?.code;
+  return ['TIMEOUT', 'CONNECTION_CLOSED', 'DISCONNECT', 'CONNECTION_DRAINING'].includes(code ?? '');
+}
+
+/**
+ * Publishes the outbox table to JetStream: at least once, in creation order, `Nats-Msg-Id` = event
+ * id so the stream drops a repeat within its duplicate window. Rows of a batch are locked
+ * (FOR UPDATE SKIP LOCKED) while they are published, so replicas never publish a row concurrently.
+ * A failing row records attempts and lastError and waits (1 s, 2 s, 4 s ... 60 s) while later rows
+ * go on; while NATS is disconnected nothing is tried, and the reconnection wakes the relay.
+ */
+export class OutboxRelay {
+  private readonly logger = new Logger(OutboxRelay.name);
+  private readonly pollMs: number;
+  private readonly batchSize: number;
+  private readonly publishTimeoutMs: number;
+  /** Rows that failed on their own (not a lost connection): id -> time of the next attempt. */
+  private readonly retryAt = new Map<string, number>();
+  /** Counters since start (for tests and logs): accepted as new, dropped as duplicate, failed. */
+  readonly stats = { published: 0, duplicates: 0, failed: 0 };
+  /** Batches in a row that failed for the connection's sake: the relay as a whole backs off. */
+  private failedBatches = 0;
+  private running = false;
+  private wakeUp: (() => void) | null = null;
+  private woken = false;
+  private loopDone: Promise<void> | null = null;
+  private listener: PgClient | null = null;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly conn: JetStreamConnection,
+    private readonly options: OutboxRelayOptions,
+  ) {
+    this.pollMs = options.pollIntervalMs ?? 1000;
+    this.batchSize = options.batchSize ?? 100;
+    this.publishTimeoutMs = options.publishTimeoutMs ?? 3000;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.unsubscribe = this.conn.onReady(() => {
+      this.failedBatches = 0;
+      this.wake();
+    });
+    void this.conn.open().catch((err) => this.logger.error(`NATS: ${(err as Error).message}`));
+    if (this.options.databaseUrl) void this.listen(this.options.databaseUrl);
+    this.loopDone = this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.unsubscribe?.();
+    this.wake();
+    await this.loopDone;
+    const l = this.listener;
+    this.listener = null;
+    await l?.end().catch(() => undefined);
+  }
+
+  /** Look at the table now instead of at the next poll. */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      let more = false;
+      try {
+        if (this.conn.ready) more = await this.publishBatch();
+      } catch (err) {
+        this.failedBatches++;
+        this.logger.warn(`outbox relay: ${(err as Error).message}`);
+      }
+      if (more) continue;
+      await this.sleep(
+        this.failedBatches ? backoffMs(this.failedBatches, 500, 30_000) : this.pollMs,
+      );
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.woken || !this.running) {
+      this.woken = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = null;
+        this.woken = false;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
+    });
+  }
+
+  /**
+   * One batch in one transaction. Returns true when the batch was full (more may be waiting).
+   * Exposed for tests and tools; the loop calls it.
+   */
+  async publishBatch(): Promise<boolean> {
+    const now = Date.now();
+    for (const [id, at] of this.retryAt) if (at <= now) this.retryAt.delete(id);
+    const waiting = [...this.retryAt.keys()];
+    return this.options.db.$transaction(
+      async (tx) => {
+        const rows = await tx.$queryRawUnsafe<Row[]>(
+          `SELECT "id"::text AS "id", "tenantId", "subject", "payload"::text AS "payload", "attempts"
+             FROM ${OUTBOX_TABLE}
+            WHERE "publishedAt" IS NULL AND NOT ("id" = ANY($1::uuid[]))
+            ORDER BY "dateCreated", "id"
+            LIMIT $2
+            FOR UPDATE SKIP LOCKED`,
+          waiting,
+          this.batchSize,
+        );
+        if (!rows.length) return false;
+        const results = await Promise.allSettled(rows.map((r) => this.publish(r)));
+        const sent = rows.filter((_, i) => results[i].status === 'fulfilled').map((r) => r.id);
+        if (sent.length) {
+          await tx.$executeRawUnsafe(
+            `UPDATE ${OUTBOX_TABLE} SET "publishedAt" = now() WHERE "id" = ANY($1::uuid[])`,
+            sent,
+          );
+          sent.forEach((id) => this.retryAt.delete(id));
+        }
+        const transport = await this.recordFailures(tx, rows, results);
+        this.failedBatches = transport ? this.failedBatches + 1 : 0;
+        // A full batch: more may be waiting (failed rows are skipped while they wait).
+        return rows.length === this.batchSize && !transport;
+      },
+      { timeout: this.publishTimeoutMs * 2 + 10_000, maxWait: 10_000 },
+    );
+  }
+
+  private async publish(row: Row): Promise<void> {
+    const h = natsHeaders();
+    h.set(TENANT_HEADER, row.tenantId);
+    const ack = await this.conn.js.publish(row.subject, row.payload, {
+      msgID: row.id,
+      headers: h,
+      timeout: this.publishTimeoutMs,
+    });
+    if (ack.duplicate) {
+      this.stats.duplicates++;
+      this.logger.debug(`event ${row.id} was already in the stream`);
+    } else {
+      this.stats.published++;
+    }
+  }
+
+  private async recordFailures(
+    tx: OutboxTx,
+    rows: Row[],
+    results: PromiseSettledResult<void>[],
+  ): Promise<boolean> {
+    // A lost connection is not the row's fault: the reconnection retries it, no per-row wait.
+    const connectionLost = !this.conn.ready || results.some((r) => isTransportError(r));
+    for (let i = 0; i < rows.length; i++) {
+      const r = results[i];
+      if (r.status === 'fulfilled') continue;
+      const message = (r.reason as Error)?.message ?? String(r.reason);
+      const attempts = rows[i].attempts + 1;
+      this.stats.failed++;
+      await tx.$executeRawUnsafe(
+        `UPDATE ${OUTBOX_TABLE} SET "attempts" = "attempts" + 1, "lastError" = $2
+          WHERE "id" = $1::uuid`,
+        rows[i].id,
+        message.slice(0, 2000),
+      );
+      if (!connectionLost) {
+        this.retryAt.set(
+          rows[i].id,
+          Date.now() + backoffMs(attempts, this.options.retryBaseMs, this.options.retryMaxMs),
+        );
+      }
+      this.logger.warn(`event ${rows[i].id} (${rows[i].subject}) not published: ${message}`);
+    }
+    return connectionLost && results.some((r) => r.status === 'rejected');
+  }
+
+  /** LISTEN for writers' notifications; on a broken connection, retry later (polling goes on). */
+  private async listen(url: string): Promise<void> {
+    while (this.running) {
+      const client = new PgClient({ connectionString: url });
+      try {
+        const ended = new Promise<void>((resolve) => {
+          client.on('error', () => resolve());
+          client.on('end', () => resolve());
+        });
+        await client.connect();
+        client.on('notification', () => this.wake());
+        await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+        this.listener = client;
+        if (this.running) await ended;
+      } catch (err) {
+        this.logger.debug(`outbox LISTEN: ${(err as Error).message}`);
+      }
+      await client.end().catch(() => undefined);
+      if (this.running) await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+}

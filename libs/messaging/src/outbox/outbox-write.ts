@@ -1,0 +1,35 @@
+import { OUTBOX_CHANNEL, OUTBOX_TABLE, OutboxTx } from './outbox-db';
+import { uuidv7 } from './uuid7';
+
+export interface NewOutboxEvent {
+  tenantId: string;
+  /** A subject the event stream captures (`<service>.<aggregate>.deleted|merged|migrated`). */
+  subject: string;
+  /** The contract payload (contracts/), JSON-serialisable. */
+  payload: object;
+  /** Given when the caller needs it beforehand; a new time-ordered UUID (v7) otherwise. */
+  id?: string;
+}
+
+/**
+ * Writes an event in the caller's transaction: it is published only if the change commits, and
+ * never lost if NATS is down. Same row as `tx.outboxEvent.create({ data: { id, tenantId, subject,
+ * payload } })`; in addition it notifies the relay (delivered by PostgreSQL on commit).
+ * Returns the event id, which becomes the message's `Nats-Msg-Id`. Rows are published ordered by
+ * (dateCreated, id): time-ordered ids keep the order of the events of one transaction.
+ */
+export async function addOutboxEvent(tx: OutboxTx, event: NewOutboxEvent): Promise<string> {
+  const id = event.id ?? uuidv7();
+  await tx.$executeRawUnsafe(
+    `WITH ins AS (
+       INSERT INTO ${OUTBOX_TABLE} ("id", "tenantId", "subject", "payload")
+       VALUES ($1::uuid, $2, $3, $4::jsonb) RETURNING 1
+     )
+     SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM ins`,
+    id,
+    event.tenantId,
+    event.subject,
+    JSON.stringify(event.payload),
+  );
+  return id;
+}

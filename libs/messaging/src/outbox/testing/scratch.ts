@@ -1,0 +1,139 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { Client, Pool, PoolClient } from 'pg';
+import { databaseUrl, TEST_SERVER_URL } from '@crm/testing';
+import { OUTBOX_TABLES_SQL, OutboxDb, OutboxTx } from '../outbox-db';
+
+// Test support for the outbox: a scratch database with the two tables, an OutboxDb over `pg`
+// (proof that the library needs no generated Prisma client) and a nats-server of the test's own.
+
+function onClient(c: Pool | PoolClient): OutboxTx {
+  return {
+    $executeRawUnsafe: async (q: string, ...values: unknown[]) =>
+      (await c.query(q, values)).rowCount ?? 0,
+    $queryRawUnsafe: async <T>(q: string, ...values: unknown[]) =>
+      (await c.query(q, values)).rows as T,
+  };
+}
+
+/** OutboxDb over a pg pool: BEGIN/COMMIT on one pooled connection per transaction. */
+export function pgOutboxDb(pool: Pool): OutboxDb {
+  return {
+    ...onClient(pool),
+    async $transaction<R>(fn: (tx: OutboxTx) => Promise<R>): Promise<R> {
+      const c = await pool.connect();
+      try {
+        await c.query('BEGIN');
+        const result = await fn(onClient(c));
+        await c.query('COMMIT');
+        return result;
+      } catch (err) {
+        await c.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        c.release();
+      }
+    },
+  };
+}
+
+/** Drops and creates database `name` with the outbox tables (and any extra SQL). */
+export async function scratchDatabase(name: string, extraSql = ''): Promise<string> {
+  const admin = new Client({ connectionString: TEST_SERVER_URL });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = databaseUrl(name);
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    await db.query(OUTBOX_TABLES_SQL + extraSql);
+  } finally {
+    await db.end();
+  }
+  return url;
+}
+
+export interface NatsProcess {
+  url: string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+/** A nats-server with JetStream on `port`, storing in `storeDir`; restartable with the same store. */
+export async function natsServer(port: number, storeDir: string): Promise<NatsProcess> {
+  let child: ChildProcess | null = null;
+  const proc: NatsProcess = {
+    url: `nats://127.0.0.1:${port}`,
+    async start() {
+      const c = spawn(
+        'nats-server',
+        ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
+      child = c;
+      let log = '';
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`nats-server did not start:\n${log}`)),
+          10000,
+        );
+        c.stderr!.on('data', (b: Buffer) => {
+          log += b.toString();
+          if (log.includes('Server is ready')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        c.once('exit', (code) => {
+          clearTimeout(timer);
+          reject(new Error(`nats-server exited (${code}):\n${log}`));
+        });
+      });
+      c.removeAllListeners('exit');
+      c.stderr!.removeAllListeners('data');
+      c.stderr!.resume();
+    },
+    async stop() {
+      const c = child;
+      child = null;
+      if (!c || c.exitCode !== null) return;
+      await new Promise<void>((resolve) => {
+        c.once('exit', () => resolve());
+        // SIGKILL: a crash, not a graceful shutdown; the file store must survive it.
+        c.kill('SIGKILL');
+      });
+    },
+  };
+  await proc.start();
+  return proc;
+}
+
+/** Polls `check` until it returns a truthy value or `ms` pass (then the last error is thrown). */
+export async function waitFor<T>(
+  check: () => Promise<T>,
+  ms = 15000,
+  label = 'condition',
+): Promise<NonNullable<T>> {
+  const until = Date.now() + ms;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value as NonNullable<T>;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > until) {
+      throw new Error(
+        `${label} not met within ${ms} ms${last ? `: ${(last as Error).message}` : ''}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
