@@ -1,5 +1,33 @@
 import { Module } from '@nestjs/common';
+import { FILE_STORAGE } from '@crm/storage';
+import { DocumentsController } from './documents/documents.controller';
+import { DocumentsRepository } from './documents/documents.repository';
+import { DocumentsService } from './documents/documents.service';
+import { storageProvider } from './files.storage';
+import { PersonFilesService } from './person-files.service';
+import { ProfileImagesController } from './profile-images/profile-images.controller';
+import { ProfileImagesRepository } from './profile-images/profile-images.repository';
+import { ProfileImagesResolver } from './profile-images/profile-images.resolver';
+import { ProfileImagesService } from './profile-images/profile-images.service';
+import { DocumentUploadEngine } from './upload/document-upload.engine';
 
-/** Profile images (P16-P19) and documents (P22, P23). */
-@Module({})
+/**
+ * Profile images (P16-P19) and documents (P22, P23): bytes in the FileStorage (@crm/storage,
+ * FILE_STORAGE_DIR), references in Person.profileImage and PersonDocument. Exports the storage
+ * and PersonFilesService for the clean-up on person delete and merge.
+ */
+@Module({
+  controllers: [ProfileImagesController, DocumentsController],
+  providers: [
+    storageProvider,
+    ProfileImagesRepository,
+    ProfileImagesService,
+    ProfileImagesResolver,
+    DocumentsRepository,
+    DocumentsService,
+    DocumentUploadEngine,
+    PersonFilesService,
+  ],
+  exports: [FILE_STORAGE, PersonFilesService],
+})
 export class FilesModule {}

@@ -1,0 +1,3 @@
+export * from './file-storage';
+export * from './storage-key';
+export * from './disk-storage';
