@@ -4,7 +4,8 @@ import { AppException } from '@crm/errors';
 import type { Language } from '@crm/i18n';
 import { PrismaService } from '../database/prisma.service';
 import type { PeopleSettingsList, Prisma } from '../generated/prisma/client';
-import { LIST_I18N_NAMESPACE, SYSTEM_ENTRIES, systemEntry } from './system-entries';
+import { lockSettings } from './settings.repository';
+import { LIST_I18N_NAMESPACE, SYSTEM_ENTRIES, systemEntry, systemTextKey } from './system-entries';
 
 export interface EntryView {
   id: string;
@@ -25,7 +26,7 @@ export class SettingsLookupService {
   ) {}
 
   private systemText(list: PeopleSettingsList, key: string, lang: Language): string {
-    return this.i18n.t(`people.${LIST_I18N_NAMESPACE[list]}.${key}`, { lang }) as string;
+    return this.i18n.t(systemTextKey(list, key), { lang }) as string;
   }
 
   /** Entries by id, in one query for the tenant's part; unknown ids are absent from the map. */
@@ -135,6 +136,10 @@ export class SettingsLookupService {
       }));
     if (problems.length) throw AppException.validation(problems);
 
+    // Same lock as the settings writes (S2-S5): "unique ignoring case" holds under concurrency.
+    if (inputs.some((t) => !t.id)) {
+      await lockSettings(tx, tenantId);
+    }
     const out = new Map<string, EntryView>();
     for (const t of inputs) {
       if (t.id) {

@@ -1,9 +1,21 @@
 import { Module } from '@nestjs/common';
+import { SettingsController } from './settings.controller';
 import { SettingsLookupService } from './settings-lookup.service';
+import { SettingsRepository } from './settings.repository';
+import { SettingsResolver } from './settings.resolver';
+import { SettingsWriteService } from './settings-write.service';
+import { SettingsService } from './settings.service';
 
 /** People settings lists (S1-S5, R9): system entries in code, tenant entries in the database. */
 @Module({
-  providers: [SettingsLookupService],
-  exports: [SettingsLookupService],
+  controllers: [SettingsController],
+  providers: [
+    SettingsLookupService,
+    SettingsRepository,
+    SettingsService,
+    SettingsWriteService,
+    SettingsResolver,
+  ],
+  exports: [SettingsLookupService, SettingsService],
 })
 export class SettingsModule {}

@@ -2,8 +2,8 @@ import type { PeopleSettingsList } from '../generated/prisma/client';
 
 /**
  * Entries every tenant has without creating them. They live in code, not in the database, so
- * their texts follow Accept-Language (key `people.<list>.<key>` in src/i18n) and a release can
- * improve them for everyone. Their ids are fixed and never collide with generated ones.
+ * their texts follow Accept-Language (see systemTextKey) and a release can improve them for
+ * everyone. Their ids are fixed UUIDs and never collide with generated ones. They are read-only.
  */
 export interface SystemEntry {
   id: string;
@@ -11,12 +11,37 @@ export interface SystemEntry {
   color?: string;
 }
 
+const id = (n: number) => `00000000-0000-4000-a000-${String(n).padStart(12, '0')}`;
+
 export const SYSTEM_ENTRIES: Partial<Record<PeopleSettingsList, SystemEntry[]>> = {
   LIFECYCLES: [
-    { id: '00000000-0000-4000-a000-000000000101', key: 'lead', color: '#9E9E9E' },
-    { id: '00000000-0000-4000-a000-000000000102', key: 'prospect', color: '#2196F3' },
-    { id: '00000000-0000-4000-a000-000000000103', key: 'customer', color: '#4CAF50' },
-    { id: '00000000-0000-4000-a000-000000000104', key: 'formerCustomer', color: '#F44336' },
+    { id: id(101), key: 'lead', color: '#9E9E9E' },
+    { id: id(102), key: 'prospect', color: '#2196F3' },
+    { id: id(103), key: 'customer', color: '#4CAF50' },
+    { id: id(104), key: 'formerCustomer', color: '#F44336' },
+  ],
+  ADDRESS_TYPES: [
+    { id: id(201), key: 'business' },
+    { id: id(202), key: 'private' },
+    { id: id(203), key: 'billing' },
+    { id: id(204), key: 'delivery' },
+  ],
+  COMPANY_RELATION_TYPES: [
+    { id: id(301), key: 'employee' },
+    { id: id(302), key: 'owner' },
+    { id: id(303), key: 'managingDirector' },
+    { id: id(304), key: 'boardMember' },
+    { id: id(305), key: 'freelancer' },
+    { id: id(306), key: 'consultant' },
+    { id: id(307), key: 'trainee' },
+    { id: id(308), key: 'formerEmployee' },
+  ],
+  MANAGER_ROLES: [
+    { id: id(401), key: 'accountManager' },
+    { id: id(402), key: 'keyAccountManager' },
+    { id: id(403), key: 'salesRepresentative' },
+    { id: id(404), key: 'projectManager' },
+    { id: id(405), key: 'supportContact' },
   ],
 };
 
@@ -30,6 +55,27 @@ export const LIST_I18N_NAMESPACE: Record<PeopleSettingsList, string> = {
   COMPANY_RELATION_TYPES: 'companyRelationTypes',
 };
 
+/** i18n key of a system entry's text (lifecycles came first and keep their place in people.json). */
+export function systemTextKey(list: PeopleSettingsList, key: string): string {
+  return list === 'LIFECYCLES'
+    ? `people.lifecycles.${key}`
+    : `settings.systemEntries.${LIST_I18N_NAMESPACE[list]}.${key}`;
+}
+
 export function systemEntry(list: PeopleSettingsList, id: string): SystemEntry | undefined {
   return SYSTEM_ENTRIES[list]?.find((e) => e.id === id);
+}
+
+/** The list a system entry id belongs to, if it is one. */
+export function systemEntryList(
+  id: string,
+): { list: PeopleSettingsList; entry: SystemEntry } | undefined {
+  for (const [list, entries] of Object.entries(SYSTEM_ENTRIES) as [
+    PeopleSettingsList,
+    SystemEntry[],
+  ][]) {
+    const entry = entries.find((e) => e.id === id);
+    if (entry) return { list, entry };
+  }
+  return undefined;
 }
