@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// npm run bench: creating people at the same concurrency (1) through the gateway, (2) directly at
-// crm-people and (3) against a raw baseline (node:http + pg inserting the same row), in one run.
+// npm run bench [create|list]. `list` (npm run bench -- list) pages through 100,000 people, see
+// list.mjs. `create`, the default: creating people at the same concurrency (1) through the
+// gateway, (2) directly at crm-people and (3) against a raw baseline (node:http + pg inserting the same row), in one run.
 // Prints requests/s, p50 and p99 latency per target and the ratios gateway/direct and direct/raw.
 // Settings: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 10), BENCH_DATABASE_SERVER
 // (default DATABASE_URL's server or postgresql://postgres@127.0.0.1:5432/postgres), NATS_URL.
@@ -176,7 +177,13 @@ async function main() {
   }
 }
 
-main().catch((err) => {
+const part = process.argv[2] ?? 'create';
+const parts = { create: async () => main(), list: async () => (await import('./list.mjs')).main() };
+if (!parts[part]) {
+  console.error(`usage: npm run bench [-- create|list]  (unknown part: ${part})`);
+  process.exit(2);
+}
+parts[part]().catch((err) => {
   console.error(`bench failed: ${err.stack ?? err}`);
   process.exit(1);
 });

@@ -26,8 +26,9 @@ export type Tx = Prisma.TransactionClient;
 export class PeopleRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction(fn);
+  /** `long`: batches of up to 1000 people need more than Prisma's default 5 s. */
+  transaction<T>(fn: (tx: Tx) => Promise<T>, long = false): Promise<T> {
+    return this.prisma.$transaction(fn, long ? { timeout: 60_000, maxWait: 10_000 } : undefined);
   }
 
   findById(tenantId: string, id: string, db: Tx | PrismaService = this.prisma) {
@@ -40,6 +41,15 @@ export class PeopleRepository {
       where: { tenantId, id: { in: ids } },
       include: PERSON_INCLUDE,
     });
+  }
+
+  /** Which of `ids` are people of the tenant (one query). */
+  async existingIds(tenantId: string, ids: string[]): Promise<string[]> {
+    const rows = await this.prisma.person.findMany({
+      where: { tenantId, id: { in: ids } },
+      select: { id: true },
+    });
+    return rows.map((r) => r.id);
   }
 
   exists(tenantId: string, id: string, db: Tx | PrismaService = this.prisma) {

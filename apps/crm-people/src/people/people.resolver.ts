@@ -5,6 +5,8 @@ import type { GraphQLRequestContext } from '@crm/service-kit';
 import { Person, PeopleNote } from './dto/person.dto';
 import { CreatePersonInput } from './dto/person.input';
 import { NOTE_MAX } from './dto/update-note.input';
+import { PeopleDeleteService } from './people-delete.service';
+import { PeopleUpdateService } from './people-update.service';
 import { PeopleService } from './people.service';
 import { AppException } from '@crm/errors';
 
@@ -12,7 +14,11 @@ type WithLoaders = GraphQLRequestContext & { personLoader?: DataLoader<string, P
 
 @Resolver(() => Person)
 export class PeopleResolver {
-  constructor(private readonly people: PeopleService) {}
+  constructor(
+    private readonly people: PeopleService,
+    private readonly updates: PeopleUpdateService,
+    private readonly deletes: PeopleDeleteService,
+  ) {}
 
   @Query(() => Person, {
     nullable: true,
@@ -25,6 +31,23 @@ export class PeopleResolver {
   @Mutation(() => Person, { description: 'P3 Create a person' })
   createPerson(@Ctx() ctx: RequestContext, @Args('input') input: CreatePersonInput) {
     return this.people.create(ctx, input);
+  }
+
+  @Mutation(() => Person, {
+    description: 'P5 Update a person: absent fields stay unchanged, null clears',
+  })
+  updatePerson(
+    @Ctx() ctx: RequestContext,
+    @Args('id', { type: () => ID }) id: string,
+    @Args('input') input: CreatePersonInput,
+  ) {
+    return this.updates.update(ctx, id, input);
+  }
+
+  @Mutation(() => Boolean, { description: 'P6 Delete a person' })
+  async deletePerson(@Ctx() ctx: RequestContext, @Args('id', { type: () => ID }) id: string) {
+    await this.deletes.delete(ctx, id);
+    return true;
   }
 
   @Mutation(() => PeopleNote, { description: 'P11 Update the note of a person (null clears it)' })

@@ -5,9 +5,9 @@ import { SettingsLookupService } from '../settings/settings-lookup.service';
 import type { Person, PeopleNote } from './dto/person.dto';
 import type { CreatePersonInput } from './dto/person.input';
 import { PeopleRepository, PersonRecord, Tx } from './people.repository';
+import { newPersonScalars } from './person-changes';
+import { isUuid, requirePersonId } from './people-input';
 import { referencedEntryIds, toNote, toPerson } from './person.mapper';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** People use cases; REST controller and GraphQL resolver both call these, so rules live here once. */
 @Injectable()
@@ -16,11 +16,6 @@ export class PeopleService {
     private readonly repo: PeopleRepository,
     private readonly settings: SettingsLookupService,
   ) {}
-
-  /** A malformed id cannot name a person: same answer as an unknown one. */
-  private requireUuid(id: string): void {
-    if (!UUID.test(id)) throw AppException.notFound('Person', id);
-  }
 
   async toDtos(ctx: RequestContext, records: PersonRecord[]): Promise<Person[]> {
     const entries = await this.settings.anyEntries(
@@ -32,7 +27,7 @@ export class PeopleService {
   }
 
   async get(ctx: RequestContext, id: string): Promise<Person> {
-    this.requireUuid(id);
+    requirePersonId(id);
     const record = await this.repo.findById(ctx.tenantId, id);
     if (!record) throw AppException.notFound('Person', id);
     return (await this.toDtos(ctx, [record]))[0];
@@ -40,7 +35,7 @@ export class PeopleService {
 
   /** Many people by id in one query, in the order asked; unknown ids give null. */
   async getMany(ctx: RequestContext, ids: readonly string[]): Promise<(Person | null)[]> {
-    const valid = ids.filter((id) => UUID.test(id));
+    const valid = ids.filter(isUuid);
     const records = valid.length ? await this.repo.findByIds(ctx.tenantId, valid) : [];
     const dtos = await this.toDtos(ctx, records);
     const byId = new Map(dtos.map((p) => [p.id, p]));
@@ -91,25 +86,7 @@ export class PeopleService {
         db,
         {
           tenantId: ctx.tenantId,
-          salutation: input.salutation ?? null,
-          title: input.title ?? null,
-          firstname: input.firstname ?? null,
-          lastname: input.lastname ?? null,
-          birthday: input.birthday?.birthday
-            ? new Date(`${input.birthday.birthday.slice(0, 10)}T00:00:00Z`)
-            : null,
-          considerBirthYear: input.birthday?.considerBirthYear ?? null,
-          importantDates: (input.importantDates ?? []).map((d) => ({
-            text: d.text ?? null,
-            date: d.date ? new Date(d.date).toISOString() : null,
-          })),
-          socialMedias: (input.socialMedias ?? []).map((s) => ({
-            type: s.type ?? null,
-            link: s.link ?? null,
-          })),
-          customerNumber: input.customerNumber ?? null,
-          employeeStatus: input.employeeStatus ?? null,
-          employeeNumber: input.employeeNumber ?? null,
+          ...newPersonScalars(input),
           lifecycleId,
           lifecycleChanged: lifecycleId ? now : null,
           dateCreated: now,
@@ -132,7 +109,7 @@ export class PeopleService {
   }
 
   async updateNote(ctx: RequestContext, id: string, note: string | null): Promise<PeopleNote> {
-    this.requireUuid(id);
+    requirePersonId(id);
     const saved = await this.repo.transaction(async (tx) => {
       if (!(await this.repo.exists(ctx.tenantId, id, tx)))
         throw AppException.notFound('Person', id);

@@ -1,6 +1,7 @@
 import type { EntryView } from '../settings/settings-lookup.service';
 import type {
   BusinessCard,
+  CardAddress,
   EmbeddedPersonality,
   EmbeddedTag,
   LifecycleOutput,
@@ -34,10 +35,18 @@ export function referencedEntryIds(p: PersonRecord): string[] {
   const ids = new Set<string>();
   if (p.lifecycleId) ids.add(p.lifecycleId);
   p.lifecycleHistories.forEach((h) => ids.add(h.lifecycleId));
-  for (const c of p.cards) {
-    if (c.companyRelationTypeId) ids.add(c.companyRelationTypeId);
-    c.addresses.forEach((a) => a.addressTypeIds.forEach((t) => ids.add(t)));
-  }
+  p.cards.forEach((c) => cardEntryIds(c).forEach((id) => ids.add(id)));
+  return [...ids];
+}
+
+type CardRecord = PersonRecord['cards'][number];
+type AddressRecord = CardRecord['addresses'][number];
+
+/** Ids of settings entries a card refers to (company relation type, address types). */
+export function cardEntryIds(c: CardRecord): string[] {
+  const ids = new Set<string>();
+  if (c.companyRelationTypeId) ids.add(c.companyRelationTypeId);
+  c.addresses.forEach((a) => a.addressTypeIds.forEach((t) => ids.add(t)));
   return [...ids];
 }
 
@@ -53,13 +62,41 @@ export function toNote(n: NoteRecord): PeopleNote {
   };
 }
 
-function lifecycle(id: string, at: Date | null, entries: Map<string, EntryView>): LifecycleOutput {
+export function lifecycle(
+  id: string,
+  at: Date | null,
+  entries: Map<string, EntryView>,
+): LifecycleOutput {
   const e = entries.get(id);
   // An entry removed from the list still shows in history, with its id and no text.
   return { lifecycleId: id, text: e?.text ?? '', color: e?.color ?? null, dateChanged: iso(at) };
 }
 
-function toCard(c: PersonRecord['cards'][number], entries: Map<string, EntryView>): BusinessCard {
+export function toAddress(a: AddressRecord, entries: Map<string, EntryView>): CardAddress {
+  return {
+    id: a.id,
+    isFavorite: a.isFavorite,
+    addressTypes: a.addressTypeIds.map((id) => ({ id, text: entries.get(id)?.text ?? null })),
+    country: a.country,
+    countryCode: a.countryCode,
+    street: a.street,
+    streetAdditional: a.streetAdditional,
+    zip: a.zip,
+    city: a.city,
+    postboxNumber: a.postboxNumber,
+    federalState: a.federalState,
+    cityDistrict: a.cityDistrict,
+    cityAddition: a.cityAddition,
+    coordinates:
+      a.longitude !== null && a.latitude !== null
+        ? { longitude: a.longitude, latitude: a.latitude }
+        : null,
+    validationInfo: (a.validationInfo as CardAddress['validationInfo']) ?? null,
+    isPostOfficeBox: a.isPostOfficeBox,
+  };
+}
+
+export function toCard(c: CardRecord, entries: Map<string, EntryView>): BusinessCard {
   return {
     id: c.id,
     isPrivate: c.isPrivate,
@@ -80,28 +117,7 @@ function toCard(c: PersonRecord['cards'][number], entries: Map<string, EntryView
     phones: list(c.phones),
     emails: list(c.emails),
     businessPositions: list(c.businessPositions),
-    addresses: c.addresses.map((a) => ({
-      id: a.id,
-      isFavorite: a.isFavorite,
-      addressTypes: a.addressTypeIds.map((id) => ({ id, text: entries.get(id)?.text ?? null })),
-      country: a.country,
-      countryCode: a.countryCode,
-      street: a.street,
-      streetAdditional: a.streetAdditional,
-      zip: a.zip,
-      city: a.city,
-      postboxNumber: a.postboxNumber,
-      federalState: a.federalState,
-      cityDistrict: a.cityDistrict,
-      cityAddition: a.cityAddition,
-      coordinates:
-        a.longitude !== null && a.latitude !== null
-          ? { longitude: a.longitude, latitude: a.latitude }
-          : null,
-      validationInfo:
-        (a.validationInfo as BusinessCard['addresses'][number]['validationInfo']) ?? null,
-      isPostOfficeBox: a.isPostOfficeBox,
-    })),
+    addresses: c.addresses.map((a) => toAddress(a, entries)),
     isFavorite: c.isFavorite,
     isActive: c.isActive,
     markAsFavorite: c.markAsFavorite,

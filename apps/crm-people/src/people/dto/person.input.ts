@@ -7,6 +7,7 @@ import {
   IsBoolean,
   IsDateString,
   IsISO8601,
+  IsNotEmpty,
   IsOptional,
   IsString,
   IsUrl,
@@ -80,6 +81,7 @@ export class EmbeddedTagInput {
   @Field(() => String, { nullable: true })
   @ValidateIf((o: EmbeddedTagInput) => !o.id)
   @IsString()
+  @IsNotEmpty()
   @MaxLength(NAME_MAX)
   text?: string | null;
 }

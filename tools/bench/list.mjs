@@ -1,0 +1,199 @@
+// npm run bench -- list: paging through 100,000 people of one tenant,
+// GET /v1/crm/people?page=N&pageSize=50&sort=lastname (1) through the gateway, (2) directly at
+// crm-people and (3) against a raw baseline (node:http + pg running the same page query with a
+// count), in one run. Every target requests the same sequence of random pages N.
+// Prints requests/s, p50 and p99 latency per target and the ratios gateway/direct and direct/raw.
+// Settings: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 10), BENCH_PEOPLE (default
+// 100000), BENCH_MAX_PAGE (highest page asked, default the last one), BENCH_DATABASE_SERVER
+// (default DATABASE_URL's server or postgresql://postgres@127.0.0.1:5432/postgres), NATS_URL.
+import autocannon from 'autocannon';
+import { execFileSync } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startRawListBaseline } from './raw-list-baseline.mjs';
+import { seedPeople } from './seed-people.mjs';
+import { dbUrl, recreateDatabase, secret, startApp } from './stack.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const people = Number(process.env.BENCH_PEOPLE ?? 100_000);
+const pageSize = 50;
+const lastPage = Math.ceil(people / pageSize);
+const maxPage = Math.min(lastPage, Number(process.env.BENCH_MAX_PAGE ?? lastPage));
+const server =
+  process.env.BENCH_DATABASE_SERVER ??
+  dbUrl(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres', 'postgres');
+const TENANT = 'bench-list';
+
+/** A port the OS has just handed out (other benches and tests may run on this machine). */
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+
+/** The same pseudo-random page sequence for every target. */
+function pages(seed = 7) {
+  let s = seed;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return 1 + (s % maxPage);
+  };
+}
+
+function cannon(title, base, headers, seconds = duration) {
+  const next = pages();
+  return new Promise((resolve, reject) => {
+    const inst = autocannon(
+      {
+        title,
+        url: base,
+        headers,
+        connections,
+        duration: seconds,
+        requests: [
+          {
+            method: 'GET',
+            setupRequest: (req) => ({
+              ...req,
+              path: `/v1/crm/people?page=${next()}&pageSize=${pageSize}&sort=lastname`,
+            }),
+          },
+        ],
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+    autocannon.track(inst, {
+      renderProgressBar: false,
+      renderResultsTable: false,
+      renderLatencyTable: false,
+    });
+  });
+}
+
+function summary(name, r) {
+  const bad = r.non2xx + r.errors + r.timeouts;
+  if (bad > 0) throw new Error(`${name}: ${bad} failed requests of ${r.requests.total}`);
+  return {
+    target: name,
+    'req/s': Math.round(r.requests.average),
+    'p50 ms': r.latency.p50,
+    'p99 ms': r.latency.p99,
+    requests: r.requests.total,
+  };
+}
+
+/** One request per target before measuring: every answer must be the same page of 50. */
+async function check(targets) {
+  const bodies = [];
+  for (const t of targets) {
+    const res = await fetch(`${t.url}/v1/crm/people?page=2&pageSize=${pageSize}&sort=lastname`, {
+      headers: t.headers,
+    });
+    const body = await res.json();
+    if (res.status !== 200) throw new Error(`${t.name}: ${res.status} ${JSON.stringify(body)}`);
+    if (body.metaData.totalResults !== people)
+      throw new Error(`${t.name}: totalResults ${body.metaData.totalResults}, seeded ${people}`);
+    bodies.push(body.data.map((p) => p.id).join());
+  }
+  if (new Set(bodies).size !== 1) throw new Error('the targets answer different pages');
+}
+
+export async function main() {
+  console.log('bench list: building');
+  execFileSync(process.execPath, [path.join(root, 'tools/build.mjs')], { stdio: 'inherit' });
+  const adminToken = secret();
+  const internalToken = secret();
+  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  const peopleDb = await recreateDatabase(server, 'bench_list_crm_people', 'crm-people');
+  const tenantDb = await recreateDatabase(server, 'bench_list_tenant_info', 'tenant-info');
+  const started = Date.now();
+  await seedPeople(peopleDb, TENANT, people);
+  console.log(
+    `bench list: seeded ${people} people in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  const ports = { gateway: await freePort(), people: await freePort(), tenant: await freePort() };
+  const apps = [];
+  try {
+    apps.push(
+      await startApp('tenant-info', ports.tenant, {
+        DATABASE_URL: tenantDb,
+        NATS_URL: natsUrl,
+        INTERNAL_TOKEN: internalToken,
+      }),
+    );
+    apps.push(
+      await startApp('crm-people', ports.people, {
+        DATABASE_URL: peopleDb,
+        NATS_URL: natsUrl,
+        INTERNAL_TOKEN: internalToken,
+      }),
+    );
+    apps.push(
+      await startApp('gateway', ports.gateway, {
+        NATS_URL: natsUrl,
+        ADMIN_TOKEN: adminToken,
+        INTERNAL_TOKEN: internalToken,
+        CRM_PEOPLE_URL: `http://127.0.0.1:${ports.people}`,
+        TENANT_INFO_URL: `http://127.0.0.1:${ports.tenant}`,
+        GRAPHQL_SUBGRAPHS: 'crm-people,tenant-info',
+      }),
+    );
+    const gw = `http://127.0.0.1:${ports.gateway}`;
+    const admin = (method, p, b) =>
+      fetch(`${gw}/v1/admin${p}`, {
+        method,
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+        body: b && JSON.stringify(b),
+      }).then((r) => r.json());
+    await admin('POST', '/tenants', { id: TENANT, name: 'Bench list tenant' });
+    await admin('PUT', `/tenants/${TENANT}/tariff`, { tariffId: 'complete' });
+    const key = (await admin('POST', `/tenants/${TENANT}/api-keys`, { name: 'bench' })).data.key;
+    const headers = {
+      'x-integration-name': 'bench',
+      'x-integration-provider': 'bench',
+      'x-service-tenantid': TENANT,
+    };
+    const raw = await startRawListBaseline(await freePort(), peopleDb);
+    apps.push(raw);
+    const targets = [
+      { name: 'gateway', url: gw, headers: { authorization: `Bearer ${key}`, ...headers } },
+      {
+        name: 'direct crm-people',
+        url: `http://127.0.0.1:${ports.people}`,
+        headers: { 'x-internal-token': internalToken, ...headers },
+      },
+      { name: 'raw node:http + pg', url: raw.url, headers },
+    ];
+    await check(targets);
+
+    console.log(
+      `bench list: ${connections} connections, ${duration} s each, GET /v1/crm/people?page=N&pageSize=${pageSize}&sort=lastname, N random in 1..${maxPage}`,
+    );
+    const rows = [];
+    for (const t of targets) {
+      // warm-up so JIT, pools and the database cache are steady before measuring
+      await cannon(`${t.name} warm-up`, t.url, t.headers, 2);
+      rows.push(summary(t.name, await cannon(t.name, t.url, t.headers)));
+    }
+    console.table(rows);
+    const [g, d, r] = rows.map((x) => x['req/s']);
+    console.log(
+      `ratio gateway/direct: ${(g / d).toFixed(2)}  (throughput of the gateway path relative to calling the service directly)`,
+    );
+    console.log(
+      `ratio direct/raw:     ${(d / r).toFixed(2)}  (throughput of crm-people relative to the raw node:http + pg baseline)`,
+    );
+  } finally {
+    for (const a of apps.reverse()) {
+      if (a.stop) await a.stop();
+      else a.child.kill('SIGTERM');
+    }
+  }
+}
