@@ -59,7 +59,7 @@ export class AdminController {
   @ApiEnvelope(RevokedApiKeyDto)
   @ApiResponse({ status: 404, description: 'Unknown key' })
   revokeApiKey(@Param('keyId') keyId: string): Promise<RevokedApiKey> {
-    if (!isUUID(keyId)) throw AppException.invalidField('keyId', 'isUUID');
+    if (!isUUID(keyId)) throw AppException.invalidField('keyId', 'isUuid');
     return this.admin.revokeApiKey(keyId);
   }
 

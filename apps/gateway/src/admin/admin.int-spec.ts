@@ -240,7 +240,7 @@ describe('operations', () => {
     const bad = await admin('DELETE', '/api-keys/not-a-uuid');
     expect(bad.status).toBe(400);
     expect((await json(bad)).errors).toEqual([
-      { field: 'keyId', rule: 'isUUID', message: 'keyId must be a UUID' },
+      { field: 'keyId', rule: 'isUuid', message: 'keyId must be a UUID' },
     ]);
   });
 
