@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRawListBaseline } from './raw-list-baseline.mjs';
 import { seedPeople } from './seed-people.mjs';
-import { dbUrl, recreateDatabase, secret, startApp } from './stack.mjs';
+import { dbUrl, recreateDatabase, startBenchStack } from './stack.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -108,9 +108,6 @@ async function check(targets) {
 export async function main() {
   console.log('bench list: building');
   execFileSync(process.execPath, [path.join(root, 'tools/build.mjs')], { stdio: 'inherit' });
-  const adminToken = secret();
-  const internalToken = secret();
-  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
   const peopleDb = await recreateDatabase(server, 'bench_list_crm_people', 'crm-people');
   const tenantDb = await recreateDatabase(server, 'bench_list_tenant_info', 'tenant-info');
   const started = Date.now();
@@ -119,49 +116,12 @@ export async function main() {
     `bench list: seeded ${people} people in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
   const ports = { gateway: await freePort(), people: await freePort(), tenant: await freePort() };
-  const apps = [];
+  const stack = await startBenchStack({ peopleDb, tenantDb, ports, tenantId: TENANT });
+  const { key, headers, internalToken } = stack;
+  const gw = stack.gatewayUrl;
   try {
-    apps.push(
-      await startApp('tenant-info', ports.tenant, {
-        DATABASE_URL: tenantDb,
-        NATS_URL: natsUrl,
-        INTERNAL_TOKEN: internalToken,
-      }),
-    );
-    apps.push(
-      await startApp('crm-people', ports.people, {
-        DATABASE_URL: peopleDb,
-        NATS_URL: natsUrl,
-        INTERNAL_TOKEN: internalToken,
-      }),
-    );
-    apps.push(
-      await startApp('gateway', ports.gateway, {
-        NATS_URL: natsUrl,
-        ADMIN_TOKEN: adminToken,
-        INTERNAL_TOKEN: internalToken,
-        CRM_PEOPLE_URL: `http://127.0.0.1:${ports.people}`,
-        TENANT_INFO_URL: `http://127.0.0.1:${ports.tenant}`,
-        GRAPHQL_SUBGRAPHS: 'crm-people,tenant-info',
-      }),
-    );
-    const gw = `http://127.0.0.1:${ports.gateway}`;
-    const admin = (method, p, b) =>
-      fetch(`${gw}/v1/admin${p}`, {
-        method,
-        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-        body: b && JSON.stringify(b),
-      }).then((r) => r.json());
-    await admin('POST', '/tenants', { id: TENANT, name: 'Bench list tenant' });
-    await admin('PUT', `/tenants/${TENANT}/tariff`, { tariffId: 'complete' });
-    const key = (await admin('POST', `/tenants/${TENANT}/api-keys`, { name: 'bench' })).data.key;
-    const headers = {
-      'x-integration-name': 'bench',
-      'x-integration-provider': 'bench',
-      'x-service-tenantid': TENANT,
-    };
     const raw = await startRawListBaseline(await freePort(), peopleDb);
-    apps.push(raw);
+    stack.add(raw);
     const targets = [
       { name: 'gateway', url: gw, headers: { authorization: `Bearer ${key}`, ...headers } },
       {
@@ -191,9 +151,6 @@ export async function main() {
       `ratio direct/raw:     ${(d / r).toFixed(2)}  (throughput of crm-people relative to the raw node:http + pg baseline)`,
     );
   } finally {
-    for (const a of apps.reverse()) {
-      if (a.stop) await a.stop();
-      else a.child.kill('SIGTERM');
-    }
+    await stack.stop();
   }
 }

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRawBaseline } from './raw-baseline.mjs';
-import { dbUrl, recreateDatabase, secret, startApp } from './stack.mjs';
+import { dbUrl, recreateDatabase, startBenchStack } from './stack.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -68,54 +68,13 @@ function summary(name, r) {
 async function main() {
   console.log('bench: building');
   execFileSync(process.execPath, [path.join(root, 'tools/build.mjs')], { stdio: 'inherit' });
-  const adminToken = secret();
-  const internalToken = secret();
-  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
   const peopleDb = await recreateDatabase(server, 'bench_crm_people', 'crm-people');
   const tenantDb = await recreateDatabase(server, 'bench_tenant_info', 'tenant-info');
-  const apps = [];
+  const stack = await startBenchStack({ peopleDb, tenantDb, ports, tenantId: 'bench' });
+  const { key, headers, internalToken } = stack;
+  const gw = stack.gatewayUrl;
   try {
-    apps.push(
-      await startApp('tenant-info', ports.tenant, {
-        DATABASE_URL: tenantDb,
-        NATS_URL: natsUrl,
-        INTERNAL_TOKEN: internalToken,
-      }),
-    );
-    apps.push(
-      await startApp('crm-people', ports.people, {
-        DATABASE_URL: peopleDb,
-        NATS_URL: natsUrl,
-        INTERNAL_TOKEN: internalToken,
-      }),
-    );
-    apps.push(
-      await startApp('gateway', ports.gateway, {
-        NATS_URL: natsUrl,
-        ADMIN_TOKEN: adminToken,
-        INTERNAL_TOKEN: internalToken,
-        CRM_PEOPLE_URL: `http://127.0.0.1:${ports.people}`,
-        TENANT_INFO_URL: `http://127.0.0.1:${ports.tenant}`,
-        GRAPHQL_SUBGRAPHS: 'crm-people,tenant-info',
-      }),
-    );
-    const gw = `http://127.0.0.1:${ports.gateway}`;
-    const admin = (method, p, b) =>
-      fetch(`${gw}/v1/admin${p}`, {
-        method,
-        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-        body: b && JSON.stringify(b),
-      }).then((r) => r.json());
-    await admin('POST', '/tenants', { id: 'bench', name: 'Bench tenant' });
-    await admin('PUT', '/tenants/bench/tariff', { tariffId: 'complete' });
-    const key = (await admin('POST', '/tenants/bench/api-keys', { name: 'bench' })).data.key;
-    const headers = {
-      'x-integration-name': 'bench',
-      'x-integration-provider': 'bench',
-      'x-service-tenantid': 'bench',
-    };
-    const raw = await startRawBaseline(ports.raw, peopleDb);
-    apps.push(raw);
+    stack.add(await startRawBaseline(ports.raw, peopleDb));
 
     console.log(`bench: ${connections} connections, ${duration} s each, POST /v1/crm/people`);
     const rows = [];
@@ -170,10 +129,7 @@ async function main() {
       `ratio direct/raw:     ${(d / r).toFixed(2)}  (throughput of crm-people relative to the raw node:http + pg baseline)`,
     );
   } finally {
-    for (const a of apps.reverse()) {
-      if (a.stop) await a.stop();
-      else a.child.kill('SIGTERM');
-    }
+    await stack.stop();
   }
 }
 

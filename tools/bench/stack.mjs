@@ -71,3 +71,61 @@ export async function startApp(name, port, env) {
 }
 
 export const secret = () => randomBytes(24).toString('base64url');
+
+/**
+ * tenant-info, crm-people and the gateway on the given databases and ports, with one tenant on
+ * the tariff holding every module and an API key for it. `stop()` ends every process started here
+ * and any `extra` added later (e.g. the raw baseline).
+ */
+export async function startBenchStack({ peopleDb, tenantDb, ports, tenantId }) {
+  const adminToken = secret();
+  const internalToken = secret();
+  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  const apps = [];
+  const stop = async () => {
+    for (const a of apps.reverse()) {
+      if (a.stop) await a.stop();
+      else a.child.kill('SIGTERM');
+    }
+  };
+  try {
+    const service = { NATS_URL: natsUrl, INTERNAL_TOKEN: internalToken };
+    apps.push(await startApp('tenant-info', ports.tenant, { ...service, DATABASE_URL: tenantDb }));
+    apps.push(await startApp('crm-people', ports.people, { ...service, DATABASE_URL: peopleDb }));
+    apps.push(
+      await startApp('gateway', ports.gateway, {
+        ...service,
+        ADMIN_TOKEN: adminToken,
+        CRM_PEOPLE_URL: `http://127.0.0.1:${ports.people}`,
+        TENANT_INFO_URL: `http://127.0.0.1:${ports.tenant}`,
+        GRAPHQL_SUBGRAPHS: 'crm-people,tenant-info',
+      }),
+    );
+    const gatewayUrl = `http://127.0.0.1:${ports.gateway}`;
+    const admin = (method, p, b) =>
+      fetch(`${gatewayUrl}/v1/admin${p}`, {
+        method,
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+        body: b && JSON.stringify(b),
+      }).then((r) => r.json());
+    await admin('POST', '/tenants', { id: tenantId, name: `Bench tenant ${tenantId}` });
+    await admin('PUT', `/tenants/${tenantId}/tariff`, { tariffId: 'complete' });
+    const key = (await admin('POST', `/tenants/${tenantId}/api-keys`, { name: 'bench' })).data.key;
+    return {
+      gatewayUrl,
+      peopleUrl: `http://127.0.0.1:${ports.people}`,
+      internalToken,
+      key,
+      headers: {
+        'x-integration-name': 'bench',
+        'x-integration-provider': 'bench',
+        'x-service-tenantid': tenantId,
+      },
+      add: (app) => apps.push(app),
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
