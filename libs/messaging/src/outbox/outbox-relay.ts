@@ -3,7 +3,7 @@ import { headers as natsHeaders } from 'nats';
 import { Client as PgClient } from 'pg';
 import { backoffMs } from './backoff';
 import { JetStreamConnection } from './jetstream-connection';
-import { OUTBOX_CHANNEL, OUTBOX_TABLE, OutboxDb, OutboxTx } from './outbox-db';
+import { OUTBOX_CHANNEL, OUTBOX_TABLE, OutboxDb, OutboxTx, PROCESSED_TABLE } from './outbox-db';
 
 export interface OutboxRelayOptions {
   service: string;
@@ -18,7 +18,18 @@ export interface OutboxRelayOptions {
   /** Backoff of a failing row: base, doubling per attempt, up to max. */
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /** Published rows are kept this long (for operators), then deleted. Default 7 days. */
+  publishedRetentionMs?: number;
+  /**
+   * Applied event ids are kept this long, then deleted. Must exceed the stream's max age (14
+   * days): an event older than that cannot be delivered again. Default 30 days.
+   */
+  processedRetentionMs?: number;
 }
+
+const DAY = 24 * 60 * 60 * 1000;
+/** How often the loop prunes old rows (the tables would otherwise grow forever). */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 interface Row {
   id: string;
@@ -62,6 +73,7 @@ export class OutboxRelay {
   private loopDone: Promise<void> | null = null;
   private listener: PgClient | null = null;
   private unsubscribe: (() => void) | null = null;
+  private lastPrune = 0;
 
   constructor(
     private readonly conn: JetStreamConnection,
@@ -110,6 +122,12 @@ export class OutboxRelay {
         this.logger.warn(`outbox relay: ${(err as Error).message}`);
       }
       if (more) continue;
+      if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
+        this.lastPrune = Date.now();
+        await this.prune().catch((err) =>
+          this.logger.warn(`outbox prune: ${(err as Error).message}`),
+        );
+      }
       await this.sleep(
         this.failedBatches ? backoffMs(this.failedBatches, 500, 30_000) : this.pollMs,
       );
@@ -170,6 +188,19 @@ export class OutboxRelay {
       },
       { timeout: this.publishTimeoutMs * 2 + 10_000, maxWait: 10_000 },
     );
+  }
+
+  /** Deletes published rows and applied event ids past their retention; returns the counts. */
+  async prune(now = new Date()): Promise<{ published: number; processed: number }> {
+    const published = await this.options.db.$executeRawUnsafe(
+      `DELETE FROM ${OUTBOX_TABLE} WHERE "publishedAt" < $1`,
+      new Date(now.getTime() - (this.options.publishedRetentionMs ?? 7 * DAY)),
+    );
+    const processed = await this.options.db.$executeRawUnsafe(
+      `DELETE FROM ${PROCESSED_TABLE} WHERE "dateProcessed" < $1`,
+      new Date(now.getTime() - (this.options.processedRetentionMs ?? 30 * DAY)),
+    );
+    return { published, processed };
   }
 
   private async publish(row: Row): Promise<void> {

@@ -246,6 +246,48 @@ describe('OutboxRelay', () => {
     expect((await rows(bad))[0].attempts).toBeLessThanOrEqual(5);
     await db.$executeRawUnsafe(`DELETE FROM "OutboxEvent" WHERE id = $1::uuid`, bad[0]);
   });
+
+  it('prunes published rows and applied event ids past their retention, nothing newer', async () => {
+    const [oldPublished, recentPublished, unpublished] = [randomUUID(), randomUUID(), randomUUID()];
+    const insert = (id: string, publishedAt: string | null) =>
+      db.$executeRawUnsafe(
+        `INSERT INTO "OutboxEvent" (id, "tenantId", subject, payload, "publishedAt")
+         VALUES ($1::uuid, $2, $3, '{}'::jsonb, $4::timestamptz)`,
+        id,
+        TENANT,
+        subject('pruned'),
+        publishedAt,
+      );
+    const now = new Date('2026-06-30T12:00:00Z');
+    await insert(oldPublished, '2026-06-20T12:00:00Z');
+    await insert(recentPublished, '2026-06-29T12:00:00Z');
+    await insert(unpublished, null);
+    const [oldApplied, recentApplied] = [randomUUID(), randomUUID()];
+    for (const [id, at] of [
+      [oldApplied, '2026-05-01T00:00:00Z'],
+      [recentApplied, '2026-06-25T00:00:00Z'],
+    ]) {
+      await db.$executeRawUnsafe(
+        `INSERT INTO "ProcessedEvent" (id, subject, "dateProcessed") VALUES ($1::uuid, 'x', $2::timestamptz)`,
+        id,
+        at,
+      );
+    }
+    const r = new OutboxRelay(connection(), { service: `outbox-test-${run}`, db });
+    expect(await r.prune(now)).toEqual({ published: 1, processed: 1 });
+    const left = await db.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT id::text AS id FROM "OutboxEvent" WHERE id = ANY($1::uuid[])
+       UNION ALL SELECT id::text FROM "ProcessedEvent" WHERE id = ANY($1::uuid[])`,
+      [oldPublished, recentPublished, unpublished, oldApplied, recentApplied],
+    );
+    expect(left.map((x) => x.id).sort()).toEqual(
+      [recentPublished, unpublished, recentApplied].sort(),
+    );
+    await db.$executeRawUnsafe(`DELETE FROM "OutboxEvent" WHERE id = ANY($1::uuid[])`, [
+      recentPublished,
+      unpublished,
+    ]);
+  });
 });
 
 describe('EventConsumer', () => {
