@@ -57,6 +57,9 @@ COPY --from=build /app/tools/prisma.mjs ./tools/prisma.mjs
 COPY --from=build /app/tools/prisma ./tools/prisma
 COPY --from=build /app/prisma ./prisma
 # The files stay root-owned and read-only for the app's user (the official image's `node`).
+# /var/lib/crm/files is where a service keeps uploaded files (FILE_STORAGE_DIR): a volume mounted
+# there starts out owned by `node`.
+RUN mkdir -p /var/lib/crm/files && chown node:node /var/lib/crm/files
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \

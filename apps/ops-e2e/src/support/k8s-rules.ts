@@ -29,6 +29,7 @@ const API_VERSIONS: Record<string, string> = {
   ConfigMap: 'v1',
   Secret: 'v1',
   Job: 'batch/v1',
+  PersistentVolumeClaim: 'v1',
 };
 
 interface Probe {
