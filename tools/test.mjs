@@ -2,8 +2,9 @@
 // Runs the test tiers in order: unit (parallel), integration and end-to-end (one file at a time:
 // they share PostgreSQL and NATS). Prints one closing line `tests: N passed, N failed`.
 //   node tools/test.mjs [unit|int|e2e ...] [--project name[,name]]
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,13 +25,52 @@ function run(cmd, cmdArgs, env = {}) {
   return r.status ?? 1;
 }
 
+/** A free port on 127.0.0.1. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+const answers = (port) =>
+  new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(() => resolve(true)));
+    socket.on('error', () => resolve(false));
+  });
+
+/**
+ * Integration and e2e tests use NATS queue groups: a dev stack (npm start) on the same server
+ * would answer their requests from its own databases. Unless NATS_URL names a server, the run
+ * gets a nats-server of its own (real, with JetStream) when one is on the PATH.
+ */
+async function privateNats() {
+  if (process.env.NATS_URL || spawnSync('nats-server', ['--version']).status !== 0) return null;
+  const port = await freePort();
+  const store = path.join(tmp, 'nats');
+  const child = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], {
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 100 && !(await answers(port)); i++)
+    await new Promise((r) => setTimeout(r, 50));
+  console.log(`tests: a private nats-server on port ${port} (set NATS_URL to use another)`);
+  return { url: `nats://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
 let passed = 0;
 let failed = 0;
 let exit = 0;
 if (run(process.execPath, ['tools/prisma.mjs', 'generate']) !== 0) process.exit(1);
+const nats = tiers.some((t) => t !== 'unit') ? await privateNats() : null;
 for (const tier of tiers) {
   // End-to-end tests start the built services as processes, as production does.
-  if (tier === 'e2e' && run(process.execPath, ['tools/build.mjs']) !== 0) process.exit(1);
+  if (tier === 'e2e' && run(process.execPath, ['tools/build.mjs']) !== 0) {
+    nats?.stop();
+    process.exit(1);
+  }
   console.log(`\n=== ${tier} tests ===`);
   const out = path.join(tmp, `${tier}.json`);
   const jestArgs = [
@@ -49,6 +89,7 @@ for (const tier of tiers) {
     ...(projects ? { JEST_PROJECTS: projects } : {}),
     APOLLO_TELEMETRY_DISABLED: 'true',
     NODE_ENV: 'test',
+    ...(nats ? { NATS_URL: nats.url } : {}),
   });
   try {
     const res = JSON.parse(readFileSync(out, 'utf8'));
@@ -59,6 +100,7 @@ for (const tier of tiers) {
   }
   if (status !== 0) exit = status;
 }
+nats?.stop();
 rmSync(tmp, { recursive: true, force: true });
 console.log(`\ntests: ${passed} passed, ${failed} failed`);
 process.exit(exit || (failed ? 1 : 0));

@@ -239,3 +239,34 @@ describe('launcher: NATS', () => {
     ).rejects.toThrow('no NATS server answers at nats://nats.invalid:4222');
   });
 });
+
+describe('launcher: the embedded PostgreSQL', () => {
+  // The embedded server is a newer PostgreSQL (18) than the machines' (15): every service's
+  // migrations must apply on it too (17+ runs index expressions with a restricted search_path).
+  it('starts, and every service migration applies on it', async () => {
+    const port = await freePort();
+    const result = await runEsm<{ applied: string[] }>(
+      `const os = await import('node:os');
+       const fs = await import('node:fs');
+       const path = await import('node:path');
+       const { execFileSync } = await import('node:child_process');
+       const db = await import(input.database);
+       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-pg-'));
+       const pg = await db.startEmbeddedPostgres({ dataDir, port: input.port });
+       try {
+         const services = fs.readdirSync('prisma').filter((s) => fs.existsSync(path.join('prisma', s, 'schema.prisma')));
+         const names = services.map((s) => s.replace(/-/g, '_'));
+         await db.ensureDatabases(pg.url, names);
+         for (const [i, s] of services.entries()) {
+           execFileSync(process.execPath, ['tools/prisma.mjs', 'deploy', s, '--url', db.withDatabase(pg.url, names[i])], { stdio: 'pipe' });
+         }
+         return { applied: services };
+       } finally {
+         await pg.stop();
+         fs.rmSync(dataDir, { recursive: true, force: true });
+       }`,
+      { database: DATABASE, port },
+    );
+    expect(result.applied).toEqual(expect.arrayContaining(['crm-people', 'tenant-info']));
+  }, 120000);
+});

@@ -23,7 +23,14 @@ CREATE FUNCTION crm_people_card_mails(emails jsonb)
 -- What `q` searches on a card: its business (company name) and its e-mail addresses.
 CREATE FUNCTION crm_people_card_search(business text, emails jsonb)
   RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
-  AS $$ SELECT coalesce(business, '') || ' ' || array_to_string(crm_people_card_mails(emails), ' ') $$;
+  -- The mails are spelled out rather than taken from crm_people_card_mails: PostgreSQL 17+ runs
+  -- index expressions with a restricted search_path, where an unqualified call is not found.
+  AS $$
+    SELECT coalesce(business, '') || ' ' || coalesce((
+      SELECT string_agg(lower(e ->> 'mail'), ' ')
+      FROM jsonb_array_elements(CASE WHEN jsonb_typeof(emails) = 'array' THEN emails ELSE '[]'::jsonb END) AS e
+      WHERE e ->> 'mail' IS NOT NULL), '')
+  $$;
 
 CREATE INDEX "Person_search_trgm_idx" ON "Person"
   USING gin ("tenantId", crm_people_person_search("firstname", "lastname", "customerNumber", "userMail") gin_trgm_ops);
