@@ -3,3 +3,4 @@ export * from './app.exception';
 export * from './translate';
 export * from './validation';
 export * from './all-exceptions.filter';
+export * from './input-check';

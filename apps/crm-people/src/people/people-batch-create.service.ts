@@ -5,7 +5,7 @@ import type { Prisma } from '../generated/prisma/client';
 import type { Person } from './dto/person.dto';
 import { CreatePersonInput } from './dto/person.input';
 import { PeopleChecks } from './people-checks.service';
-import { checkItems, throwIfProblems } from './people-input';
+import { checkItems, throwIfProblems } from '@crm/errors';
 import { PeopleWriteRepository, TagKind } from './people-write.repository';
 import { PeopleRepository } from './people.repository';
 import { PeopleService } from './people.service';

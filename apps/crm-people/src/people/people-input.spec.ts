@@ -1,6 +1,6 @@
-import { AppException } from '@crm/errors';
+import { AppException, checkItems, checkObject } from '@crm/errors';
 import { CreatePersonInput, EmbeddedTagInput } from './dto/person.input';
-import { checkItems, checkObject, fieldPath, isUuid, requirePersonId } from './people-input';
+import { fieldPath, isUuid, requirePersonId } from './people-input';
 import { likePattern } from './people-read.repository';
 
 describe('checkItems', () => {

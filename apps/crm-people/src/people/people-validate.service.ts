@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { I18nService } from 'nestjs-i18n';
-import { AppException, translateError } from '@crm/errors';
+import { AppException, checkObject, translateError } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import type { PersonValidationResult } from './dto/people-results.dto';
 import { CreatePersonInput } from './dto/person.input';
 import { PeopleChecks } from './people-checks.service';
-import { checkObject } from './people-input';
 import { displayName, initials } from './person.mapper';
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);

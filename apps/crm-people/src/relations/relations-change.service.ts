@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AppException, ErrorCode, FieldProblem } from '@crm/errors';
+import { AppException, checkItems, ErrorCode, FieldProblem, orThrow } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import { DeleteIdsInput } from '../settings/dto/delete-ids.input';
-import { checkItems, orThrow } from '../settings/input-validation';
 import { relationType } from '../settings/relation-types';
 import type { RelationView } from './dto/relation.dto';
 import { UpdateRelationInput, UpdateRelationItemInput } from './dto/relation.input';

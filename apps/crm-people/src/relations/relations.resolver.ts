@@ -1,7 +1,7 @@
 import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { Ctx, RequestContext } from '@crm/request-context';
 import { DeleteIdsInput } from '../settings/dto/delete-ids.input';
-import { checkObject, orThrow } from '../settings/input-validation';
+import { checkObject, orThrow } from '@crm/errors';
 import { RelationPage, RelationValidation, RelationView } from './dto/relation.dto';
 import {
   CreateRelationInput,

@@ -1,12 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { I18nService } from 'nestjs-i18n';
-import { AppException, ErrorCode, FieldProblem, translateError } from '@crm/errors';
+import {
+  AppException,
+  checkItems,
+  checkObject,
+  ErrorCode,
+  FieldProblem,
+  orThrow,
+  translateError,
+} from '@crm/errors';
 import { Paged, paged } from '@crm/envelope';
 import { parseSort, skipTake } from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
 import type { Prisma } from '../generated/prisma/client';
-import { checkItems, checkObject, orThrow } from '../settings/input-validation';
 import { relationType, relationTypesOf } from '../settings/relation-types';
 import { domainProblem } from '../settings/settings-text';
 import type { RelationValidation, RelationView } from './dto/relation.dto';

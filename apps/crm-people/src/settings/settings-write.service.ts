@@ -1,13 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { I18nService } from 'nestjs-i18n';
-import { AppException, ErrorCode, FieldProblem } from '@crm/errors';
+import {
+  AppException,
+  checkItems,
+  checkObject,
+  ErrorCode,
+  FieldProblem,
+  orThrow,
+} from '@crm/errors';
 import type { Language } from '@crm/i18n';
 import type { RequestContext } from '@crm/request-context';
 import type { PeopleSettingsList } from '../generated/prisma/client';
 import type { SettingsEntry } from './dto/settings-entry.dto';
 import { CreateSettingsEntryInput, UpdateSettingsEntryInput } from './dto/settings-entry.input';
-import { checkItems, checkObject, orThrow } from './input-validation';
 import { COLOR_PATTERN, LIST_FIELDS, listOf } from './settings-lists';
 import { SettingsRepository, Tx } from './settings.repository';
 import { SettingsService } from './settings.service';

@@ -19,7 +19,7 @@ import {
   UpdateSettingsEntryInput,
 } from './dto/settings-entry.input';
 import { RelationTypesQuery } from './dto/settings.args';
-import { BATCH_MAX } from './input-validation';
+import { BATCH_MAX } from '@crm/errors';
 import { LIST_SLUG_NAMES } from './settings-lists';
 import { SettingsWriteService } from './settings-write.service';
 import { SettingsService } from './settings.service';

@@ -4,7 +4,7 @@ import { DeleteIdsInput } from './dto/delete-ids.input';
 import { RelationTypeDefinition, SettingsEntry, SettingsEntryPage } from './dto/settings-entry.dto';
 import { CreateSettingsEntryInput, UpdateSettingsEntryInput } from './dto/settings-entry.input';
 import { PeopleSettingsArgs, RelationTypesQuery } from './dto/settings.args';
-import { checkObject, orThrow } from './input-validation';
+import { checkObject, orThrow } from '@crm/errors';
 import { SettingsWriteService } from './settings-write.service';
 import { SettingsService } from './settings.service';
 

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsUUID } from 'class-validator';
-import { BATCH_MAX } from '../input-validation';
+import { BATCH_MAX } from '@crm/errors';
 
 /** Body of every batch delete: `{ ids: [...] }`, 1 to 1000 UUIDs. */
 export class DeleteIdsInput {

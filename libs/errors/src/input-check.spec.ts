@@ -1,5 +1,5 @@
 import { IsString, MaxLength } from 'class-validator';
-import { checkItems, checkObject, orThrow } from './input-validation';
+import { checkItems, checkObject, orThrow } from './input-check';
 
 class Item {
   @IsString() @MaxLength(3) text!: string;
