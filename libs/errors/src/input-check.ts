@@ -72,3 +72,8 @@ export function orThrow<T>(checked: Checked<T>): T {
   throwIfProblems(checked.problems);
   return checked.value;
 }
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Any 8-4-4-4-12 hex id (ids here are UUIDs v4 and v7; the version is not checked). */
+export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID_PATTERN.test(v);

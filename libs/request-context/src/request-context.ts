@@ -1,4 +1,4 @@
-import { AppException, ErrorCode } from '@crm/errors';
+import { AppException, ErrorCode, isUuid } from '@crm/errors';
 import { Language, resolveLanguage } from '@crm/i18n';
 import { CALLER_ID_HEADER, REQUIRED_HEADERS } from './headers';
 
@@ -21,8 +21,6 @@ function header(headers: HeaderBag, name: string): string | undefined {
   return s?.trim() ? s.trim() : undefined;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Throws a 400 naming the first missing or empty required header. */
 export function readRequestContext(headers: HeaderBag): RequestContext {
   for (const name of REQUIRED_HEADERS) {
@@ -37,6 +35,6 @@ export function readRequestContext(headers: HeaderBag): RequestContext {
     integrationProvider: header(headers, 'X-Integration-Provider')!,
     integrationContact: header(headers, 'X-Integration-Contact') ?? null,
     language: resolveLanguage(header(headers, 'Accept-Language')),
-    callerId: callerId && UUID.test(callerId) ? callerId : null,
+    callerId: callerId && isUuid(callerId) ? callerId : null,
   };
 }

@@ -6,10 +6,11 @@ import { SettingsLookupService } from '../settings/settings-lookup.service';
 import { AddressRecord, BusinessCardsRepository, Tx } from './business-cards.repository';
 import { BusinessCardsService } from './business-cards.service';
 import { addressColumns } from './card-data';
-import { CardChecks, isUuid } from './card-checks.service';
+import { CardChecks } from './card-checks.service';
 import { successorFavorite } from './card-rules';
 import type { CardAddressInput } from './dto/card-address.input';
 import type { CardAddressDeleted } from './dto/business-card.output';
+import { isUuid } from '@crm/errors';
 
 /**
  * Addresses of a card (B11-B14) with the seed's favorite rules. Writes lock the card row, so

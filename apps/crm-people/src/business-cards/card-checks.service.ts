@@ -21,9 +21,6 @@ import {
 import type { CardAddressInput } from './dto/card-address.input';
 import type { BusinessCardInput } from './dto/business-card.input';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (id: string) => UUID.test(id);
-
 type Resource = 'person' | 'card' | 'address' | 'company';
 
 /** An address of a card body: `id` set when it updates one the card has. */

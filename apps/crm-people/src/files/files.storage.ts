@@ -33,5 +33,3 @@ export const profileImageKey = (
 
 export const documentKey = (tenantId: string, personId: string, documentId: string) =>
   storageKey(tenantId, 'people', personId, 'documents', documentId);
-
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

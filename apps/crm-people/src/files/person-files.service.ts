@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { FILE_STORAGE, FileStorage } from '@crm/storage';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
-import { profileImageFolder, UUID } from './files.storage';
+import { profileImageFolder } from './files.storage';
+import { isUuid } from '@crm/errors';
 
 /** The stored files of people about to be deleted, to remove once the delete has committed. */
 export interface PeopleFiles {
@@ -31,7 +32,7 @@ export class PersonFilesService {
     personIds: string[],
     db: Prisma.TransactionClient = this.prisma,
   ): Promise<PeopleFiles> {
-    const ids = personIds.filter((id) => UUID.test(id));
+    const ids = personIds.filter((id) => isUuid(id));
     if (!ids.length) return { tenantId, folders: [], keys: [] };
     const [people, documents] = await Promise.all([
       db.person.findMany({
@@ -46,7 +47,7 @@ export class PersonFilesService {
     return {
       tenantId,
       folders: people
-        .filter((p) => UUID.test(p.profileImage ?? ''))
+        .filter((p) => isUuid(p.profileImage ?? ''))
         .map((p) => profileImageFolder(tenantId, p.id, p.profileImage!)),
       keys: documents.map((d) => d.storageKey),
     };

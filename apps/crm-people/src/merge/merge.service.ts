@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppException, ErrorCode, FieldProblem } from '@crm/errors';
+import { AppException, ErrorCode, FieldProblem, isUuid } from '@crm/errors';
 import { addOutboxEvent, PeopleMergedEvent, Subjects } from '@crm/messaging';
 import type { RequestContext } from '@crm/request-context';
 import { PeopleFiles, PersonFilesService } from '../files/person-files.service';
@@ -9,8 +9,6 @@ import type { MergePeopleInput } from './dto/merge.input';
 import { MERGED_NOTE_MAX } from './merge-fields.plan';
 import { MergePlan, planMerge } from './merge.planner';
 import { MergeRecord, MergeRepository } from './merge.repository';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * PeopleMerge (P20, P21): sources merged into a target in one transaction, then deleted; other
@@ -91,7 +89,7 @@ export class MergeService {
     const problems: FieldProblem[] = [];
     lower.forEach((id, i) => {
       const field = `sourceIds[${i}]`;
-      if (!UUID.test(id)) problems.push({ field, rule: 'isUuid' });
+      if (!isUuid(id)) problems.push({ field, rule: 'isUuid' });
       else if (id === targetId) {
         problems.push({
           field,

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { AppException, listProblems, throwIfProblems } from '@crm/errors';
+import { AppException, listProblems, throwIfProblems, isUuid } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import { PeopleFiles, PersonFilesService } from '../files/person-files.service';
 import type { PeopleDeleted } from './dto/people-results.dto';
 import { PeopleChecks } from './people-checks.service';
-import { isUuid, requirePersonId } from './people-input';
+import { requirePersonId } from './people-input';
 import { PeopleWriteRepository } from './people-write.repository';
 import { PeopleRepository } from './people.repository';
 

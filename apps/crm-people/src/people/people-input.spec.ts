@@ -1,6 +1,6 @@
-import { AppException, checkItems, checkObject } from '@crm/errors';
+import { AppException, checkItems, checkObject, isUuid } from '@crm/errors';
 import { CreatePersonInput, EmbeddedTagInput } from './dto/person.input';
-import { fieldPath, isUuid, requirePersonId } from './people-input';
+import { fieldPath, requirePersonId } from './people-input';
 import { likePattern } from './people-read.repository';
 
 describe('checkItems', () => {

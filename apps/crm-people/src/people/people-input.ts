@@ -1,8 +1,4 @@
-import { AppException } from '@crm/errors';
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID_RE.test(v);
+import { AppException, isUuid } from '@crm/errors';
 
 /** A malformed id cannot name a person: same answer as an unknown one (404). */
 export function requirePersonId(id: string): void {

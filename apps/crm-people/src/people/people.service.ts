@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { AppException } from '@crm/errors';
+import { AppException, isUuid } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
 import type { Person, PeopleNote } from './dto/person.dto';
 import type { CreatePersonInput } from './dto/person.input';
 import { PeopleRepository, PersonRecord, Tx } from './people.repository';
 import { newPersonScalars } from './person-changes';
-import { isUuid, requirePersonId } from './people-input';
+import { requirePersonId } from './people-input';
 import { referencedEntryIds, toNote, toPerson } from './person.mapper';
 
 /** People use cases; REST controller and GraphQL resolver both call these, so rules live here once. */

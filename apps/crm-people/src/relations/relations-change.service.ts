@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { AppException, checkItems, ErrorCode, FieldProblem, orThrow } from '@crm/errors';
+import { AppException, checkItems, ErrorCode, FieldProblem, orThrow, isUuid } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import { DeleteIdsInput } from '../settings/dto/delete-ids.input';
 import { relationType } from '../settings/relation-types';
 import type { RelationView } from './dto/relation.dto';
 import { UpdateRelationInput, UpdateRelationItemInput } from './dto/relation.input';
 import { RelationRecord, Tx } from './relations.repository';
-import { RelationsService, UUID } from './relations.service';
+import { RelationsService } from './relations.service';
 
 type Item = { id: string; type: UpdateRelationInput['type'] };
 
@@ -32,7 +32,7 @@ export class RelationsChangeService {
       tx,
       ctx.tenantId,
       personId,
-      ids.filter((id) => UUID.test(id)),
+      ids.filter((id) => isUuid(id)),
     );
     const byId = new Map(rows.map((r) => [r.id, r]));
     const missing = ids.map((id, i) => ({ id, i })).filter(({ id }) => !byId.has(id));

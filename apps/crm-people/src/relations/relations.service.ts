@@ -9,6 +9,7 @@ import {
   FieldProblem,
   orThrow,
   translateError,
+  isUuid,
 } from '@crm/errors';
 import { Paged, paged } from '@crm/envelope';
 import { parseSort, skipTake } from '@crm/paging';
@@ -21,7 +22,6 @@ import { CreateRelationInput, RelationsQuery } from './dto/relation.input';
 import { toRelation } from './relation.mapper';
 import { RelationRecord, RelationsRepository, Tx } from './relations.repository';
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SORT_FIELDS = [
   'dateCreated',
   'typeIdentifier',
@@ -49,7 +49,7 @@ export class RelationsService {
 
   /** The person of the path: a malformed, unknown or foreign id is 404. */
   async requirePerson(db: Tx, ctx: RequestContext, id: string): Promise<void> {
-    if (!UUID.test(id) || !(await this.repo.existingPeople(db, ctx.tenantId, [id])).has(id))
+    if (!isUuid(id) || !(await this.repo.existingPeople(db, ctx.tenantId, [id])).has(id))
       throw AppException.notFound('Person', id);
   }
 

@@ -8,6 +8,7 @@ import {
   ErrorCode,
   FieldProblem,
   orThrow,
+  isUuid,
 } from '@crm/errors';
 import type { Language } from '@crm/i18n';
 import type { RequestContext } from '@crm/request-context';
@@ -19,8 +20,6 @@ import { SettingsRepository, Tx } from './settings.repository';
 import { SettingsService } from './settings.service';
 import { domainProblem, listName, t } from './settings-text';
 import { systemEntry } from './system-entries';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type EntryFields = Pick<CreateSettingsEntryInput, 'color' | 'category'> & { text?: string };
 
@@ -163,7 +162,7 @@ export class SettingsWriteService {
     input: UpdateSettingsEntryInput,
   ): Promise<SettingsEntry> {
     const list = listOf(slug);
-    if (!UUID.test(id)) throw this.notFound(ctx.language, id);
+    if (!isUuid(id)) throw this.notFound(ctx.language, id);
     const sys = systemEntry(list, id);
     if (sys) throw this.readOnly(ctx, list, [id]);
     orThrow({ value: null, problems: this.fieldProblems(list, input, '', ctx.language) });
@@ -207,7 +206,7 @@ export class SettingsWriteService {
   ): Promise<SettingsEntry[]> {
     const list = listOf(slug);
     const wanted = [...new Set(ids)];
-    const bad = wanted.filter((id) => !UUID.test(id));
+    const bad = wanted.filter((id) => !isUuid(id));
     if (bad.length) throw this.notFound(ctx.language, bad.join(', '));
     const system = wanted.filter((id) => systemEntry(list, id));
     if (system.length) throw this.readOnly(ctx, list, system);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { I18nService } from 'nestjs-i18n';
-import { AppException } from '@crm/errors';
+import { AppException, isUuid } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
 import type { Touchpoint, TouchpointsDeleted } from './dto/touchpoint.dto';
@@ -12,7 +12,7 @@ import {
   TouchpointTagsInput,
 } from './dto/touchpoint.input';
 import { toTouchpoint } from './touchpoint.mapper';
-import { isUuid, TouchpointRules } from './touchpoint.rules';
+import { TouchpointRules } from './touchpoint.rules';
 import { TouchpointsRepository, Tx } from './touchpoints.repository';
 import { authorOf, TouchpointsService } from './touchpoints.service';
 

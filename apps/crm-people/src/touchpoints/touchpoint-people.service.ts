@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { AppException, ErrorCode } from '@crm/errors';
+import { AppException, ErrorCode, isUuid } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import type { Touchpoint, TouchpointsMoved } from './dto/touchpoint.dto';
 import { toTouchpoint } from './touchpoint.mapper';
-import { isUuid, Scope, TouchpointRules } from './touchpoint.rules';
+import { Scope, TouchpointRules } from './touchpoint.rules';
 import { TouchpointsRepository, Tx } from './touchpoints.repository';
 import { authorOf, RESOURCE } from './touchpoints.service';
 

@@ -8,14 +8,12 @@ import {
   FieldProblem,
   flattenValidationErrors,
   MessageArgs,
+  isUuid,
 } from '@crm/errors';
 import type { Language } from '@crm/i18n';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
 import { BATCH_MAX, TouchpointInput } from './dto/touchpoint.input';
 import { Tx, TouchpointsRepository } from './touchpoints.repository';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
 
 /** A Date from a string that passed (or may have failed) @IsISO8601; null when unusable. */
 export function dateOf(v: unknown): Date | null {

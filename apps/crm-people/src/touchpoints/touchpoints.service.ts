@@ -3,7 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { I18nService } from 'nestjs-i18n';
 import { paged, Paged } from '@crm/envelope';
-import { AppException, flattenValidationErrors, translateError } from '@crm/errors';
+import { AppException, flattenValidationErrors, translateError, isUuid } from '@crm/errors';
 import { parseSort, skipTake, toOrderBy } from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
 import type { Prisma } from '../generated/prisma/client';
@@ -17,7 +17,7 @@ import {
 } from './dto/touchpoint.input';
 import { TOUCHPOINT_SORT_FIELDS, TouchpointListQuery } from './dto/touchpoint.query';
 import { calculate, toTouchpoint } from './touchpoint.mapper';
-import { dateOf, isUuid, TouchpointRules } from './touchpoint.rules';
+import { dateOf, TouchpointRules } from './touchpoint.rules';
 import { Author, TouchpointFields, TouchpointsRepository, Tx } from './touchpoints.repository';
 
 export const RESOURCE = 'Touchpoint';

@@ -5,8 +5,7 @@ import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
 import { backoffMs } from './backoff';
 import { JetStreamConnection } from './jetstream-connection';
 import { OutboxDb, OutboxTx, PROCESSED_TABLE } from './outbox-db';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '@crm/errors';
 
 /** What a handler gets besides the payload: the transaction to write in, and the event's id. */
 export interface EventContext<TTx = OutboxTx> {
@@ -202,7 +201,7 @@ export class EventConsumer {
   }
 
   private async parse(spec: EventHandlerSpec, m: JsMsg, eventId: string): Promise<object> {
-    if (!UUID.test(eventId)) throw new Error('the Nats-Msg-Id header is not an event id');
+    if (!isUuid(eventId)) throw new Error('the Nats-Msg-Id header is not an event id');
     const plain: unknown = m.json();
     if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
       throw new Error('the payload is not a JSON object');

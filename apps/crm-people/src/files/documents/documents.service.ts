@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Paged, paged } from '@crm/envelope';
-import { AppException } from '@crm/errors';
+import { AppException, isUuid } from '@crm/errors';
 import { PageQuery, parseSort, skipTake, toOrderBy } from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
 import { FILE_STORAGE, FileStorage } from '@crm/storage';
-import { UUID } from '../files.storage';
+
 import type { StoredUpload } from '../upload/document-upload.engine';
 import { normalizeContentType, sanitizeFileName } from '../upload/file-name';
 import type { FileAnswer } from '../upload/send-file';
@@ -26,7 +26,7 @@ export class DocumentsService {
   ) {}
 
   private requireUuid(resource: string, id: string) {
-    if (!UUID.test(id)) throw AppException.notFound(resource, id);
+    if (!isUuid(id)) throw AppException.notFound(resource, id);
   }
 
   private async requirePerson(ctx: RequestContext, personId: string) {

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { AppException, ErrorCode } from '@crm/errors';
+import { AppException, ErrorCode, isUuid } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import { FILE_STORAGE, FileStorage } from '@crm/storage';
 import { DeletedFile } from '../documents/dto/person-document.dto';
-import { profileImageFolder, profileImageKey, UUID } from '../files.storage';
+import { profileImageFolder, profileImageKey } from '../files.storage';
 import type { FileAnswer } from '../upload/send-file';
 import { ProfileImage } from './dto/profile-image.dto';
 import { IMAGE_SIZES, ImageSize, renderVariants } from './image-variants';
@@ -37,11 +37,11 @@ export class ProfileImagesService {
 
   /** The current version of the tenant's person; 404 when there is no such person. */
   private async currentVersion(ctx: RequestContext, personId: string): Promise<string | null> {
-    if (!UUID.test(personId)) throw AppException.notFound('Person', personId);
+    if (!isUuid(personId)) throw AppException.notFound('Person', personId);
     const row = await this.repo.current(ctx.tenantId, personId);
     if (!row) throw AppException.notFound('Person', personId);
     // Only versions this service wrote name a folder; anything else counts as no image.
-    return row.profileImage && UUID.test(row.profileImage) ? row.profileImage : null;
+    return row.profileImage && isUuid(row.profileImage) ? row.profileImage : null;
   }
 
   private static noImage(personId: string) {
@@ -165,7 +165,7 @@ export class ProfileImagesService {
       const row = await this.repo.current(ctx.tenantId, personId);
       if (!row) throw AppException.notFound('Person', personId);
       const current = row.profileImage;
-      const valid = current && UUID.test(current) ? current : null;
+      const valid = current && isUuid(current) ? current : null;
       if (await this.repo.swap(ctx.tenantId, personId, current, next(valid), by)) return valid;
     }
     throw new AppException(ErrorCode.CONFLICT, 'files.profileImage.busy');

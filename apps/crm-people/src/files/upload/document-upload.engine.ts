@@ -3,11 +3,11 @@ import type { Request } from 'express';
 import type { StorageEngine } from 'multer';
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { AppException } from '@crm/errors';
+import { AppException, isUuid } from '@crm/errors';
 import { readRequestContext } from '@crm/request-context';
 import { FILE_STORAGE, FileStorage } from '@crm/storage';
 import { DocumentsRepository } from '../documents/documents.repository';
-import { documentKey, UUID } from '../files.storage';
+import { documentKey } from '../files.storage';
 import { normalizeContentType } from './file-name';
 
 /** What the engine adds to multer's file: where the bytes went. */
@@ -65,7 +65,7 @@ export class DocumentUploadEngine implements StorageEngine {
   ): Promise<Partial<StoredUpload>> {
     const ctx = readRequestContext(req.headers);
     const personId = String(req.params.id ?? '');
-    if (!UUID.test(personId) || !(await this.repo.personExists(ctx.tenantId, personId))) {
+    if (!isUuid(personId) || !(await this.repo.personExists(ctx.tenantId, personId))) {
       throw AppException.notFound('Person', personId);
     }
     if (limited()) throw new LimitReached('file too large');
