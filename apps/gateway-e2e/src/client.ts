@@ -2,7 +2,7 @@ import { Stack, startStack, tenantHeaders } from '@crm/testing';
 import { randomUUID } from 'node:crypto';
 
 /** The services behind the gateway in these tests (the ones that exist today). */
-export const SERVICES = ['tenant-info', 'crm-people'];
+export const SERVICES = ['tenant-info', 'crm-people', 'crm-companies'];
 
 export interface TestTenant {
   id: string;

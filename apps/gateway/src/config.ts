@@ -91,7 +91,7 @@ export class GatewayConfig {
   @IsArray()
   @ArrayNotEmpty()
   @IsIn(SERVICE_NAMES, { each: true })
-  GRAPHQL_SUBGRAPHS: ServiceName[] = ['crm-people', 'tenant-info'];
+  GRAPHQL_SUBGRAPHS: ServiceName[] = ['crm-people', 'crm-companies', 'tenant-info'];
 
   /** Pause between attempts to compose the supergraph while a subgraph is not reachable. */
   @IsInt()
