@@ -1,0 +1,24 @@
+import { Provider } from '@nestjs/common';
+import { DiskStorage, FILE_STORAGE, storageKey } from '@crm/storage';
+import { SERVICE_CONFIG } from '@crm/service-kit';
+import type { CrmCompaniesConfig } from '../config';
+
+/**
+ * Storage layout of this service (keys under FILE_STORAGE_DIR); everything of a company lives
+ * under companyFilesPrefix, so deleting a company removes its files with one deletePrefix:
+ *   tenants/<tenant>/companies/<companyId>/logo/<version>/...
+ *   tenants/<tenant>/companies/<companyId>/documents/<documentId>
+ */
+export const storageProvider: Provider = {
+  provide: FILE_STORAGE,
+  inject: [SERVICE_CONFIG],
+  useFactory: async (config: CrmCompaniesConfig) => {
+    const storage = new DiskStorage(config.FILE_STORAGE_DIR);
+    // Fails the start when the folder cannot be created, not the first upload.
+    await storage.init();
+    return storage;
+  },
+};
+
+export const companyFilesPrefix = (tenantId: string, companyId: string) =>
+  storageKey(tenantId, 'companies', companyId);
