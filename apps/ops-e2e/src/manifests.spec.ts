@@ -60,15 +60,20 @@ describe('deploy/k8s', () => {
     expect(checkManifests(docs, secrets, facts)).toEqual([]);
   });
 
-  it('keeps crm-people files on a shared persistent volume at FILE_STORAGE_DIR', () => {
-    const spec = (byKind(docs, 'Deployment').get('crm-people')!.spec as any).template.spec;
-    const container = spec.containers[0];
-    const dir = container.env.find((e: { name: string }) => e.name === 'FILE_STORAGE_DIR').value;
-    const mount = container.volumeMounts.find((m: { mountPath: string }) => m.mountPath === dir);
-    const volume = spec.volumes.find((v: { name: string }) => v.name === mount.name);
-    const claim = byKind(docs, 'PersistentVolumeClaim').get(volume.persistentVolumeClaim.claimName);
-    expect((claim!.spec as any).accessModes).toEqual(['ReadWriteMany']);
-  });
+  it.each(['crm-people', 'crm-companies'])(
+    'keeps %s files on a shared persistent volume at FILE_STORAGE_DIR',
+    (app) => {
+      const spec = (byKind(docs, 'Deployment').get(app)!.spec as any).template.spec;
+      const container = spec.containers[0];
+      const dir = container.env.find((e: { name: string }) => e.name === 'FILE_STORAGE_DIR').value;
+      const mount = container.volumeMounts.find((m: { mountPath: string }) => m.mountPath === dir);
+      const volume = spec.volumes.find((v: { name: string }) => v.name === mount.name);
+      const claim = byKind(docs, 'PersistentVolumeClaim').get(
+        volume.persistentVolumeClaim.claimName,
+      );
+      expect((claim!.spec as any).accessModes).toEqual(['ReadWriteMany']);
+    },
+  );
 
   it('names in its images block every image the manifests use', () => {
     const used = new Set(
