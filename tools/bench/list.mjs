@@ -6,18 +6,15 @@
 // Settings: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 10), BENCH_PEOPLE (default
 // 100000), BENCH_MAX_PAGE (highest page asked, default the last one), BENCH_DATABASE_SERVER
 // (default DATABASE_URL's server or postgresql://postgres@127.0.0.1:5432/postgres), NATS_URL.
-import autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { connections, duration, freePort, measure, rng } from './measure.mjs';
 import { startRawListBaseline } from './raw-list-baseline.mjs';
 import { seedPeople } from './seed-people.mjs';
 import { dbUrl, recreateDatabase, startBenchStack } from './stack.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const duration = Number(process.env.BENCH_DURATION ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const people = Number(process.env.BENCH_PEOPLE ?? 100_000);
 const pageSize = 50;
 const lastPage = Math.ceil(people / pageSize);
@@ -27,66 +24,11 @@ const server =
   dbUrl(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres', 'postgres');
 const TENANT = 'bench-list';
 
-/** A port the OS has just handed out (other benches and tests may run on this machine). */
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-
 /** The same pseudo-random page sequence for every target. */
-function pages(seed = 7) {
-  let s = seed;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return 1 + (s % maxPage);
-  };
-}
-
-function cannon(title, base, headers, seconds = duration) {
-  const next = pages();
-  return new Promise((resolve, reject) => {
-    const inst = autocannon(
-      {
-        title,
-        url: base,
-        headers,
-        connections,
-        duration: seconds,
-        requests: [
-          {
-            method: 'GET',
-            setupRequest: (req) => ({
-              ...req,
-              path: `/v1/crm/people?page=${next()}&pageSize=${pageSize}&sort=lastname`,
-            }),
-          },
-        ],
-      },
-      (err, result) => (err ? reject(err) : resolve(result)),
-    );
-    autocannon.track(inst, {
-      renderProgressBar: false,
-      renderResultsTable: false,
-      renderLatencyTable: false,
-    });
-  });
-}
-
-function summary(name, r) {
-  const bad = r.non2xx + r.errors + r.timeouts;
-  if (bad > 0) throw new Error(`${name}: ${bad} failed requests of ${r.requests.total}`);
-  return {
-    target: name,
-    'req/s': Math.round(r.requests.average),
-    'p50 ms': r.latency.p50,
-    'p99 ms': r.latency.p99,
-    requests: r.requests.total,
-  };
+function pages() {
+  const rand = rng(7);
+  return () =>
+    `/v1/crm/people?page=${1 + Math.floor(rand() * maxPage)}&pageSize=${pageSize}&sort=lastname`;
 }
 
 /** One request per target before measuring: every answer must be the same page of 50. */
@@ -136,20 +78,7 @@ export async function main() {
     console.log(
       `bench list: ${connections} connections, ${duration} s each, GET /v1/crm/people?page=N&pageSize=${pageSize}&sort=lastname, N random in 1..${maxPage}`,
     );
-    const rows = [];
-    for (const t of targets) {
-      // warm-up so JIT, pools and the database cache are steady before measuring
-      await cannon(`${t.name} warm-up`, t.url, t.headers, 2);
-      rows.push(summary(t.name, await cannon(t.name, t.url, t.headers)));
-    }
-    console.table(rows);
-    const [g, d, r] = rows.map((x) => x['req/s']);
-    console.log(
-      `ratio gateway/direct: ${(g / d).toFixed(2)}  (throughput of the gateway path relative to calling the service directly)`,
-    );
-    console.log(
-      `ratio direct/raw:     ${(d / r).toFixed(2)}  (throughput of crm-people relative to the raw node:http + pg baseline)`,
-    );
+    await measure(targets, pages);
   } finally {
     await stack.stop();
   }

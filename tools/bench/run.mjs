@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// npm run bench [create|list]. `list` (npm run bench -- list) pages through 100,000 people, see
-// list.mjs. `create`, the default: creating people at the same concurrency (1) through the
+// npm run bench [create|list|companies]. `list` (npm run bench -- list) pages through 100,000 people, see
+// list.mjs; `companies` searches 100,000 companies, see companies.mjs. `create`, the default: creating people at the same concurrency (1) through the
 // gateway, (2) directly at crm-people and (3) against a raw baseline (node:http + pg inserting the same row), in one run.
 // Prints requests/s, p50 and p99 latency per target and the ratios gateway/direct and direct/raw.
 // Settings: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 10), BENCH_DATABASE_SERVER
@@ -9,6 +9,7 @@ import autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { summary } from './measure.mjs';
 import { startRawBaseline } from './raw-baseline.mjs';
 import { dbUrl, recreateDatabase, startBenchStack } from './stack.mjs';
 
@@ -51,18 +52,6 @@ function cannon(title, url, headers) {
       renderLatencyTable: false,
     });
   });
-}
-
-function summary(name, r) {
-  const bad = r.non2xx + r.errors + r.timeouts;
-  if (bad > 0) throw new Error(`${name}: ${bad} failed requests of ${r.requests.total}`);
-  return {
-    target: name,
-    'req/s': Math.round(r.requests.average),
-    'p50 ms': r.latency.p50,
-    'p99 ms': r.latency.p99,
-    requests: r.requests.total,
-  };
 }
 
 async function main() {
@@ -134,9 +123,13 @@ async function main() {
 }
 
 const part = process.argv[2] ?? 'create';
-const parts = { create: async () => main(), list: async () => (await import('./list.mjs')).main() };
+const parts = {
+  create: async () => main(),
+  list: async () => (await import('./list.mjs')).main(),
+  companies: async () => (await import('./companies.mjs')).main(),
+};
 if (!parts[part]) {
-  console.error(`usage: npm run bench [-- create|list]  (unknown part: ${part})`);
+  console.error(`usage: npm run bench [-- create|list|companies]  (unknown part: ${part})`);
   process.exit(2);
 }
 parts[part]().catch((err) => {

@@ -73,11 +73,11 @@ export async function startApp(name, port, env) {
 export const secret = () => randomBytes(24).toString('base64url');
 
 /**
- * tenant-info, crm-people and the gateway on the given databases and ports, with one tenant on
- * the tariff holding every module and an API key for it. `stop()` ends every process started here
- * and any `extra` added later (e.g. the raw baseline).
+ * tenant-info, crm-people, crm-companies (when companiesDb is given) and the gateway on the given
+ * databases and ports, with one tenant on the tariff holding every module and an API key for it.
+ * `stop()` ends every process started here and any `extra` added later (e.g. the raw baseline).
  */
-export async function startBenchStack({ peopleDb, tenantDb, ports, tenantId }) {
+export async function startBenchStack({ peopleDb, companiesDb, tenantDb, ports, tenantId }) {
   const adminToken = secret();
   const internalToken = secret();
   const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -92,13 +92,24 @@ export async function startBenchStack({ peopleDb, tenantDb, ports, tenantId }) {
     const service = { NATS_URL: natsUrl, INTERNAL_TOKEN: internalToken };
     apps.push(await startApp('tenant-info', ports.tenant, { ...service, DATABASE_URL: tenantDb }));
     apps.push(await startApp('crm-people', ports.people, { ...service, DATABASE_URL: peopleDb }));
+    const subgraphs = ['crm-people', 'tenant-info'];
+    if (companiesDb) {
+      apps.push(
+        await startApp('crm-companies', ports.companies, {
+          ...service,
+          DATABASE_URL: companiesDb,
+        }),
+      );
+      subgraphs.push('crm-companies');
+    }
     apps.push(
       await startApp('gateway', ports.gateway, {
         ...service,
         ADMIN_TOKEN: adminToken,
         CRM_PEOPLE_URL: `http://127.0.0.1:${ports.people}`,
+        ...(companiesDb ? { CRM_COMPANIES_URL: `http://127.0.0.1:${ports.companies}` } : {}),
         TENANT_INFO_URL: `http://127.0.0.1:${ports.tenant}`,
-        GRAPHQL_SUBGRAPHS: 'crm-people,tenant-info',
+        GRAPHQL_SUBGRAPHS: subgraphs.join(','),
       }),
     );
     const gatewayUrl = `http://127.0.0.1:${ports.gateway}`;
@@ -114,6 +125,7 @@ export async function startBenchStack({ peopleDb, tenantDb, ports, tenantId }) {
     return {
       gatewayUrl,
       peopleUrl: `http://127.0.0.1:${ports.people}`,
+      companiesUrl: companiesDb ? `http://127.0.0.1:${ports.companies}` : undefined,
       internalToken,
       key,
       headers: {
