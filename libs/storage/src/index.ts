@@ -1,3 +1,4 @@
 export * from './file-storage';
 export * from './storage-key';
 export * from './disk-storage';
+export * from './http';

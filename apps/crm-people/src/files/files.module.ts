@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { FILE_STORAGE } from '@crm/storage';
+import { documentUploadEngineProvider } from './documents/document-upload.provider';
 import { DocumentsController } from './documents/documents.controller';
 import { DocumentsRepository } from './documents/documents.repository';
 import { DocumentsService } from './documents/documents.service';
@@ -9,7 +10,6 @@ import { ProfileImagesController } from './profile-images/profile-images.control
 import { ProfileImagesRepository } from './profile-images/profile-images.repository';
 import { ProfileImagesResolver } from './profile-images/profile-images.resolver';
 import { ProfileImagesService } from './profile-images/profile-images.service';
-import { DocumentUploadEngine } from './upload/document-upload.engine';
 
 /**
  * Profile images (P16-P19) and documents (P22, P23): bytes in the FileStorage (@crm/storage,
@@ -25,7 +25,7 @@ import { DocumentUploadEngine } from './upload/document-upload.engine';
     ProfileImagesResolver,
     DocumentsRepository,
     DocumentsService,
-    DocumentUploadEngine,
+    documentUploadEngineProvider,
     PersonFilesService,
   ],
   exports: [FILE_STORAGE, PersonFilesService],

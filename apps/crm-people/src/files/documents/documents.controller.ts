@@ -25,12 +25,10 @@ import { Paged, RawResponse } from '@crm/envelope';
 import { PageQuery } from '@crm/paging';
 import { Ctx, RequestContext } from '@crm/request-context';
 import { ApiEnvelope } from '@crm/service-kit';
-import { DocumentUploadInterceptor } from '../upload/document-upload.interceptor';
-import type { StoredUpload } from '../upload/document-upload.engine';
-import { sendStoredFile } from '../upload/send-file';
-import { FILE_UPLOAD_BODY } from '../upload/upload.interceptor';
+import { documentUploadInterceptor, FILE_UPLOAD_BODY, sendStoredFile } from '@crm/storage';
+import type { StoredUpload } from '@crm/storage';
 import { DeletedFile, PersonDocument } from './dto/person-document.dto';
-import { DocumentsService } from './documents.service';
+import { DOCUMENT_MAX_BYTES, DocumentsService } from './documents.service';
 
 @ApiTags('Documents')
 @Controller('people/:id/documents')
@@ -54,7 +52,7 @@ export class DocumentsController {
 
   @Post()
   @HttpCode(201)
-  @UseInterceptors(DocumentUploadInterceptor)
+  @UseInterceptors(documentUploadInterceptor({ maxBytes: DOCUMENT_MAX_BYTES }))
   @ApiOperation({
     summary: 'P22 Upload a document of a person',
     description:

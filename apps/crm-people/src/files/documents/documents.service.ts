@@ -3,11 +3,8 @@ import { Paged, paged } from '@crm/envelope';
 import { AppException, isUuid } from '@crm/errors';
 import { PageQuery, parseSort, skipTake, toOrderBy } from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
-import { FILE_STORAGE, FileStorage } from '@crm/storage';
-
-import type { StoredUpload } from '../upload/document-upload.engine';
-import { normalizeContentType, sanitizeFileName } from '../upload/file-name';
-import type { FileAnswer } from '../upload/send-file';
+import { FILE_STORAGE, FileStorage, normalizeContentType, sanitizeFileName } from '@crm/storage';
+import type { FileAnswer, StoredUpload } from '@crm/storage';
 import { DeletedFile, PersonDocument } from './dto/person-document.dto';
 import { DOCUMENT_SORT_FIELDS, DocumentsRepository } from './documents.repository';
 import { toDocument } from './documents.mapper';

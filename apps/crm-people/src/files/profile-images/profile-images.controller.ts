@@ -24,8 +24,7 @@ import { RawResponse } from '@crm/envelope';
 import { Ctx, RequestContext } from '@crm/request-context';
 import { ApiEnvelope } from '@crm/service-kit';
 import { DeletedFile } from '../documents/dto/person-document.dto';
-import { sendStoredFile } from '../upload/send-file';
-import { FILE_UPLOAD_BODY, uploadInterceptor } from '../upload/upload.interceptor';
+import { FILE_UPLOAD_BODY, sendStoredFile, uploadInterceptor } from '@crm/storage';
 import { ProfileImage } from './dto/profile-image.dto';
 import { IMAGE_SIZES } from './image-variants';
 import { PROFILE_IMAGE_MAX_BYTES, ProfileImagesService } from './profile-images.service';
@@ -47,7 +46,7 @@ export class ProfileImagesController {
 
   @Post('profile-image')
   @HttpCode(201)
-  @UseInterceptors(uploadInterceptor(PROFILE_IMAGE_MAX_BYTES))
+  @UseInterceptors(uploadInterceptor({ maxBytes: PROFILE_IMAGE_MAX_BYTES }))
   @ApiOperation({
     summary: 'P17 Upload a replacement profile image',
     description:

@@ -1,4 +1,4 @@
-/** Longest file name kept (PersonDocument.fileName is VARCHAR(255)). */
+/** Longest file name kept (the file name columns are VARCHAR(255)). */
 export const FILE_NAME_MAX = 255;
 const DEFAULT_TYPE = 'application/octet-stream';
 

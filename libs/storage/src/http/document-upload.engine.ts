@@ -1,14 +1,20 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  CallHandler,
+  ExecutionContext,
+  Inject,
+  Injectable,
+  Logger,
+  mixin,
+  NestInterceptor,
+  Type,
+} from '@nestjs/common';
 import type { Request } from 'express';
 import type { StorageEngine } from 'multer';
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { AppException, isUuid } from '@crm/errors';
-import { readRequestContext } from '@crm/request-context';
-import { FILE_STORAGE, FileStorage } from '@crm/storage';
-import { DocumentsRepository } from '../documents/documents.repository';
-import { documentKey } from '../files.storage';
+import type { FileStorage } from '../file-storage';
 import { normalizeContentType } from './file-name';
+import { uploadInterceptor, UploadOptions } from './upload.interceptor';
 
 /** What the engine adds to multer's file: where the bytes went. */
 export interface StoredUpload extends Express.Multer.File {
@@ -16,21 +22,29 @@ export interface StoredUpload extends Express.Multer.File {
   storageKey: string;
 }
 
+/**
+ * Where the upload of `documentId` goes: the app checks the owner named in the path (an unknown
+ * or foreign one throws its 404, so nothing is stored) and answers the storage key.
+ */
+export type DocumentKeyResolver = (req: Request, documentId: string) => Promise<string>;
+
 class LimitReached extends Error {}
 
 /**
  * multer storage engine for documents: streams the part straight into the FileStorage (no
- * buffering), under a new document id of the person named in the path. The person is checked
- * first, so an unknown or foreign id stores nothing. At multer's size limit the write is aborted
- * (the storage removes its temporary file) and multer answers 413.
+ * buffering), under a new document id. The owner is checked first (by `resolveKey`), so an
+ * unknown or foreign id stores nothing. At multer's size limit the write is aborted (the storage
+ * removes its temporary file) and multer answers 413.
+ *
+ * Apps provide it under this class as token, built with their storage and key resolver, and use
+ * `documentUploadInterceptor` on the route.
  */
-@Injectable()
 export class DocumentUploadEngine implements StorageEngine {
   private readonly logger = new Logger('DocumentUpload');
 
   constructor(
-    @Inject(FILE_STORAGE) private readonly storage: FileStorage,
-    private readonly repo: DocumentsRepository,
+    private readonly storage: FileStorage,
+    private readonly resolveKey: DocumentKeyResolver,
   ) {}
 
   _handleFile(
@@ -63,14 +77,9 @@ export class DocumentUploadEngine implements StorageEngine {
     body: PassThrough,
     limited: () => boolean,
   ): Promise<Partial<StoredUpload>> {
-    const ctx = readRequestContext(req.headers);
-    const personId = String(req.params.id ?? '');
-    if (!isUuid(personId) || !(await this.repo.personExists(ctx.tenantId, personId))) {
-      throw AppException.notFound('Person', personId);
-    }
-    if (limited()) throw new LimitReached('file too large');
     const documentId = randomUUID();
-    const key = documentKey(ctx.tenantId, personId, documentId);
+    const key = await this.resolveKey(req, documentId);
+    if (limited()) throw new LimitReached('file too large');
     file.stream.pipe(body);
     const stored = await this.storage.put(key, body, normalizeContentType(file.mimetype));
     return { documentId, storageKey: key, size: stored.size };
@@ -87,4 +96,29 @@ export class DocumentUploadEngine implements StorageEngine {
       },
     );
   }
+}
+
+/**
+ * The upload interceptor of a document route: multer with the app's DocumentUploadEngine
+ * provider, at most `maxBytes`. The engine is a provider, so the multer interceptor is built
+ * here with it (composition: subclassing Nest's mixin would inherit its constructor's injection
+ * metadata).
+ */
+export function documentUploadInterceptor(
+  options: Omit<UploadOptions, 'multer'>,
+): Type<NestInterceptor> {
+  @Injectable()
+  class DocumentUploadInterceptor implements NestInterceptor {
+    private readonly upload: NestInterceptor;
+
+    constructor(@Inject(DocumentUploadEngine) engine: DocumentUploadEngine) {
+      const Upload = uploadInterceptor({ ...options, multer: { storage: engine } });
+      this.upload = new Upload();
+    }
+
+    intercept(context: ExecutionContext, next: CallHandler) {
+      return this.upload.intercept(context, next);
+    }
+  }
+  return mixin(DocumentUploadInterceptor);
 }

@@ -1,6 +1,6 @@
 import { StreamableFile } from '@nestjs/common';
 import type { Response } from 'express';
-import type { StoredFile } from '@crm/storage';
+import type { StoredFile } from '../file-storage';
 import { contentDisposition } from './file-name';
 
 export interface FileAnswer {
