@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { I18nService } from 'nestjs-i18n';
 import { AppException } from '@crm/errors';
 import type { Language } from '@crm/i18n';
 import { PrismaService } from '../database/prisma.service';
 import type { CompanySettingsList, Prisma } from '../generated/prisma/client';
-
+import { LIST_FIELDS } from './settings-lists';
 import { LIST_I18N_NAMESPACE, SYSTEM_ENTRIES, systemEntry, systemTextKey } from './system-entries';
 
 export interface EntryView {
@@ -120,8 +121,9 @@ export class SettingsLookupService {
   }
 
   /**
-   * Resolves tags given by id (must exist) or by text (found case-insensitively, else created as
-   * a tenant entry). Returns the entries in input order, without duplicates.
+   * Resolves tags given by id (must exist) or by text (found ignoring case among the system and
+   * tenant entries, else created as a tenant entry at the end of the list). Returns the entries
+   * in input order, without duplicates. A fixed number of queries, however many tags.
    */
   async resolveTags(
     tx: Tx,
@@ -145,33 +147,78 @@ export class SettingsLookupService {
       }));
     if (problems.length) throw AppException.validation(problems);
 
-    // Same lock as the settings writes (S2-S5): "unique ignoring case" holds under concurrency.
-    if (inputs.some((t) => !t.id)) {
-      await lockSettings(tx, tenantId);
-    }
+    const key = (s: string) => s.trim().toLowerCase();
+    const named = inputs.filter((t) => !t.id);
+    const byText = named.length
+      ? await this.entriesByText(tx, tenantId, list, named, lang)
+      : new Map<string, EntryView>();
     const out = new Map<string, EntryView>();
     for (const t of inputs) {
-      if (t.id) {
-        out.set(t.id, known.get(t.id)!);
-        continue;
-      }
-      const text = t.text!.trim();
-      const existing = await tx.companySettingsEntry.findFirst({
-        where: { tenantId, list, text: { equals: text, mode: 'insensitive' } },
-        select: ENTRY_VIEW,
-      });
-      const entry =
-        existing ??
-        // upsert: two requests adding the same new tag at once both end up with one entry
-        (await tx.companySettingsEntry.upsert({
-          where: { tenantId_list_text: { tenantId, list, text } },
-          create: { tenantId, list, text, category: t.category ?? null },
-          update: {},
-          select: ENTRY_VIEW,
-        }));
+      const entry = t.id ? known.get(t.id)! : byText.get(key(t.text!))!;
       out.set(entry.id, entry);
     }
     return [...out.values()];
+  }
+
+  /** The entries named by text (lower-cased text -> entry), creating the missing ones. */
+  private async entriesByText(
+    tx: Tx,
+    tenantId: string,
+    list: CompanySettingsList,
+    named: { text?: string | null; category?: string | null }[],
+    lang: Language,
+  ): Promise<Map<string, EntryView>> {
+    const key = (s: string) => s.trim().toLowerCase();
+    // Same lock as the settings writes (S2-S5): "unique ignoring case" holds under concurrency,
+    // and a text created by another request is committed (and seen below) before we go on.
+    await lockSettings(tx, tenantId);
+    const out = new Map<string, EntryView>();
+    for (const e of SYSTEM_ENTRIES[list] ?? []) {
+      const view = {
+        id: e.id,
+        text: this.systemText(list, e.key, lang),
+        color: e.color ?? null,
+        category: null,
+      };
+      for (const l of ['en', 'de'] as Language[])
+        out.set(key(this.systemText(list, e.key, l)), view);
+    }
+    const texts = [...new Set(named.map((t) => t.text!.trim()))];
+    const rows = await tx.$queryRaw<EntryView[]>`
+      SELECT "id"::text AS "id", "text", "color", "category" FROM "CompanySettingsEntry"
+      WHERE "tenantId" = ${tenantId} AND "list" = ${list}::"CompanySettingsList"
+        AND lower("text") IN (SELECT lower(t) FROM unnest(${texts}::text[]) AS t)`;
+    for (const r of rows) out.set(key(r.text), r);
+
+    const missing = new Map<string, { text: string; category: string | null }>();
+    for (const t of named) {
+      const k = key(t.text!);
+      if (!out.has(k) && !missing.has(k))
+        missing.set(k, {
+          text: t.text!.trim(),
+          category: LIST_FIELDS[list].category ? t.category?.trim() || null : null,
+        });
+    }
+    if (missing.size) {
+      const max = await tx.companySettingsEntry.aggregate({
+        where: { tenantId, list },
+        _max: { position: true },
+      });
+      let position = max._max.position === null ? 0 : max._max.position + 1;
+      const created = await tx.companySettingsEntry.createManyAndReturn({
+        data: [...missing.values()].map((m) => ({
+          id: randomUUID(),
+          tenantId,
+          list,
+          text: m.text,
+          category: m.category,
+          position: position++,
+        })),
+        select: ENTRY_VIEW,
+      });
+      for (const c of created) out.set(key(c.text), c);
+    }
+    return out;
   }
 
   systemEntries(list: CompanySettingsList) {
