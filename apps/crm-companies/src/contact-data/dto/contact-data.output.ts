@@ -4,11 +4,9 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 // Output shapes of a company's contact data (C15-C25). They are embedded in Company (C2) and
 // answered by the contact-data routes; the same classes describe REST (OpenAPI) and GraphQL.
 
-@ObjectType()
-export class CompanyAddress {
-  @ApiProperty() @Field(() => ID) id!: string;
-  @ApiProperty() @Field() isFavorite!: boolean;
-
+/** The fields of an address as stored (C15/C16 answer them with id, C18 calculates them). */
+@ObjectType({ isAbstract: true })
+export abstract class CompanyAddressFields {
   @ApiPropertyOptional({
     type: String,
     nullable: true,
@@ -62,6 +60,15 @@ export class CompanyAddress {
   @ApiPropertyOptional({ type: Number, nullable: true })
   @Field(() => Float, { nullable: true })
   latitude!: number | null;
+}
+
+@ObjectType()
+export class CompanyAddress extends CompanyAddressFields {
+  @ApiProperty() @Field(() => ID) id!: string;
+
+  @ApiProperty({ description: 'The one favorite address of the company' })
+  @Field()
+  isFavorite!: boolean;
 }
 
 @ObjectType()
