@@ -1,7 +1,16 @@
 import { Module } from '@nestjs/common';
 import { FILE_STORAGE } from '@crm/storage';
 import { CompanyLookupModule } from '../companies/company-lookup.module';
+import { documentUploadEngineProvider } from './documents/document-upload.provider';
+import { DocumentsController } from './documents/documents.controller';
+import { DocumentsRepository } from './documents/documents.repository';
+import { DocumentsResolver } from './documents/documents.resolver';
+import { DocumentsService } from './documents/documents.service';
 import { storageProvider } from './files.storage';
+import { LogoController } from './logo/logo.controller';
+import { LogoRepository } from './logo/logo.repository';
+import { LogoResolver } from './logo/logo.resolver';
+import { LogoService } from './logo/logo.service';
 
 /**
  * Logos (C28) and documents (C31, C32): bytes in the FileStorage (@crm/storage,
@@ -10,8 +19,17 @@ import { storageProvider } from './files.storage';
  */
 @Module({
   imports: [CompanyLookupModule],
-  controllers: [],
-  providers: [storageProvider],
+  controllers: [LogoController, DocumentsController],
+  providers: [
+    storageProvider,
+    LogoRepository,
+    LogoService,
+    LogoResolver,
+    DocumentsRepository,
+    DocumentsService,
+    DocumentsResolver,
+    documentUploadEngineProvider,
+  ],
   exports: [FILE_STORAGE],
 })
 export class FilesModule {}
