@@ -5,6 +5,7 @@ import type { CrmPeopleConfig } from './config';
 import { DatabaseModule } from './database/database.module';
 import { AiModule } from './ai/ai.module';
 import { BusinessCardsModule } from './business-cards/business-cards.module';
+import { CompanyLinksModule } from './company-links/company-links.module';
 import { FilesModule } from './files/files.module';
 import { MergeModule } from './merge/merge.module';
 import { OutboxModule } from './outbox/outbox.module';
@@ -36,6 +37,7 @@ export class AppModule {
         MergeModule,
         FilesModule,
         AiModule,
+        CompanyLinksModule,
         OutboxModule,
       ],
       controllers: [HealthController],

@@ -1,0 +1,156 @@
+import { connect, JSONCodec, NatsConnection, Subscription } from 'nats';
+import { randomUUID } from 'node:crypto';
+import { Subjects } from '@crm/messaging';
+import { NATS_TEST_URL, tenantHeaders } from '@crm/testing';
+import { PrismaService } from '../database/prisma.service';
+import { RunningService, startCrmCompanies } from '../test/service-harness';
+
+// Shared by the integration tests of managed-by relations: the real crm-companies (HTTP, GraphQL,
+// NATS, database) and, over real NATS, a responder standing in for crm-people's peopleExist.
+
+export interface Answer {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- checked field by field in tests
+  body: any;
+}
+
+/** A system entry of crm-people's manager-roles list (every tenant has it). */
+export const ACCOUNT_MANAGER = '00000000-0000-4000-a000-000000000401';
+export const KEY_ACCOUNT_MANAGER = '00000000-0000-4000-a000-000000000402';
+
+interface PeopleExistAsk {
+  tenantId: string;
+  personIds: string[];
+  managerRoleId?: string;
+}
+
+/** Answers peopleExist as crm-people would, from what the test registered; records the asks. */
+export class PeopleStandIn {
+  readonly asked: PeopleExistAsk[] = [];
+  private readonly people = new Map<string, Set<string>>();
+  private readonly roles = new Map<string, Set<string>>();
+  private sub: Subscription | null = null;
+
+  constructor(private readonly nc: NatsConnection) {}
+
+  person(tenantId: string): string {
+    const id = randomUUID();
+    const set = this.people.get(tenantId) ?? new Set<string>();
+    set.add(id);
+    this.people.set(tenantId, set);
+    return id;
+  }
+
+  role(tenantId: string): string {
+    const id = randomUUID();
+    const set = this.roles.get(tenantId) ?? new Set<string>();
+    set.add(id);
+    this.roles.set(tenantId, set);
+    return id;
+  }
+
+  async start(): Promise<void> {
+    if (this.sub) return;
+    const codec = JSONCodec<{ id: string; data: PeopleExistAsk }>();
+    this.sub = this.nc.subscribe(Subjects.crmPeople.peopleExist, {
+      callback: (_err, msg) => {
+        const req = codec.decode(msg.data);
+        const ask = req.data;
+        this.asked.push(ask);
+        const people = this.people.get(ask.tenantId) ?? new Set();
+        const roles = this.roles.get(ask.tenantId) ?? new Set();
+        const response: Record<string, unknown> = {
+          missingPersonIds: ask.personIds.filter((id) => !people.has(id)),
+        };
+        if (ask.managerRoleId) {
+          response.managerRoleExists =
+            [ACCOUNT_MANAGER, KEY_ACCOUNT_MANAGER].includes(ask.managerRoleId) ||
+            roles.has(ask.managerRoleId);
+        }
+        msg.respond(JSONCodec().encode({ id: req.id, response, isDisposed: true }));
+      },
+    });
+    await this.nc.flush();
+  }
+
+  async stop(): Promise<void> {
+    this.sub?.unsubscribe();
+    this.sub = null;
+    await this.nc.flush();
+  }
+}
+
+export class ManagedByKit {
+  readonly A = `tenant-a-${randomUUID().slice(0, 8)}`;
+  readonly B = `tenant-b-${randomUUID().slice(0, 8)}`;
+
+  private constructor(
+    readonly svc: RunningService,
+    readonly nc: NatsConnection,
+    readonly people: PeopleStandIn,
+  ) {}
+
+  static async start(dbName: string): Promise<ManagedByKit> {
+    const svc = await startCrmCompanies(dbName);
+    const nc = await connect({ servers: NATS_TEST_URL, name: 'crm-people-stand-in' });
+    const people = new PeopleStandIn(nc);
+    await people.start();
+    return new ManagedByKit(svc, nc, people);
+  }
+
+  get db(): PrismaService {
+    return this.svc.app.get(PrismaService);
+  }
+
+  async call(
+    method: string,
+    path: string,
+    body?: unknown,
+    tenant = this.A,
+    extra: Record<string, string> = {},
+  ): Promise<Answer> {
+    const res = await fetch(`${this.svc.url}/v1/crm${path}`, {
+      method,
+      headers: tenantHeaders(tenant, extra),
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  }
+
+  async gql(
+    query: string,
+    variables: Record<string, unknown> = {},
+    tenant = this.A,
+    extra: Record<string, string> = {},
+  ): Promise<Answer> {
+    const res = await fetch(`${this.svc.url}/graphql`, {
+      method: 'POST',
+      headers: tenantHeaders(tenant, extra),
+      body: JSON.stringify({ query, variables }),
+    });
+    return { status: res.status, body: await res.json() };
+  }
+
+  /** A company of `tenant`, written straight into the database (companies are another domain). */
+  async company(tenant = this.A, name = 'Acme'): Promise<string> {
+    const row = await this.db.company.create({
+      data: { tenantId: tenant, name },
+      select: { id: true },
+    });
+    return row.id;
+  }
+
+  /** The relations of a company as stored, oldest first. */
+  rows(companyId: string) {
+    return this.db.companyManager.findMany({
+      where: { companyId },
+      orderBy: [{ dateCreated: 'asc' }, { id: 'asc' }],
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.people.stop().catch(() => undefined);
+    await this.nc?.close();
+    await this.svc?.app.close();
+  }
+}

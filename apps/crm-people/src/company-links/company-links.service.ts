@@ -1,0 +1,61 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { FALLBACK_LANGUAGE } from '@crm/i18n';
+import {
+  CompaniesDeletedEvent,
+  ConsumeEvent,
+  EventContext,
+  PeopleExistReply,
+  PeopleExistRequest,
+  Subjects,
+} from '@crm/messaging';
+import { SettingsLookupService } from '../settings/settings-lookup.service';
+import { CompanyLinksRepository, Tx } from './company-links.repository';
+
+/**
+ * crm-people's side of the links crm-companies holds: it confirms people and manager roles
+ * before crm-companies writes a managed-by relation, and disconnects cards and touchpoints from
+ * companies crm-companies has deleted.
+ */
+@Injectable()
+export class CompanyLinksService {
+  private readonly logger = new Logger(CompanyLinksService.name);
+
+  constructor(
+    private readonly repo: CompanyLinksRepository,
+    private readonly settings: SettingsLookupService,
+  ) {}
+
+  /**
+   * Which of the ids are not people of the tenant (in the order asked, each once), and whether
+   * the manager role is an entry of the tenant's manager-roles list (system or own).
+   */
+  async peopleExist(req: PeopleExistRequest): Promise<PeopleExistReply> {
+    const asked = [...new Set(req.personIds.map((id) => id.toLowerCase()))];
+    const [known, roles] = await Promise.all([
+      this.repo.existingPeople(req.tenantId, asked),
+      req.managerRoleId
+        ? this.settings.entries(
+            req.tenantId,
+            'MANAGER_ROLES',
+            [req.managerRoleId],
+            FALLBACK_LANGUAGE,
+          )
+        : undefined,
+    ]);
+    const reply: PeopleExistReply = { missingPersonIds: asked.filter((id) => !known.has(id)) };
+    if (roles) reply.managerRoleExists = roles.size > 0;
+    return reply;
+  }
+
+  /** C6, C7 of crm-companies: runs in the transaction that records the event as applied. */
+  @ConsumeEvent(Subjects.crmCompanies.companiesDeleted, CompaniesDeletedEvent)
+  async onCompaniesDeleted(event: CompaniesDeletedEvent, { tx }: EventContext<Tx>): Promise<void> {
+    const done = await this.repo.disconnectCompanies(tx, event.tenantId, event.companyIds);
+    if (done.cards || done.touchpoints) {
+      this.logger.log(
+        `companies deleted in ${event.tenantId}: ${done.cards} card(s) disconnected, ` +
+          `${done.touchpoints} touchpoint(s) cleared`,
+      );
+    }
+  }
+}
