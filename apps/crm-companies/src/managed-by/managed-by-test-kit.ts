@@ -21,7 +21,7 @@ export const KEY_ACCOUNT_MANAGER = '00000000-0000-4000-a000-000000000402';
 interface PeopleExistAsk {
   tenantId: string;
   personIds: string[];
-  managerRoleId?: string;
+  managerRoleIds?: string[];
 }
 
 /** Answers peopleExist as crm-people would, from what the test registered; records the asks. */
@@ -62,10 +62,10 @@ export class PeopleStandIn {
         const response: Record<string, unknown> = {
           missingPersonIds: ask.personIds.filter((id) => !people.has(id)),
         };
-        if (ask.managerRoleId) {
-          response.managerRoleExists =
-            [ACCOUNT_MANAGER, KEY_ACCOUNT_MANAGER].includes(ask.managerRoleId) ||
-            roles.has(ask.managerRoleId);
+        if (ask.managerRoleIds) {
+          response.unknownManagerRoleIds = ask.managerRoleIds.filter(
+            (id) => ![ACCOUNT_MANAGER, KEY_ACCOUNT_MANAGER].includes(id) && !roles.has(id),
+          );
         }
         msg.respond(JSONCodec().encode({ id: req.id, response, isDisposed: true }));
       },

@@ -21,9 +21,6 @@ export interface PersonRoleRef {
   roleField: string;
 }
 
-/** Requests to crm-people in flight at once while confirming one batch. */
-const PARALLEL_ASKS = 8;
-
 export interface Period {
   since: Date | null;
   until: Date | null;
@@ -86,10 +83,8 @@ export class ManagerChecks {
   }
 
   /**
-   * Asks crm-people whether the people are the tenant's and the roles are entries of its
-   * manager-roles list, before anything is written. One request per distinct role (the
-   * contract carries one role; the people travel with the first), at most PARALLEL_ASKS at a
-   * time. Unknown role -> 400 on
+   * Asks crm-people, in one request, whether the people are the tenant's and the roles are
+   * entries of its manager-roles list, before anything is written. Unknown role -> 400 on
    * managerRoleId, unknown person -> 404 naming each item, no answer in time -> 503 naming
    * crm-people (MessageBus). Nothing to confirm -> no request at all.
    */
@@ -100,38 +95,27 @@ export class ManagerChecks {
       ...new Set(refs.flatMap((r) => (r.managerRoleId ? [lower(r.managerRoleId)] : []))),
     ];
     if (!people.length && !roles.length) return;
-    const asks: PeopleExistRequest[] = roles.length
-      ? roles.map((managerRoleId, i) => ({
-          tenantId: ctx.tenantId,
-          personIds: i === 0 ? people : [],
-          managerRoleId,
-        }))
-      : [{ tenantId: ctx.tenantId, personIds: people }];
-    // a batch may name many roles: a few requests at a time, not a burst of a thousand
-    const replies: PeopleExistReply[] = [];
-    for (let i = 0; i < asks.length; i += PARALLEL_ASKS) {
-      replies.push(
-        ...(await Promise.all(
-          asks
-            .slice(i, i + PARALLEL_ASKS)
-            .map((ask) => this.bus.request<PeopleExistReply>(Subjects.crmPeople.peopleExist, ask)),
-        )),
-      );
-    }
-    if (replies.some((r) => !Array.isArray(r?.missingPersonIds))) {
-      // an answer this service cannot read is no confirmation: refuse as if none came
+    const ask: PeopleExistRequest = {
+      tenantId: ctx.tenantId,
+      personIds: people,
+      managerRoleIds: roles,
+    };
+    const reply = await this.bus.request<PeopleExistReply>(Subjects.crmPeople.peopleExist, ask);
+    if (!Array.isArray(reply?.missingPersonIds) || !Array.isArray(reply?.unknownManagerRoleIds)) {
+      // an answer this service cannot read (e.g. a crm-people from before managerRoleIds) is no
+      // confirmation: refuse as if none came
       throw new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'errors.dependency.unavailable', {
         service: 'crm-people',
       });
     }
 
-    const unknownRoles = new Set(roles.filter((_, i) => replies[i].managerRoleExists !== true));
+    const unknownRoles = new Set(reply.unknownManagerRoleIds.map(lower));
     const roleProblems = refs
       .filter((r) => r.managerRoleId && unknownRoles.has(lower(r.managerRoleId)))
       .map((r) => this.problem(r.roleField, 'unknownManagerRole', { id: r.managerRoleId! }));
     if (roleProblems.length) throw AppException.validation(roleProblems);
 
-    const missing = new Set(replies[0].missingPersonIds.map(lower));
+    const missing = new Set(reply.missingPersonIds.map(lower));
     const unknown = refs.filter((r) => r.personId && missing.has(lower(r.personId)));
     if (unknown.length) {
       throw new AppException(

@@ -13,18 +13,13 @@ const i18n = { t: (key: string) => key } as unknown as I18nService;
 
 function checksWith(answer: (req: PeopleExistRequest) => PeopleExistReply | null) {
   const asked: PeopleExistRequest[] = [];
-  let inFlight = 0;
-  let maxInFlight = 0;
   const bus = {
     request: async (_subject: string, req: PeopleExistRequest) => {
       asked.push(req);
-      maxInFlight = Math.max(maxInFlight, ++inFlight);
-      await new Promise((r) => setTimeout(r, 1));
-      inFlight--;
       return answer(req);
     },
   } as unknown as MessageBus;
-  return { checks: new ManagerChecks(bus, i18n), asked, maxInFlight: () => maxInFlight };
+  return { checks: new ManagerChecks(bus, i18n), asked };
 }
 
 const ref = (i: number, personId?: string, managerRoleId?: string) => ({
@@ -50,36 +45,25 @@ describe('ManagerChecks.confirm', () => {
     expect(asked).toEqual([]);
   });
 
-  it('asks once per distinct role, the people (each once, lower case) with the first', async () => {
-    const { checks, asked } = checksWith(() => ({ missingPersonIds: [], managerRoleExists: true }));
+  it('asks once for every person and role (each once, lower case)', async () => {
+    const { checks, asked } = checksWith(() => ({
+      missingPersonIds: [],
+      unknownManagerRoleIds: [],
+    }));
     await checks.confirm(ctx, [
       ref(0, id(1), id(10)),
       ref(1, id(2).toUpperCase(), id(11)),
       ref(2, id(1), id(10).toUpperCase()),
     ]);
     expect(asked).toEqual([
-      { tenantId: 't1', personIds: [id(1), id(2)], managerRoleId: id(10) },
-      { tenantId: 't1', personIds: [], managerRoleId: id(11) },
+      { tenantId: 't1', personIds: [id(1), id(2)], managerRoleIds: [id(10), id(11)] },
     ]);
-  });
-
-  it('keeps at most a few requests in flight for a batch of many roles', async () => {
-    const { checks, asked, maxInFlight } = checksWith(() => ({
-      missingPersonIds: [],
-      managerRoleExists: true,
-    }));
-    await checks.confirm(
-      ctx,
-      Array.from({ length: 30 }, (_, i) => ref(i, id(1), id(100 + i))),
-    );
-    expect(asked).toHaveLength(30);
-    expect(maxInFlight()).toBeLessThanOrEqual(8);
   });
 
   it('unknown roles -> 400 naming every item with one; checked before people', async () => {
     const { checks } = checksWith((r) => ({
       missingPersonIds: r.personIds,
-      managerRoleExists: r.managerRoleId === id(10),
+      unknownManagerRoleIds: (r.managerRoleIds ?? []).filter((x) => x !== id(10)),
     }));
     const err = await failure(
       checks.confirm(ctx, [ref(0, id(1), id(10)), ref(1, id(1), id(11)), ref(2, id(2), id(11))]),
@@ -92,7 +76,10 @@ describe('ManagerChecks.confirm', () => {
   });
 
   it('unknown people -> 404 naming each item and the ids once', async () => {
-    const { checks } = checksWith(() => ({ missingPersonIds: [id(2)], managerRoleExists: true }));
+    const { checks } = checksWith(() => ({
+      missingPersonIds: [id(2)],
+      unknownManagerRoleIds: [],
+    }));
     const err = await failure(
       checks.confirm(ctx, [ref(0, id(1), id(10)), ref(1, id(2), id(10)), ref(2, id(2), id(10))]),
     );
@@ -106,6 +93,12 @@ describe('ManagerChecks.confirm', () => {
     const err = await failure(checks.confirm(ctx, [ref(0, id(1))]));
     expect(err.status).toBe(503);
     expect(err.args).toEqual({ service: 'crm-people' });
+  });
+
+  it('an answer of the first contract (no unknownManagerRoleIds) is no confirmation: 503', async () => {
+    const { checks } = checksWith(() => ({ missingPersonIds: [], managerRoleExists: true }));
+    const err = await failure(checks.confirm(ctx, [ref(0, id(1), id(10))]));
+    expect(err.status).toBe(503);
   });
 });
 

@@ -5,6 +5,7 @@ import { CompaniesDeletedEvent, MessageBus, PeopleExistReply, Subjects } from '@
 import { NATS_TEST_URL } from '@crm/testing';
 import { PrismaService } from '../database/prisma.service';
 import { RunningService, startCrmPeople } from '../test/service-harness';
+import { SettingsLookupService } from '../settings/settings-lookup.service';
 import { CompanyLinksRepository } from './company-links.repository';
 
 // crm-people's side of crm-companies' links, against the real service, database and NATS: the
@@ -57,7 +58,7 @@ describe('peopleExist (NATS request from crm-companies)', () => {
     expect(await ask({ tenantId: B, personIds: [theirs] })).toEqual({ missingPersonIds: [] });
   });
 
-  it('tells whether the manager role is a system or tenant entry of manager-roles', async () => {
+  it('names the manager roles that are not system or tenant entries of manager-roles', async () => {
     const own = await db.settingsEntry.create({
       data: { tenantId: A, list: 'MANAGER_ROLES', text: 'Sponsor' },
     });
@@ -65,20 +66,28 @@ describe('peopleExist (NATS request from crm-companies)', () => {
       data: { tenantId: A, list: 'ORGA_TAGS', text: 'VIP' },
     });
     const p = await person(A);
-    const role = async (tenantId: string, managerRoleId: string) =>
-      (await ask({ tenantId, personIds: [p], managerRoleId })).managerRoleExists;
-    expect(await role(A, ACCOUNT_MANAGER)).toBe(true);
-    expect(await role(B, ACCOUNT_MANAGER)).toBe(true);
-    expect(await role(A, own.id)).toBe(true);
-    expect(await role(B, own.id)).toBe(false); // another tenant's entry
-    expect(await role(A, otherList.id)).toBe(false); // an entry of another list
-    expect(await role(A, EMPLOYEE)).toBe(false); // a system entry of another list
-    expect(await role(A, randomUUID())).toBe(false);
-    // only the role asked about: an empty list of people is fine
-    expect(await ask({ tenantId: A, personIds: [], managerRoleId: own.id })).toEqual({
+    const unknown = randomUUID();
+    const spy = jest.spyOn(svc.app.get(SettingsLookupService), 'entries');
+    const asked = [ACCOUNT_MANAGER, own.id, otherList.id, EMPLOYEE, unknown];
+    expect(await ask({ tenantId: A, personIds: [p], managerRoleIds: asked })).toEqual({
       missingPersonIds: [],
-      managerRoleExists: true,
+      // another list's entry, a system entry of another list, an unknown id
+      unknownManagerRoleIds: [otherList.id, EMPLOYEE, unknown],
     });
+    expect(spy).toHaveBeenCalledTimes(1); // every role in one lookup
+    spy.mockRestore();
+    // another tenant's entry is unknown; the system entries are everyone's
+    expect(
+      await ask({ tenantId: B, personIds: [], managerRoleIds: [own.id, ACCOUNT_MANAGER] }),
+    ).toEqual({ missingPersonIds: [], unknownManagerRoleIds: [own.id] });
+  });
+
+  it('still answers the first form of the request (one managerRoleId)', async () => {
+    const role = async (tenantId: string, managerRoleId: string) =>
+      (await ask({ tenantId, personIds: [], managerRoleId })).managerRoleExists;
+    expect(await role(A, ACCOUNT_MANAGER)).toBe(true);
+    expect(await role(A, EMPLOYEE)).toBe(false);
+    expect(await role(A, randomUUID())).toBe(false);
   });
 
   it('refuses a malformed request with a 400 naming the field', async () => {

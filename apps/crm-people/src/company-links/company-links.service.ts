@@ -26,24 +26,28 @@ export class CompanyLinksService {
   ) {}
 
   /**
-   * Which of the ids are not people of the tenant (in the order asked, each once), and whether
-   * the manager role is an entry of the tenant's manager-roles list (system or own).
+   * Which of the ids are not people of the tenant (in the order asked, each once), and which of
+   * the manager roles are not entries of the tenant's manager-roles list (system or own).
    */
   async peopleExist(req: PeopleExistRequest): Promise<PeopleExistReply> {
     const asked = [...new Set(req.personIds.map((id) => id.toLowerCase()))];
-    const [known, roles] = await Promise.all([
+    const roles = [
+      ...new Set([
+        ...(req.managerRoleIds ?? []),
+        ...(req.managerRoleId ? [req.managerRoleId] : []),
+      ]),
+    ];
+    const [known, knownRoles] = await Promise.all([
       this.repo.existingPeople(req.tenantId, asked),
-      req.managerRoleId
-        ? this.settings.entries(
-            req.tenantId,
-            'MANAGER_ROLES',
-            [req.managerRoleId],
-            FALLBACK_LANGUAGE,
-          )
-        : undefined,
+      roles.length
+        ? this.settings.entries(req.tenantId, 'MANAGER_ROLES', roles, FALLBACK_LANGUAGE)
+        : new Map<string, unknown>(),
     ]);
     const reply: PeopleExistReply = { missingPersonIds: asked.filter((id) => !known.has(id)) };
-    if (roles) reply.managerRoleExists = roles.size > 0;
+    if (req.managerRoleIds) {
+      reply.unknownManagerRoleIds = req.managerRoleIds.filter((id) => !knownRoles.has(id));
+    }
+    if (req.managerRoleId) reply.managerRoleExists = knownRoles.has(req.managerRoleId);
     return reply;
   }
 

@@ -16,11 +16,21 @@ export interface CompanyExistsReply {
 
 export class PeopleExistRequest extends TenantScoped {
   @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true }) personIds!: string[];
+  /** Entries of crm-people's manager-roles list to confirm, all in the same request. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsUUID('all', { each: true })
+  managerRoleIds?: string[];
+  /** The first form of the request (one role); still answered for senders not yet updated. */
   @IsOptional() @IsUUID() managerRoleId?: string;
 }
 
 export interface PeopleExistReply {
   missingPersonIds: string[];
+  /** Of managerRoleIds, those that are not roles of the tenant (present when they were asked). */
+  unknownManagerRoleIds?: string[];
+  /** Answer to managerRoleId. */
   managerRoleExists?: boolean;
 }
 
