@@ -1,2 +1,3 @@
 export * from './page-query';
 export * from './sort';
+export * from './ids-input';

@@ -1,5 +1,8 @@
-import { AppException, ErrorCode } from '@crm/errors';
+import { COLOR_PATTERN, defineSettingsLists, type ListFields } from '@crm/settings-lists';
 import type { CompanySettingsList } from '../generated/prisma/client';
+import { LIST_I18N_NAMESPACE, SYSTEM_ENTRIES, systemTextKey } from './system-entries';
+
+export { COLOR_PATTERN };
 
 /** The `{list}` path segment of /company-settings/{list} and the table's list it names. */
 export const LIST_SLUGS: Record<string, CompanySettingsList> = {
@@ -14,10 +17,8 @@ export const LIST_SLUGS: Record<string, CompanySettingsList> = {
   'email-types': 'EMAIL_TYPES',
 };
 
-export const LIST_SLUG_NAMES = Object.keys(LIST_SLUGS);
-
 /** Which optional fields an entry of a list may carry (others are refused, not silently dropped). */
-export const LIST_FIELDS: Record<CompanySettingsList, { color: boolean; category: boolean }> = {
+export const LIST_FIELDS: Record<CompanySettingsList, ListFields> = {
   TAGS: { color: true, category: false },
   EMPLOYEE_COUNTS: { color: false, category: false },
   CUSTOMER_COUNTS: { color: false, category: false },
@@ -29,16 +30,22 @@ export const LIST_FIELDS: Record<CompanySettingsList, { color: boolean; category
   EMAIL_TYPES: { color: false, category: false },
 };
 
-export const COLOR_PATTERN = /^#[0-9A-Fa-f]{6}$/;
+/** The company settings lists as the engine (@crm/settings-lists) runs them. */
+export const COMPANY_SETTINGS = defineSettingsLists<CompanySettingsList>({
+  slugs: LIST_SLUGS,
+  fields: LIST_FIELDS,
+  systemEntries: SYSTEM_ENTRIES,
+  i18n: {
+    listName: (list) => `settings.lists.${LIST_I18N_NAMESPACE[list]}`,
+    systemText: systemTextKey,
+  },
+  lockKeyPrefix: 'company-settings',
+});
 
-/** `lifecycles` -> LIFECYCLES; an unknown list is a 404 naming the lists that exist. */
-export function listOf(slug: string): CompanySettingsList {
-  const list = Object.prototype.hasOwnProperty.call(LIST_SLUGS, slug) ? LIST_SLUGS[slug] : null;
-  if (!list) {
-    throw new AppException(ErrorCode.NOT_FOUND, 'settings.list.unknown', {
-      list: slug,
-      lists: LIST_SLUG_NAMES.join(', '),
-    });
-  }
-  return list;
-}
+export const LIST_SLUG_NAMES = COMPANY_SETTINGS.slugNames;
+
+/**
+ * listOf: `lifecycles` -> LIFECYCLES, an unknown list is a 404 naming the lists that exist;
+ * systemEntry: the system entry of a list with that id; systemEntryList: the list of a system id.
+ */
+export const { listOf, systemEntry, systemEntryList } = COMPANY_SETTINGS;

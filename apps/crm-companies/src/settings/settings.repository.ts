@@ -1,9 +1,34 @@
 import { Injectable } from '@nestjs/common';
+import type { MessageArgs } from '@crm/errors';
+import { lockTenantSettings, SettingsReferences, SettingsStore } from '@crm/settings-lists';
 import { PrismaService } from '../database/prisma.service';
 import { CompanySettingsList, Prisma } from '../generated/prisma/client';
-import type { CompanySettingsEntry } from './dto/settings-entry.output';
-import { lockSettings, Tx } from './settings-lookup.service';
-import { ENTRY_ROW, EntryRow, toSettingsEntry } from './settings.mapper';
+import { COMPANY_SETTINGS } from './settings-lists';
+
+export type Tx = Prisma.TransactionClient;
+/** A client or transaction of this service, as the settings engine runs its queries on. */
+export type Db = Tx | PrismaService;
+
+/**
+ * Serializes the writers of one tenant's settings lists until the transaction ends, so "unique
+ * ignoring case" (which the case-sensitive unique index cannot enforce) holds under concurrency.
+ * One key per tenant, not per list: a transaction that locks two lists cannot deadlock another.
+ */
+export function lockSettings(tx: Tx, tenantId: string): Promise<void> {
+  return lockTenantSettings(tx, COMPANY_SETTINGS.definition.lockKeyPrefix, tenantId);
+}
+
+/** The table of the company settings lists, for the engine. */
+export function companySettingsStore(
+  prisma: PrismaService,
+): SettingsStore<CompanySettingsList, Db> {
+  return {
+    client: prisma,
+    transaction: (fn) => prisma.$transaction(fn),
+    table: (db) => db.companySettingsEntry,
+    sql: { table: 'CompanySettingsEntry', listEnum: 'CompanySettingsList' },
+  };
+}
 
 /** What the records using an entry are: the 409 of S4/S5 counts them in these words. */
 export type UsageKind = 'companies' | 'emails' | 'relations';
@@ -32,12 +57,6 @@ const COMPANY_COLUMN = {
 type ColumnList = keyof typeof COMPANY_COLUMN;
 const isColumnList = (list: CompanySettingsList): list is ColumnList => list in COMPANY_COLUMN;
 
-const ORDER: Prisma.CompanySettingsEntryOrderByWithRelationInput[] = [
-  { position: 'asc' },
-  { dateCreated: 'asc' },
-  { id: 'asc' },
-];
-
 type Counted = { id: string; n: number }[];
 
 /**
@@ -47,129 +66,19 @@ type Counted = { id: string; n: number }[];
 const REFERENCE_NUMBERS = Prisma.sql`(CASE WHEN jsonb_typeof(c."referenceNumbers") = 'array'
   THEN c."referenceNumbers" ELSE '[]'::jsonb END)`;
 
-/** Tenant entries of the company settings lists; every query is scoped to the tenant. */
+/**
+ * What uses the entries of the company settings lists, for the engine's S4/S5: companies (tags
+ * and their own columns, reference numbers), e-mail addresses and company relations. Every query
+ * is scoped to the tenant.
+ */
 @Injectable()
-export class SettingsRepository {
-  constructor(private readonly prisma: PrismaService) {}
-
-  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction(fn);
-  }
-
-  /** The lock SettingsLookupService.resolveTags takes too (one per tenant). */
-  lockList(tx: Tx, tenantId: string): Promise<void> {
-    return lockSettings(tx, tenantId);
-  }
-
-  private where(tenantId: string, list: CompanySettingsList, q?: string) {
-    return {
-      tenantId,
-      list,
-      ...(q ? { text: { contains: q, mode: 'insensitive' as const } } : {}),
-    } satisfies Prisma.CompanySettingsEntryWhereInput;
-  }
-
-  /** One page in list order, and the total. */
-  async page(
-    tenantId: string,
+export class SettingsRepository implements SettingsReferences<CompanySettingsList, Db, number> {
+  /** "used by N companies" (e-mail addresses, company relations), as USAGE_KIND says. */
+  usageMessage(
     list: CompanySettingsList,
-    q: string | undefined,
-    skip: number,
-    take: number,
-  ): Promise<[CompanySettingsEntry[], number]> {
-    const where = this.where(tenantId, list, q);
-    const [rows, total] = await this.prisma.$transaction([
-      this.prisma.companySettingsEntry.findMany({
-        where,
-        select: ENTRY_ROW,
-        orderBy: ORDER,
-        skip,
-        take,
-      }),
-      this.prisma.companySettingsEntry.count({ where }),
-    ]);
-    return [rows.map(toSettingsEntry), total];
-  }
-
-  /** Every matching entry (for sorting by translated text together with the system entries). */
-  async all(
-    tenantId: string,
-    list: CompanySettingsList,
-    q: string | undefined,
-  ): Promise<CompanySettingsEntry[]> {
-    const rows = await this.prisma.companySettingsEntry.findMany({
-      where: this.where(tenantId, list, q),
-      select: ENTRY_ROW,
-      orderBy: ORDER,
-    });
-    return rows.map(toSettingsEntry);
-  }
-
-  async findByIds(
-    tx: Tx,
-    tenantId: string,
-    list: CompanySettingsList,
-    ids: string[],
-  ): Promise<CompanySettingsEntry[]> {
-    const rows = await tx.companySettingsEntry.findMany({
-      where: { tenantId, list, id: { in: ids } },
-      select: ENTRY_ROW,
-    });
-    return rows.map(toSettingsEntry);
-  }
-
-  /** Entries whose text equals one of `texts`, ignoring case (compared by PostgreSQL's lower()). */
-  findByTexts(
-    tx: Tx,
-    tenantId: string,
-    list: CompanySettingsList,
-    texts: string[],
-  ): Promise<{ id: string; text: string }[]> {
-    return tx.$queryRaw`
-      SELECT "id"::text AS "id", "text" FROM "CompanySettingsEntry"
-      WHERE "tenantId" = ${tenantId} AND "list" = ${list}::"CompanySettingsList"
-        AND lower("text") IN (SELECT lower(t) FROM unnest(${texts}::text[]) AS t)`;
-  }
-
-  /** Next free position at the end of the tenant's list. */
-  async nextPosition(tx: Tx, tenantId: string, list: CompanySettingsList): Promise<number> {
-    const max = await tx.companySettingsEntry.aggregate({
-      where: { tenantId, list },
-      _max: { position: true },
-    });
-    return max._max.position === null ? 0 : max._max.position + 1;
-  }
-
-  async createMany(
-    tx: Tx,
-    rows: Omit<Prisma.CompanySettingsEntryCreateManyInput, 'dateCreated'>[],
-  ): Promise<CompanySettingsEntry[]> {
-    const saved = await tx.companySettingsEntry.createManyAndReturn({
-      data: rows,
-      select: ENTRY_ROW,
-    });
-    // createManyAndReturn does not promise input order
-    const byId = new Map(saved.map((r: EntryRow) => [r.id, r]));
-    return rows.map((r) => toSettingsEntry(byId.get(r.id!)!));
-  }
-
-  async update(
-    tx: Tx,
-    tenantId: string,
-    id: string,
-    data: Prisma.CompanySettingsEntryUpdateManyMutationInput,
-  ): Promise<CompanySettingsEntry> {
-    // the caller found the entry in this tenant within the same transaction
-    const row = await tx.companySettingsEntry.update({
-      where: { id, tenantId },
-      data,
-      select: ENTRY_ROW,
-    });
-    return toSettingsEntry(row);
-  }
-
-  deleteMany(tx: Tx, tenantId: string, list: CompanySettingsList, ids: string[]) {
-    return tx.companySettingsEntry.deleteMany({ where: { tenantId, list, id: { in: ids } } });
+    count: number,
+  ): { messageKey: string; args: MessageArgs } {
+    return { messageKey: `settings.entry.usage.${USAGE_KIND[list]}`, args: { count } };
   }
 
   /**

@@ -1,15 +1,9 @@
 import settings from '../i18n/en/settings.json';
 import settingsDe from '../i18n/de/settings.json';
 import type { CompanySettingsList } from '../generated/prisma/client';
-import { LIST_FIELDS, LIST_SLUGS, listOf } from './settings-lists';
+import { LIST_FIELDS, LIST_SLUGS, listOf, systemEntry, systemEntryList } from './settings-lists';
 import { USAGE_KIND } from './settings.repository';
-import {
-  LIST_I18N_NAMESPACE,
-  SYSTEM_ENTRIES,
-  systemEntry,
-  systemEntryList,
-  systemTextKey,
-} from './system-entries';
+import { LIST_I18N_NAMESPACE, SYSTEM_ENTRIES, systemTextKey } from './system-entries';
 
 const lookup = (catalogue: Record<string, unknown>, key: string): unknown =>
   key

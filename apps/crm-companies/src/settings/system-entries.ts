@@ -1,20 +1,14 @@
+import type { SystemEntries } from '@crm/settings-lists';
 import type { CompanySettingsList } from '../generated/prisma/client';
 
 /**
- * Entries every tenant has without creating them. They live in code, not in the database, so
- * their texts follow Accept-Language (settings.systemEntries.<list>.<key>) and a release can
- * improve them for everyone. Their ids are fixed UUIDs (a range of their own, apart from
- * crm-people's) and never collide with generated ones. They are read-only.
+ * Entries every tenant has without creating them (see SystemEntry in @crm/settings-lists): their
+ * texts follow Accept-Language (settings.systemEntries.<list>.<key>). Their ids are fixed UUIDs
+ * (a range of their own, apart from crm-people's); they are read-only.
  */
-export interface SystemEntry {
-  id: string;
-  key: string;
-  color?: string;
-}
-
 const id = (n: number) => `00000000-0000-4000-b000-${String(n).padStart(12, '0')}`;
 
-export const SYSTEM_ENTRIES: Partial<Record<CompanySettingsList, SystemEntry[]>> = {
+export const SYSTEM_ENTRIES: SystemEntries<CompanySettingsList> = {
   LIFECYCLES: [
     { id: id(101), key: 'lead', color: '#9E9E9E' },
     { id: id(102), key: 'prospect', color: '#2196F3' },
@@ -79,22 +73,4 @@ export const LIST_I18N_NAMESPACE: Record<CompanySettingsList, string> = {
 
 export function systemTextKey(list: CompanySettingsList, key: string): string {
   return `settings.systemEntries.${LIST_I18N_NAMESPACE[list]}.${key}`;
-}
-
-export function systemEntry(list: CompanySettingsList, id: string): SystemEntry | undefined {
-  return SYSTEM_ENTRIES[list]?.find((e) => e.id === id);
-}
-
-/** The list a system entry id belongs to, if it is one. */
-export function systemEntryList(
-  id: string,
-): { list: CompanySettingsList; entry: SystemEntry } | undefined {
-  for (const [list, entries] of Object.entries(SYSTEM_ENTRIES) as [
-    CompanySettingsList,
-    SystemEntry[],
-  ][]) {
-    const entry = entries.find((e) => e.id === id);
-    if (entry) return { list, entry };
-  }
-  return undefined;
 }

@@ -1,16 +1,10 @@
 import { I18nService } from 'nestjs-i18n';
 import type { FieldProblem, MessageArgs } from '@crm/errors';
 import type { Language } from '@crm/i18n';
-import type { PeopleSettingsList } from '../generated/prisma/client';
-import { LIST_I18N_NAMESPACE } from './system-entries';
 
 /** Words of the settings domain in the caller's language. */
 export function t(i18n: I18nService, key: string, lang: Language, args: MessageArgs = {}): string {
   return i18n.t(key, { lang, args }) as string;
-}
-
-export function listName(i18n: I18nService, list: PeopleSettingsList, lang: Language): string {
-  return t(i18n, `people.lists.${LIST_I18N_NAMESPACE[list]}`, lang);
 }
 
 /**

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { AppException } from '@crm/errors';
 import { tenantHeaders } from '@crm/testing';
 import { PrismaService } from '../database/prisma.service';
+import { SettingsLookupService } from './settings-lookup.service';
 import { startCrmPeople, RunningService } from '../test/service-harness';
 
 // S1-S5 and R9 against the real service (PostgreSQL, NATS): system entries, translation, the
@@ -575,6 +577,129 @@ describe('R9 GET /people-settings/relation-types', () => {
     const bad = await call('GET', '/people-settings/relation-types?category=family');
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0]).toMatchObject({ field: 'category', rule: 'isIn' });
+  });
+});
+
+describe('SettingsLookupService (used by the other people domains)', () => {
+  it('resolveTags finds by id or text ignoring case and creates the rest (position 0, category as given)', async () => {
+    const T = `tenant-tags-${randomUUID().slice(0, 8)}`;
+    const lookup = svc.app.get(SettingsLookupService);
+    const existing = (
+      await call(
+        'POST',
+        '/people-settings/personality-tags',
+        { text: 'Existing' },
+        tenantHeaders(T),
+      )
+    ).body.data.id;
+    await call(
+      'POST',
+      '/people-settings/personality-tags',
+      { text: 'Last', position: 7 },
+      tenantHeaders(T),
+    );
+    const resolved = await db.$transaction((tx) =>
+      lookup.resolveTags(
+        tx,
+        T,
+        'PERSONALITY_TAGS',
+        [
+          { text: ' Brand new ', category: ' DISC ' },
+          { id: existing },
+          { text: 'BRAND NEW', category: 'ignored: the entry exists by then' },
+          { text: 'existing' },
+          { text: 'Second new' },
+        ],
+        'personalities',
+        'en',
+      ),
+    );
+    expect(resolved.map((e) => e.text)).toEqual(['Brand new', 'Existing', 'Second new']);
+    const rows = await db.settingsEntry.findMany({
+      where: { tenantId: T, list: 'PERSONALITY_TAGS' },
+      orderBy: [{ position: 'asc' }, { text: 'asc' }],
+      select: { text: true, position: true, category: true },
+    });
+    expect(rows).toEqual([
+      { text: 'Brand new', position: 0, category: ' DISC ' },
+      { text: 'Existing', position: 0, category: null },
+      { text: 'Second new', position: 0, category: null },
+      { text: 'Last', position: 7, category: null },
+    ]);
+
+    const foreign = (
+      await call('POST', '/people-settings/orga-tags', { text: 'Foreign tag' }, tenantHeaders(B))
+    ).body.data.id;
+    const refused = await db
+      .$transaction((tx) =>
+        lookup.resolveTags(tx, T, 'ORGA_TAGS', [{ text: 'Never' }, { id: foreign }], 'tags', 'de'),
+      )
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppException);
+    expect((refused as AppException).problems).toEqual([
+      { field: 'tags[1].id', rule: 'unknownEntry', args: { list: 'Orga-Tags' } },
+    ]);
+    expect(await db.settingsEntry.count({ where: { tenantId: T, text: 'Never' } })).toBe(0);
+  });
+
+  it('resolveTags compares texts exactly ignoring case: % and _ are no wildcards', async () => {
+    const T = `tenant-tags-${randomUUID().slice(0, 8)}`;
+    const lookup = svc.app.get(SettingsLookupService);
+    const [existing] = (
+      await call('POST', '/people-settings/orga-tags', [{ text: 'Existing' }], tenantHeaders(T))
+    ).body.data;
+    const resolved = await db.$transaction((tx) =>
+      lookup.resolveTags(
+        tx,
+        T,
+        'ORGA_TAGS',
+        [{ text: 'Exist_ng' }, { text: '%' }, { text: 'EXISTING' }],
+        'tags',
+        'en',
+      ),
+    );
+    expect(resolved.map((e) => e.text)).toEqual(['Exist_ng', '%', 'Existing']);
+    expect(resolved[2].id).toBe(existing.id);
+    expect(await db.settingsEntry.count({ where: { tenantId: T, list: 'ORGA_TAGS' } })).toBe(3);
+  });
+
+  it('entries, anyEntries and requireEntry merge system and tenant entries of the tenant only', async () => {
+    const lookup = svc.app.get(SettingsLookupService);
+    const own = (await call('POST', '/people-settings/address-types', { text: 'Own address type' }))
+      .body.data.id;
+    const foreign = (
+      await call(
+        'POST',
+        '/people-settings/address-types',
+        { text: 'Foreign address type' },
+        tenantHeaders(B),
+      )
+    ).body.data.id;
+    const found = await lookup.entries(A, 'ADDRESS_TYPES', [own, BUSINESS, foreign, LEAD], 'de');
+    expect([...found.keys()].sort()).toEqual([own, BUSINESS].sort());
+    expect(found.get(BUSINESS)!.text).toBe('Geschäftlich');
+    const any = await lookup.anyEntries(A, [own, LEAD, foreign], 'en');
+    expect(any.get(LEAD)).toEqual({ id: LEAD, text: 'Lead', color: '#9E9E9E', category: null });
+    expect(any.get(own)).toEqual({
+      id: own,
+      text: 'Own address type',
+      color: null,
+      category: null,
+    });
+    expect(any.has(foreign)).toBe(false);
+    await expect(
+      lookup.requireEntry(A, 'ADDRESS_TYPES', foreign, 'addressTypeIds[0]', 'en'),
+    ).rejects.toMatchObject({
+      problems: [
+        { field: 'addressTypeIds[0]', rule: 'unknownEntry', args: { list: 'address types' } },
+      ],
+    });
+    await expect(lookup.requireEntry(A, 'LIFECYCLES', LEAD, 'lifecycle', 'de')).resolves.toEqual({
+      id: LEAD,
+      text: 'Lead',
+      color: '#9E9E9E',
+      category: null,
+    });
   });
 });
 

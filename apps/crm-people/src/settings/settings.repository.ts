@@ -1,17 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import type { MessageArgs } from '@crm/errors';
+import { lockTenantSettings, SettingsReferences, SettingsStore } from '@crm/settings-lists';
 import { PrismaService } from '../database/prisma.service';
 import { PeopleSettingsList, Prisma } from '../generated/prisma/client';
+import { PEOPLE_SETTINGS } from './settings-lists';
 
 export type Tx = Prisma.TransactionClient;
-
-const ENTRY_ROW = {
-  id: true,
-  text: true,
-  color: true,
-  category: true,
-  position: true,
-} as const;
-export type EntryRow = Prisma.SettingsEntryGetPayload<{ select: typeof ENTRY_ROW }>;
+/** A client or transaction of this service, as the settings engine runs its queries on. */
+export type Db = Tx | PrismaService;
 
 /** How many people (and touchpoints) point at an entry. */
 export interface Usage {
@@ -24,109 +20,33 @@ export interface Usage {
  * ignoring case" (which the case-sensitive unique index cannot enforce) holds under concurrency.
  * One key per tenant, not per list: a transaction that locks two lists cannot deadlock another.
  */
-export async function lockSettings(tx: Tx, tenantId: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`people-settings:${tenantId}`}, 0))`;
+export function lockSettings(tx: Tx, tenantId: string): Promise<void> {
+  return lockTenantSettings(tx, PEOPLE_SETTINGS.definition.lockKeyPrefix, tenantId);
 }
 
-const ORDER: Prisma.SettingsEntryOrderByWithRelationInput[] = [
-  { position: 'asc' },
-  { dateCreated: 'asc' },
-  { id: 'asc' },
-];
+/** The table of the people settings lists, for the engine. */
+export function peopleSettingsStore(prisma: PrismaService): SettingsStore<PeopleSettingsList, Db> {
+  return {
+    client: prisma,
+    transaction: (fn) => prisma.$transaction(fn),
+    table: (db) => db.settingsEntry,
+    sql: { table: 'SettingsEntry', listEnum: 'PeopleSettingsList' },
+  };
+}
 
-/** Tenant entries of the people settings lists; every query is scoped to the tenant. */
+/**
+ * What uses the entries of the people settings lists, for the engine's S4/S5: people's tags,
+ * lifecycles, address types of business card addresses and company relation types of business
+ * cards (and touchpoints' orga tags). Every query is scoped to the tenant.
+ */
 @Injectable()
-export class SettingsRepository {
-  constructor(private readonly prisma: PrismaService) {}
-
-  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction(fn);
-  }
-
-  lockList(tx: Tx, tenantId: string): Promise<void> {
-    return lockSettings(tx, tenantId);
-  }
-
-  private where(tenantId: string, list: PeopleSettingsList, q?: string) {
+export class SettingsRepository implements SettingsReferences<PeopleSettingsList, Db, Usage> {
+  /** "used by N people" (and touchpoints where they count). */
+  usageMessage(_list: PeopleSettingsList, u: Usage): { messageKey: string; args: MessageArgs } {
     return {
-      tenantId,
-      list,
-      ...(q ? { text: { contains: q, mode: 'insensitive' as const } } : {}),
-    } satisfies Prisma.SettingsEntryWhereInput;
-  }
-
-  /** One page in list order, and the total. */
-  page(
-    tenantId: string,
-    list: PeopleSettingsList,
-    q: string | undefined,
-    skip: number,
-    take: number,
-  ) {
-    const where = this.where(tenantId, list, q);
-    return this.prisma.$transaction([
-      this.prisma.settingsEntry.findMany({ where, select: ENTRY_ROW, orderBy: ORDER, skip, take }),
-      this.prisma.settingsEntry.count({ where }),
-    ]);
-  }
-
-  /** Every matching entry (for sorting by translated text together with the system entries). */
-  all(tenantId: string, list: PeopleSettingsList, q: string | undefined): Promise<EntryRow[]> {
-    return this.prisma.settingsEntry.findMany({
-      where: this.where(tenantId, list, q),
-      select: ENTRY_ROW,
-      orderBy: ORDER,
-    });
-  }
-
-  findByIds(tx: Tx, tenantId: string, list: PeopleSettingsList, ids: string[]) {
-    return tx.settingsEntry.findMany({
-      where: { tenantId, list, id: { in: ids } },
-      select: ENTRY_ROW,
-    });
-  }
-
-  /** Entries whose text equals one of `texts`, ignoring case (compared by PostgreSQL's lower()). */
-  findByTexts(
-    tx: Tx,
-    tenantId: string,
-    list: PeopleSettingsList,
-    texts: string[],
-  ): Promise<{ id: string; text: string }[]> {
-    return tx.$queryRaw`
-      SELECT "id"::text AS "id", "text" FROM "SettingsEntry"
-      WHERE "tenantId" = ${tenantId} AND "list" = ${list}::"PeopleSettingsList"
-        AND lower("text") IN (SELECT lower(t) FROM unnest(${texts}::text[]) AS t)`;
-  }
-
-  /** Next free position at the end of the tenant's list. */
-  async nextPosition(tx: Tx, tenantId: string, list: PeopleSettingsList): Promise<number> {
-    const max = await tx.settingsEntry.aggregate({
-      where: { tenantId, list },
-      _max: { position: true },
-    });
-    return max._max.position === null ? 0 : max._max.position + 1;
-  }
-
-  createMany(
-    tx: Tx,
-    rows: Omit<Prisma.SettingsEntryCreateManyInput, 'dateCreated'>[],
-  ): Promise<EntryRow[]> {
-    return tx.settingsEntry.createManyAndReturn({ data: rows, select: ENTRY_ROW });
-  }
-
-  update(
-    tx: Tx,
-    tenantId: string,
-    id: string,
-    data: Prisma.SettingsEntryUpdateManyMutationInput,
-  ): Promise<EntryRow> {
-    // the caller found the entry in this tenant within the same transaction
-    return tx.settingsEntry.update({ where: { id, tenantId }, data, select: ENTRY_ROW });
-  }
-
-  deleteMany(tx: Tx, tenantId: string, list: PeopleSettingsList, ids: string[]) {
-    return tx.settingsEntry.deleteMany({ where: { tenantId, list, id: { in: ids } } });
+      messageKey: u.touchpoints ? 'settings.entry.usageWithTouchpoints' : 'settings.entry.usage',
+      args: { people: u.people, touchpoints: u.touchpoints },
+    };
   }
 
   /** Who uses the entries, per entry id (entries nobody uses are absent). */

@@ -2,8 +2,8 @@ import people from '../i18n/en/people.json';
 import peopleDe from '../i18n/de/people.json';
 import settings from '../i18n/en/settings.json';
 import settingsDe from '../i18n/de/settings.json';
-import { LIST_SLUGS, listOf } from './settings-lists';
-import { SYSTEM_ENTRIES, systemEntryList, systemTextKey } from './system-entries';
+import { LIST_SLUGS, listOf, systemEntryList } from './settings-lists';
+import { SYSTEM_ENTRIES, systemTextKey } from './system-entries';
 
 const lookup = (catalogue: Record<string, unknown>, key: string): unknown =>
   key

@@ -1,19 +1,13 @@
+import type { SystemEntries } from '@crm/settings-lists';
 import type { PeopleSettingsList } from '../generated/prisma/client';
 
 /**
- * Entries every tenant has without creating them. They live in code, not in the database, so
- * their texts follow Accept-Language (see systemTextKey) and a release can improve them for
- * everyone. Their ids are fixed UUIDs and never collide with generated ones. They are read-only.
+ * Entries every tenant has without creating them (see SystemEntry in @crm/settings-lists): their
+ * texts follow Accept-Language (see systemTextKey). Their ids are fixed UUIDs; they are read-only.
  */
-export interface SystemEntry {
-  id: string;
-  key: string;
-  color?: string;
-}
-
 const id = (n: number) => `00000000-0000-4000-a000-${String(n).padStart(12, '0')}`;
 
-export const SYSTEM_ENTRIES: Partial<Record<PeopleSettingsList, SystemEntry[]>> = {
+export const SYSTEM_ENTRIES: SystemEntries<PeopleSettingsList> = {
   LIFECYCLES: [
     { id: id(101), key: 'lead', color: '#9E9E9E' },
     { id: id(102), key: 'prospect', color: '#2196F3' },
@@ -60,22 +54,4 @@ export function systemTextKey(list: PeopleSettingsList, key: string): string {
   return list === 'LIFECYCLES'
     ? `people.lifecycles.${key}`
     : `settings.systemEntries.${LIST_I18N_NAMESPACE[list]}.${key}`;
-}
-
-export function systemEntry(list: PeopleSettingsList, id: string): SystemEntry | undefined {
-  return SYSTEM_ENTRIES[list]?.find((e) => e.id === id);
-}
-
-/** The list a system entry id belongs to, if it is one. */
-export function systemEntryList(
-  id: string,
-): { list: PeopleSettingsList; entry: SystemEntry } | undefined {
-  for (const [list, entries] of Object.entries(SYSTEM_ENTRIES) as [
-    PeopleSettingsList,
-    SystemEntry[],
-  ][]) {
-    const entry = entries.find((e) => e.id === id);
-    if (entry) return { list, entry };
-  }
-  return undefined;
 }

@@ -2,21 +2,17 @@ import { Field, InputType, Int } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
   IsBoolean,
   IsInt,
   IsNotEmpty,
   IsOptional,
   IsString,
-  IsUUID,
   Max,
   MaxLength,
   Min,
   ValidateIf,
 } from 'class-validator';
-import { BATCH_MAX } from '@crm/errors';
+import { IdsInput } from '@crm/paging';
 
 export const ENTRY_TEXT_MAX = 200;
 const COLOR_MAX = 20;
@@ -115,14 +111,10 @@ export class UpdateCompanySettingsEntryInput {
 }
 
 /** Body of S4: `{ ids: [...] }`, 1 to 1000 UUIDs. */
-export class DeleteCompanySettingsEntriesInput {
-  @ApiProperty({ type: [String], format: 'uuid', minItems: 1, maxItems: BATCH_MAX })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(BATCH_MAX)
-  @IsUUID('all', { each: true })
-  ids!: string[];
-}
+export class DeleteCompanySettingsEntriesInput extends IdsInput({
+  required: false,
+  each: 'uuid',
+}) {}
 
 /** `?force=true` on S4/S5: remove the entries from everything using them instead of a 409. */
 export class DeleteCompanySettingsEntriesQuery {
