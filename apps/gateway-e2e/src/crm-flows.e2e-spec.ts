@@ -131,6 +131,16 @@ describe('card and company (B8, C6)', () => {
     expect(touchpoint.body.data.companyId).toBeNull();
     // the card connected to another company keeps it
     expect((await readCard(a, p, c)).companyId).toBe(acme);
+    // and the deleted company can no longer be given to a touchpoint (asked over NATS)
+    const refused = await client.rest(a, 'POST', '/touchpoints', {
+      type: 'call',
+      subject: 'About Gone again',
+      start: '2026-01-11T09:00:00Z',
+      personIds: [p],
+      companyId: gone,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0]).toMatchObject({ field: 'companyId', rule: 'unknownCompany' });
   });
 
   it('catch-up: crm-people down while a company is deleted disconnects the card once it is back', async () => {

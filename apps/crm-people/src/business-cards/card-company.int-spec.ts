@@ -1,7 +1,5 @@
-import { connect, JSONCodec, NatsConnection, Subscription } from 'nats';
 import { randomUUID } from 'node:crypto';
-import { Subjects } from '@crm/messaging';
-import { NATS_TEST_URL } from '@crm/testing';
+import { CompaniesStandIn } from '../test/companies-stand-in';
 import { CardTestKit } from './card-test-fixtures';
 
 // startup and requests can be slow on a loaded machine (jest's default is 5 s)
@@ -10,34 +8,18 @@ jest.setTimeout(60000);
 // B8 against real NATS (no responder, then a responder standing in for crm-companies) and B9.
 
 let kit: CardTestKit;
-let nc: NatsConnection;
+let stub: CompaniesStandIn;
 let employee: string;
-const codec = JSONCodec<any>();
 
 beforeAll(async () => {
   kit = await CardTestKit.start('crm_people_it_b_company');
-  nc = await connect({ servers: NATS_TEST_URL, name: 'crm-companies-stub' });
+  stub = await CompaniesStandIn.connect();
   employee = await kit.entry(kit.A, 'COMPANY_RELATION_TYPES', 'Employee');
 }, 60000);
 afterAll(async () => {
-  await nc?.close();
+  await stub?.close();
   await kit?.close();
 }, 30000);
-
-/** Answers companyExists as Nest's NATS transport does; records what it was asked. */
-async function companies(known: Set<string>) {
-  const asked: any[] = [];
-  const sub: Subscription = nc.subscribe(Subjects.crmCompanies.companyExists, {
-    callback: (_err, msg) => {
-      const req = codec.decode(msg.data);
-      asked.push(req.data);
-      const exists = req.data.tenantId === kit.A && known.has(req.data.companyId);
-      msg.respond(codec.encode({ id: req.id, response: { exists }, isDisposed: true }));
-    },
-  });
-  await nc.flush();
-  return { asked, stop: () => sub.unsubscribe() };
-}
 
 async function cardOf(body: Record<string, unknown> = {}) {
   const personId = await kit.person();
@@ -63,9 +45,9 @@ describe('B8 connect a card with a company', () => {
 
   describe('with crm-companies answering', () => {
     const acme = randomUUID();
-    let stub: Awaited<ReturnType<typeof companies>>;
     beforeAll(async () => {
-      stub = await companies(new Set([acme]));
+      stub.add(kit.A, acme);
+      await stub.start();
     });
     afterAll(() => stub.stop());
 
@@ -138,7 +120,7 @@ describe('B8 connect a card with a company', () => {
         companyId: acme,
         companyRelationType: { id: employee },
       });
-      stub.stop();
+      await stub.stop();
       const res = await kit.call('PUT', `${path}/company`, { companyId: null });
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({
@@ -146,7 +128,7 @@ describe('B8 connect a card with a company', () => {
         companyRelationType: null,
         companyRelationSince: null,
       });
-      stub = await companies(new Set([acme]));
+      await stub.start();
     });
 
     it('another tenant or person gets 404 and nothing changes', async () => {

@@ -11,6 +11,7 @@ import {
   isUuid,
 } from '@crm/errors';
 import type { Language } from '@crm/i18n';
+import { CompanyExistsReply, CompanyExistsRequest, MessageBus, Subjects } from '@crm/messaging';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
 import { BATCH_MAX, TouchpointInput } from './dto/touchpoint.input';
 import { Tx, TouchpointsRepository } from './touchpoints.repository';
@@ -34,7 +35,36 @@ export class TouchpointRules {
     private readonly repo: TouchpointsRepository,
     private readonly settings: SettingsLookupService,
     private readonly i18n: I18nService,
+    private readonly bus: MessageBus,
   ) {}
+
+  /**
+   * The company of a touchpoint must be one of the tenant's companies in crm-companies. Asked
+   * over NATS before any transaction opens (a slow answer must not hold one); no answer in time
+   * is a 503 naming crm-companies, and nothing is written. `unchanged` skips the question when
+   * the touchpoint already points at that company (it was confirmed when it was set).
+   */
+  async companyProblems(
+    scope: Scope,
+    companyId: unknown,
+    unchanged?: string | null,
+  ): Promise<FieldProblem[]> {
+    if (!isUuid(companyId) || companyId.toLowerCase() === unchanged?.toLowerCase()) return [];
+    const request: CompanyExistsRequest = { tenantId: scope.tenantId, companyId };
+    const reply = await this.bus.request<CompanyExistsReply>(
+      Subjects.crmCompanies.companyExists,
+      request,
+    );
+    return reply?.exists === true
+      ? []
+      : [this.problem(scope.language, 'companyId', 'unknownCompany')];
+  }
+
+  /** companyProblems as a 400. */
+  async assertCompany(scope: Scope, companyId: unknown, unchanged?: string | null): Promise<void> {
+    const problems = await this.companyProblems(scope, companyId, unchanged);
+    if (problems.length) throw AppException.validation(problems);
+  }
 
   /**
    * A field problem whose rule the shared catalogue lacks: its text comes from this domain's

@@ -119,7 +119,10 @@ export class TouchpointsController {
   @HttpCode(201)
   @ApiOperation({
     summary: 'T3 Create a touchpoint',
-    description: 'companyId is stored as given: crm-companies is not asked (yet).',
+    description:
+      'companyId must name a company of the tenant in crm-companies, asked over NATS before ' +
+      'anything is written: unknown -> 400 on companyId (rule unknownCompany), crm-companies ' +
+      'not answering -> 503.',
   })
   @ApiEnvelope(Touchpoint, 201)
   create(@Ctx() ctx: RequestContext, @Body() body: CreateTouchpointInput): Promise<Touchpoint> {

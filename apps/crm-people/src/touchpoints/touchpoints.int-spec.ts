@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PeopleService } from '../people/people.service';
+import { CompaniesStandIn } from '../test/companies-stand-in';
 import { startCrmPeople, RunningService } from '../test/service-harness';
 import { apiOf } from './__fixtures__/api';
 
@@ -8,6 +9,9 @@ import { apiOf } from './__fixtures__/api';
 const A = `tenant-a-${randomUUID().slice(0, 8)}`;
 const B = `tenant-b-${randomUUID().slice(0, 8)}`;
 let svc: RunningService;
+let companies: CompaniesStandIn;
+/** A company crm-companies (its stand-in) knows for tenant A. */
+const companyOfA = () => companies.add(A, randomUUID());
 const { call, gql, person, touchpoint } = apiOf(() => svc);
 
 let anna: string;
@@ -16,11 +20,14 @@ let foreign: string;
 
 beforeAll(async () => {
   svc = await startCrmPeople('crm_people_it_t_crud');
+  companies = await CompaniesStandIn.connect();
+  await companies.start();
   anna = await person(A, 'Adams');
   ben = await person(A, 'Baker');
   foreign = await person(B, 'Other');
 }, 60000);
 afterAll(async () => {
+  await companies?.close();
   await svc?.app.close();
 });
 
@@ -30,7 +37,7 @@ const fieldsOf = (body: { errors?: { field: string }[] }) =>
 describe('T3 POST /touchpoints', () => {
   it('creates a touchpoint with every field: 201, calculated fields, read answers the same', async () => {
     const callerId = randomUUID();
-    const companyId = randomUUID();
+    const companyId = companyOfA();
     const res = await call(
       A,
       'POST',
@@ -217,11 +224,65 @@ describe('T2 GET /touchpoints/{id}', () => {
   });
 });
 
+describe('the company of a touchpoint (crm-companies over NATS)', () => {
+  const body = (companyId: string) => ({
+    type: 'call',
+    subject: 'Company check',
+    start: '2025-01-01T09:00:00Z',
+    personIds: [anna],
+    companyId,
+  });
+  const count = async (tenant: string) =>
+    (await call(tenant, 'GET', '/touchpoints?q=Company%20check')).body.metaData.totalResults;
+
+  it('unknown or another tenant’s company -> 400 on companyId, nothing written', async () => {
+    const before = await count(A);
+    for (const companyId of [randomUUID(), companies.add(B, randomUUID())]) {
+      const res = await call(A, 'POST', '/touchpoints', body(companyId));
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([
+        expect.objectContaining({ field: 'companyId', rule: 'unknownCompany' }),
+      ]);
+    }
+    const de = await call(A, 'POST', '/touchpoints', body(randomUUID()), {
+      'Accept-Language': 'de',
+    });
+    expect(de.body.errors[0].message).toBe('companyId bezeichnet keine Firma dieses Mandanten');
+    const validated = await call(A, 'POST', '/touchpoints/validate', body(randomUUID()));
+    expect(validated.body.data.valid).toBe(false);
+    expect(fieldsOf(validated.body.data)).toEqual(['companyId']);
+    expect(await count(A)).toBe(before);
+  });
+
+  it('crm-companies not answering -> 503 naming it, nothing written; an unchanged company is not asked again', async () => {
+    const known = companyOfA();
+    const created = await call(A, 'POST', '/touchpoints', body(known));
+    expect(created.status).toBe(201);
+    const before = await count(A);
+    await companies.stop();
+    try {
+      const res = await call(A, 'POST', '/touchpoints', body(companyOfA()));
+      expect(res.status).toBe(503);
+      expect(res.body.message).toContain('crm-companies');
+      expect(await count(A)).toBe(before);
+      // the touchpoint keeps the company it has: nothing to ask
+      const kept = await call(A, 'PUT', `/touchpoints/${created.body.data.id}`, {
+        ...body(known),
+        subject: 'Company check (renamed)',
+      });
+      expect(kept.status).toBe(200);
+      expect(kept.body.data.companyId).toBe(known);
+    } finally {
+      await companies.start();
+    }
+  });
+});
+
 describe('T4 PUT /touchpoints/{id}', () => {
   it('replaces fields, people and tags and keeps the mood history', async () => {
     const t = await touchpoint(A, [anna], {
       priority: 1,
-      companyId: randomUUID(),
+      companyId: companyOfA(),
       mood: { mood: 'bad' },
       tags: [{ text: 'Old tag' }],
     });
@@ -305,9 +366,10 @@ describe('T5 DELETE /touchpoints/{id}', () => {
 describe('T1 GET /touchpoints', () => {
   let ids: Record<string, string>;
   let vip: string;
-  const companyId = randomUUID();
+  let companyId: string;
 
   beforeAll(async () => {
+    companyId = companyOfA();
     const listed = await person(A, 'Listed');
     const other = await person(A, 'Unlisted');
     const first = await touchpoint(A, [listed], {

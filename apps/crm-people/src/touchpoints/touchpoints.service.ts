@@ -111,6 +111,7 @@ export class TouchpointsService {
   }
 
   async create(ctx: RequestContext, input: CreateTouchpointInput): Promise<Touchpoint> {
+    await this.rules.assertCompany(ctx, input.companyId);
     const record = await this.repo.transaction(async (tx) => {
       const personIds = await this.rules.assertValid(ctx, input, tx);
       const tags = await this.settings.resolveTags(
@@ -139,6 +140,10 @@ export class TouchpointsService {
 
   /** PUT: replaces fields, people and tags; the mood history stays. */
   async update(ctx: RequestContext, id: string, input: TouchpointInput): Promise<Touchpoint> {
+    this.requireUuid(id);
+    const current = await this.repo.findById(ctx.tenantId, id);
+    if (!current) throw AppException.notFound(RESOURCE, id);
+    await this.rules.assertCompany(ctx, input.companyId, current.companyId);
     const record = await this.repo.transaction(async (tx) => {
       await this.requireExisting(ctx, id, tx);
       const personIds = await this.rules.assertValid(ctx, input, tx);
@@ -186,6 +191,7 @@ export class TouchpointsService {
       validateSync(input, { whitelist: true, forbidNonWhitelisted: true }),
     );
     problems.push(...(await this.rules.check(ctx, input)));
+    problems.push(...(await this.rules.companyProblems(ctx, input.companyId)));
 
     const start = dateOf(input.start);
     const end = dateOf(input.end);
