@@ -7,7 +7,6 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { connect, NatsConnection, StringCodec } from 'nats';
 import { Client } from 'pg';
-import { loadConfig } from '@crm/config';
 import type { Envelope } from '@crm/envelope';
 import { AppException } from '@crm/errors';
 import {
@@ -21,11 +20,11 @@ import {
   TenantSummary,
   VerifyApiKeyReply,
 } from '@crm/messaging';
-import { createServiceApp, startServiceApp } from '@crm/service-kit';
+import { createServiceApp } from '@crm/service-kit';
 import {
-  freePort,
-  freshDatabase,
   NATS_TEST_URL,
+  ServiceTestClient,
+  startServiceForTest,
   TEST_SERVER_URL,
   tenantHeaders,
 } from '@crm/testing';
@@ -62,10 +61,10 @@ async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, m
   }
 }
 
-async function rest<T>(p: string, headers: Record<string, string>) {
-  const res = await fetch(`${base}/v1/crm${p}`, { headers });
-  return { status: res.status, body: (await res.json()) as Envelope<T> };
-}
+const api = new ServiceTestClient(() => base);
+
+const rest = <T>(p: string, headers: Record<string, string>) =>
+  api.rest<Envelope<T>>('GET', p, undefined, headers);
 
 interface GqlResult<T> {
   data: T | null;
@@ -73,33 +72,17 @@ interface GqlResult<T> {
 }
 
 async function gql<T>(query: string, headers: Record<string, string>, variables = {}) {
-  const res = await fetch(`${base}/graphql`, {
-    method: 'POST',
-    headers: { ...headers, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
-  return (await res.json()) as GqlResult<T>;
+  return (await api.graphql<GqlResult<T>>(query, variables, headers)).body;
 }
 
 beforeAll(async () => {
-  const url = await freshDatabase('tenant-info', DB_NAME);
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    NODE_ENV: 'test',
-    PORT: String(port),
-    DATABASE_URL: url,
-    NATS_URL: NATS_TEST_URL,
-  };
-  const config = loadConfig(TenantInfoConfig, env);
-  const opts = { service: SERVICE_NAME, title: 'Tenant information', config };
-  app = await createServiceApp(AppModule.forRoot(config), opts);
-  try {
-    await startServiceApp(app, opts);
-  } catch (err) {
-    await app.close();
-    throw err;
-  }
-  base = `http://127.0.0.1:${port}`;
+  ({ app, url: base } = await startServiceForTest({
+    service: SERVICE_NAME,
+    appModule: (config) => AppModule.forRoot(config),
+    config: TenantInfoConfig,
+    createApp: createServiceApp,
+    dbName: DB_NAME,
+  }));
   prisma = app.get(PrismaService);
 
   bus = new MessageBus(
@@ -263,8 +246,9 @@ describe('REST TI1-TI3', () => {
     expect(de.body.message).toContain('X-Integration-Name');
   });
   it('documents TI1-TI3 in the OpenAPI description', async () => {
-    const res = await fetch(`${base}/v1/crm/openapi.json`);
-    const doc = (await res.json()) as { paths: Record<string, { get?: { summary?: string } }> };
+    const { body: doc } = await api.rest<{
+      paths: Record<string, { get?: { summary?: string } }>;
+    }>('GET', '/openapi.json');
     for (const [p, op] of [
       ['/v1/crm/tenant-info', 'TI1'],
       ['/v1/crm/tenant-info/tariff', 'TI2'],

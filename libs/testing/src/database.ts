@@ -36,3 +36,18 @@ export async function freshDatabase(service: string, name: string): Promise<stri
   );
   return url;
 }
+
+/** One SQL statement on database `url`, on a connection of its own: for arranging or inspecting rows. */
+export async function runSql<T = Record<string, unknown>>(
+  url: string,
+  text: string,
+  params: unknown[] = [],
+): Promise<T[]> {
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    return (await db.query(text, params)).rows as T[];
+  } finally {
+    await db.end();
+  }
+}

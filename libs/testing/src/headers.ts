@@ -11,3 +11,12 @@ export function tenantHeaders(
     ...extra,
   };
 }
+
+/** The headers of `tenantHeaders` without the JSON content type: fetch sets the multipart one. */
+export function uploadHeaders(
+  tenantId: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  const { 'Content-Type': _json, ...rest } = tenantHeaders(tenantId);
+  return { ...rest, ...extra };
+}

@@ -2,3 +2,5 @@ export * from './headers';
 export * from './database';
 export * from './ports';
 export * from './stack';
+export * from './service';
+export * from './client';

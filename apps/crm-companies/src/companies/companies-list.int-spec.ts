@@ -292,9 +292,9 @@ describe('GraphQL companies, companyByDomain', () => {
 
 describe('OpenAPI', () => {
   it('documents every companies route with its row, body and answers', async () => {
-    const res = await fetch(`${svc.url}/v1/crm/openapi.json`);
+    const res = await t.api.rest('GET', '/openapi.json');
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as any;
+    const doc = res.body;
     const op = (path: string, method: string) => doc.paths[`/v1/crm${path}`]?.[method];
     const rows: [string, string, string, boolean][] = [
       ['/companies', 'get', 'C1', false],

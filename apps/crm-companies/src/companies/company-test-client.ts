@@ -1,14 +1,7 @@
-import { Client } from 'pg';
-import { tenantHeaders } from '@crm/testing';
+import { runSql, ServiceTestClient } from '@crm/testing';
 import type { RunningService } from '../test/service-harness';
 
 // Calls of the companies integration tests against a running crm-companies (REST, GraphQL, SQL).
-
-export interface Answer {
-  status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- checked field by field in tests
-  body: any;
-}
 
 /** System entries (settings/system-entries.ts): fixed ids every tenant has. */
 const sys = (n: number) => `00000000-0000-4000-b000-${String(n).padStart(12, '0')}`;
@@ -26,45 +19,12 @@ export const SYS = {
 } as const;
 
 export function companyTestClient(svc: RunningService) {
-  const rest = async (
-    tenant: string,
-    method: string,
-    path: string,
-    body?: unknown,
-    extra: Record<string, string> = {},
-  ): Promise<Answer> => {
-    const res = await fetch(`${svc.url}/v1/crm${path}`, {
-      method,
-      headers: tenantHeaders(tenant, extra),
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json() };
-  };
-
-  const gql = async (
-    tenant: string,
-    query: string,
-    variables: Record<string, unknown> = {},
-    extra: Record<string, string> = {},
-  ): Promise<Answer> => {
-    const res = await fetch(`${svc.url}/graphql`, {
-      method: 'POST',
-      headers: tenantHeaders(tenant, extra),
-      body: JSON.stringify({ query, variables }),
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  const api = new ServiceTestClient(svc.url);
+  const { restAs: rest, graphqlAs: gql } = api;
 
   /** One SQL statement on the service's database (to arrange or inspect rows directly). */
-  const sql = async <T = Record<string, unknown>>(text: string, params: unknown[] = []) => {
-    const db = new Client({ connectionString: svc.databaseUrl });
-    await db.connect();
-    try {
-      return (await db.query(text, params)).rows as T[];
-    } finally {
-      await db.end();
-    }
-  };
+  const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+    runSql<T>(svc.databaseUrl, text, params);
 
   /** Creates a company through C4 and returns its id. */
   const company = async (tenant: string, body: Record<string, unknown>): Promise<string> => {
@@ -118,7 +78,7 @@ export function companyTestClient(svc: RunningService) {
         .n,
     );
 
-  return { rest, gql, sql, company, entry, email, count };
+  return { api, rest, gql, sql, company, entry, email, count };
 }
 
 /** [field, rule] pairs of an error envelope, for compact assertions. */

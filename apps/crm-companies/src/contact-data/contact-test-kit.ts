@@ -1,17 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { tenantHeaders } from '@crm/testing';
+import { ServiceTestKit } from '@crm/testing';
 import { PrismaService } from '../database/prisma.service';
 import type { AddressRow, ContactKind, EmailRow, PhoneRow } from './contact-data.repository';
-import { RunningService, startCrmCompanies } from '../test/service-harness';
+import { startCrmCompanies } from '../test/service-harness';
 
 // Shared by the integration tests of contact data: a running crm-companies and small helpers.
-
-export interface Answer {
-  status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- checked field by field in tests
-  body: any;
-  text: string;
-}
 
 const PATHS: Record<ContactKind, string> = {
   address: 'addresses',
@@ -19,49 +11,13 @@ const PATHS: Record<ContactKind, string> = {
   email: 'emails',
 };
 
-export class ContactTestKit {
-  readonly A = `tenant-a-${randomUUID().slice(0, 8)}`;
-  readonly B = `tenant-b-${randomUUID().slice(0, 8)}`;
-
-  private constructor(readonly svc: RunningService) {}
-
+export class ContactTestKit extends ServiceTestKit {
   static async start(dbName: string): Promise<ContactTestKit> {
     return new ContactTestKit(await startCrmCompanies(dbName));
   }
 
   get prisma(): PrismaService {
     return this.svc.app.get(PrismaService);
-  }
-
-  async call(
-    method: string,
-    path: string,
-    body?: unknown,
-    tenant = this.A,
-    extra: Record<string, string> = {},
-  ): Promise<Answer> {
-    const res = await fetch(`${this.svc.url}/v1/crm${path}`, {
-      method,
-      headers: tenantHeaders(tenant, extra),
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: JSON.parse(text), text };
-  }
-
-  async gql(
-    query: string,
-    variables: Record<string, unknown> = {},
-    tenant = this.A,
-    extra: Record<string, string> = {},
-  ): Promise<Answer> {
-    const res = await fetch(`${this.svc.url}/graphql`, {
-      method: 'POST',
-      headers: tenantHeaders(tenant, extra),
-      body: JSON.stringify({ query, variables }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: JSON.parse(text), text };
   }
 
   /**
@@ -115,10 +71,6 @@ export class ContactTestKit {
       'city' in r ? r.city : 'number' in r ? r.number : r.email,
       r.isFavorite,
     ]);
-  }
-
-  async close(): Promise<void> {
-    await this.svc?.app.close();
   }
 }
 

@@ -1,18 +1,12 @@
 import { connect, JSONCodec, NatsConnection, Subscription } from 'nats';
 import { randomUUID } from 'node:crypto';
 import { Subjects } from '@crm/messaging';
-import { NATS_TEST_URL, tenantHeaders } from '@crm/testing';
+import { NATS_TEST_URL, ServiceTestKit } from '@crm/testing';
 import { PrismaService } from '../database/prisma.service';
 import { RunningService, startCrmCompanies } from '../test/service-harness';
 
 // Shared by the integration tests of managed-by relations: the real crm-companies (HTTP, GraphQL,
 // NATS, database) and, over real NATS, a responder standing in for crm-people's peopleExist.
-
-export interface Answer {
-  status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- checked field by field in tests
-  body: any;
-}
 
 /** A system entry of crm-people's manager-roles list (every tenant has it). */
 export const ACCOUNT_MANAGER = '00000000-0000-4000-a000-000000000401';
@@ -80,15 +74,14 @@ export class PeopleStandIn {
   }
 }
 
-export class ManagedByKit {
-  readonly A = `tenant-a-${randomUUID().slice(0, 8)}`;
-  readonly B = `tenant-b-${randomUUID().slice(0, 8)}`;
-
+export class ManagedByKit extends ServiceTestKit {
   private constructor(
-    readonly svc: RunningService,
+    svc: RunningService,
     readonly nc: NatsConnection,
     readonly people: PeopleStandIn,
-  ) {}
+  ) {
+    super(svc);
+  }
 
   static async start(dbName: string): Promise<ManagedByKit> {
     const svc = await startCrmCompanies(dbName);
@@ -100,35 +93,6 @@ export class ManagedByKit {
 
   get db(): PrismaService {
     return this.svc.app.get(PrismaService);
-  }
-
-  async call(
-    method: string,
-    path: string,
-    body?: unknown,
-    tenant = this.A,
-    extra: Record<string, string> = {},
-  ): Promise<Answer> {
-    const res = await fetch(`${this.svc.url}/v1/crm${path}`, {
-      method,
-      headers: tenantHeaders(tenant, extra),
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json() };
-  }
-
-  async gql(
-    query: string,
-    variables: Record<string, unknown> = {},
-    tenant = this.A,
-    extra: Record<string, string> = {},
-  ): Promise<Answer> {
-    const res = await fetch(`${this.svc.url}/graphql`, {
-      method: 'POST',
-      headers: tenantHeaders(tenant, extra),
-      body: JSON.stringify({ query, variables }),
-    });
-    return { status: res.status, body: await res.json() };
   }
 
   /** A company of `tenant`, written straight into the database (companies are another domain). */
@@ -148,9 +112,9 @@ export class ManagedByKit {
     });
   }
 
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     await this.people.stop().catch(() => undefined);
     await this.nc?.close();
-    await this.svc?.app.close();
+    await super.close();
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { tenantHeaders } from '@crm/testing';
+import { ServiceTestClient } from '@crm/testing';
 import { FilesService, startWithStorage } from '../files/test/files-harness';
 
 // Services start slowly on a busy machine; 20 MB uploads take a while.
@@ -19,14 +19,9 @@ anna.schmidt@muster.de`;
 
 let svc: FilesService;
 
-async function call(path: string, body: unknown, lang = 'en') {
-  const res = await fetch(`${svc.url}/v1/crm${path}`, {
-    method: 'POST',
-    headers: tenantHeaders(A, { 'Accept-Language': lang }),
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const api = new ServiceTestClient(() => svc.url);
+const call = (path: string, body: unknown, lang = 'en') =>
+  api.restAs(A, 'POST', path, body, { 'Accept-Language': lang });
 
 beforeAll(async () => {
   svc = await startWithStorage('crm_people_it_f_ai');
@@ -86,18 +81,14 @@ describe('P24 POST /ai/contact-extraction', () => {
   });
 
   it('GraphQL extractContact(text) answers the same, and validates the same', async () => {
-    const gql = async (text: string) => {
-      const res = await fetch(`${svc.url}/graphql`, {
-        method: 'POST',
-        headers: tenantHeaders(A),
-        body: JSON.stringify({
-          query:
-            'query($text: String!) { extractContact(text: $text) { person { firstname lastname } card { business phones { number type } addresses { country countryCode } } confidence { lastname } } }',
-          variables: { text },
-        }),
-      });
-      return (await res.json()) as any;
-    };
+    const gql = async (text: string) =>
+      (
+        await api.graphqlAs(
+          A,
+          'query($text: String!) { extractContact(text: $text) { person { firstname lastname } card { business phones { number type } addresses { country countryCode } } confidence { lastname } } }',
+          { text },
+        )
+      ).body;
     const ok = await gql(SIGNATURE);
     expect(ok.data.extractContact).toMatchObject({
       person: { firstname: 'Anna', lastname: 'Schmidt' },

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { uploadHeaders } from '@crm/testing';
 import { FilesService, startWithStorage } from './test/files-harness';
 import { imagesClient, jpeg } from './test/images-client';
 
@@ -8,20 +9,14 @@ jest.setTimeout(60000);
 
 const A = `tenant-a-${randomUUID().slice(0, 8)}`;
 let svc: FilesService;
-const { call, upload, person } = imagesClient(() => svc, A);
+const { api, call, upload, person } = imagesClient(() => svc, A);
 
 async function addDocument(personId: string, name: string) {
-  const form = new FormData();
-  form.append('file', new Blob([`content of ${name}`], { type: 'text/plain' }), name);
-  const res = await fetch(`${svc.url}/v1/crm/people/${personId}/documents`, {
-    method: 'POST',
-    headers: {
-      'X-Integration-Name': 'test-suite',
-      'X-Integration-Provider': 'crm-tests',
-      'X-Service-TenantId': A,
-    },
-    body: form,
-  });
+  const res = await api.upload(
+    `/people/${personId}/documents`,
+    { data: `content of ${name}`, type: 'text/plain', name },
+    uploadHeaders(A),
+  );
   expect(res.status).toBe(201);
 }
 
@@ -60,15 +55,11 @@ it('P20 drops the source profile image but keeps the documents that moved to the
   expect(left.some((f) => f.includes('documents'))).toBe(true);
   const docs = await call('GET', `/people/${target}/documents`);
   expect(docs.body.data).toHaveLength(1);
-  const download = await fetch(
-    `${svc.url}/v1/crm/people/${target}/documents/${docs.body.data[0].id}`,
-    {
-      headers: {
-        'X-Integration-Name': 'test-suite',
-        'X-Integration-Provider': 'crm-tests',
-        'X-Service-TenantId': A,
-      },
-    },
+  const download = await api.rest(
+    'GET',
+    `/people/${target}/documents/${docs.body.data[0].id}`,
+    undefined,
+    uploadHeaders(A),
   );
-  expect(await download.text()).toBe('content of moved.txt');
+  expect(download.text).toBe('content of moved.txt');
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { tenantHeaders } from '@crm/testing';
+import { ServiceTestClient } from '@crm/testing';
 import { PrismaService } from '../database/prisma.service';
 import type { RunningService } from '../test/service-harness';
 
@@ -9,42 +9,11 @@ import type { RunningService } from '../test/service-harness';
 export const PROSPECT = '00000000-0000-4000-a000-000000000102';
 export const CUSTOMER = '00000000-0000-4000-a000-000000000103';
 
-export interface Answer {
-  status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- checked field by field in tests
-  body: any;
-}
-
 export function mergeTestClient(svc: RunningService) {
   const db = svc.app.get(PrismaService);
 
-  const rest = async (
-    tenant: string,
-    method: string,
-    path: string,
-    body?: unknown,
-    extra: Record<string, string> = {},
-  ): Promise<Answer> => {
-    const res = await fetch(`${svc.url}/v1/crm${path}`, {
-      method,
-      headers: tenantHeaders(tenant, extra),
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json() };
-  };
-
-  const gql = async (
-    tenant: string,
-    query: string,
-    variables: Record<string, unknown> = {},
-  ): Promise<Answer> => {
-    const res = await fetch(`${svc.url}/graphql`, {
-      method: 'POST',
-      headers: tenantHeaders(tenant),
-      body: JSON.stringify({ query, variables }),
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  const api = new ServiceTestClient(svc.url);
+  const { restAs: rest, graphqlAs: gql } = api;
 
   const person = async (
     tenantId: string,

@@ -1,55 +1,15 @@
-import { Client } from 'pg';
-import { tenantHeaders } from '@crm/testing';
+import { runSql, ServiceTestClient } from '@crm/testing';
 import type { RunningService } from '../test/service-harness';
 
 // Calls of the people integration tests against a running crm-people (REST, GraphQL, SQL).
 
-export interface Answer {
-  status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- checked field by field in tests
-  body: any;
-}
-
 export function peopleTestClient(svc: RunningService) {
-  const rest = async (
-    tenant: string,
-    method: string,
-    path: string,
-    body?: unknown,
-    extra: Record<string, string> = {},
-  ): Promise<Answer> => {
-    const res = await fetch(`${svc.url}/v1/crm${path}`, {
-      method,
-      headers: tenantHeaders(tenant, extra),
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json() };
-  };
-
-  const gql = async (
-    tenant: string,
-    query: string,
-    variables: Record<string, unknown> = {},
-    extra: Record<string, string> = {},
-  ): Promise<Answer> => {
-    const res = await fetch(`${svc.url}/graphql`, {
-      method: 'POST',
-      headers: tenantHeaders(tenant, extra),
-      body: JSON.stringify({ query, variables }),
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  const api = new ServiceTestClient(svc.url);
+  const { restAs: rest, graphqlAs: gql } = api;
 
   /** One SQL statement on the service's database (to arrange data no route of P writes). */
-  const sql = async <T = Record<string, unknown>>(text: string, params: unknown[] = []) => {
-    const db = new Client({ connectionString: svc.databaseUrl });
-    await db.connect();
-    try {
-      return (await db.query(text, params)).rows as T[];
-    } finally {
-      await db.end();
-    }
-  };
+  const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+    runSql<T>(svc.databaseUrl, text, params);
 
   /** Creates a person through P3 and returns its id. */
   const person = async (tenant: string, body: Record<string, unknown>): Promise<string> => {
@@ -92,5 +52,5 @@ export function peopleTestClient(svc: RunningService) {
     return row.id;
   };
 
-  return { rest, gql, sql, person, card };
+  return { api, rest, gql, sql, person, card };
 }

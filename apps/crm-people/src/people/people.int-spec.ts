@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { tenantHeaders } from '@crm/testing';
+import { ServiceTestClient, tenantHeaders } from '@crm/testing';
 import { startCrmPeople, RunningService } from '../test/service-harness';
 import { PeopleRepository } from './people.repository';
 
@@ -9,27 +9,7 @@ const B = `tenant-b-${randomUUID().slice(0, 8)}`;
 
 let svc: RunningService;
 
-async function call(method: string, path: string, body?: unknown, headers = tenantHeaders(A)) {
-  const res = await fetch(`${svc.url}/v1/crm${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
-
-async function gql(
-  query: string,
-  variables: Record<string, unknown> = {},
-  headers = tenantHeaders(A),
-) {
-  const res = await fetch(`${svc.url}/graphql`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ query, variables }),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const { rest: call, graphql: gql } = new ServiceTestClient(() => svc.url, tenantHeaders(A));
 
 beforeAll(async () => {
   svc = await startCrmPeople('crm_people_it_people');

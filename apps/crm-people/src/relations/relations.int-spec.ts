@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { tenantHeaders } from '@crm/testing';
+import { ServiceTestClient, tenantHeaders } from '@crm/testing';
 import { PrismaService } from '../database/prisma.service';
 import { startCrmPeople, RunningService } from '../test/service-harness';
 
@@ -15,27 +15,7 @@ jest.setTimeout(30000);
 let svc: RunningService;
 let db: PrismaService;
 
-async function call(method: string, path: string, body?: unknown, headers = tenantHeaders(A)) {
-  const res = await fetch(`${svc.url}/v1/crm${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
-
-async function gql(
-  query: string,
-  variables: Record<string, unknown> = {},
-  headers = tenantHeaders(A),
-) {
-  const res = await fetch(`${svc.url}/graphql`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ query, variables }),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const { rest: call, graphql: gql } = new ServiceTestClient(() => svc.url, tenantHeaders(A));
 
 async function person(firstname: string, lastname = 'Test', tenant = A): Promise<string> {
   const res = await call('POST', '/people', { firstname, lastname }, tenantHeaders(tenant));

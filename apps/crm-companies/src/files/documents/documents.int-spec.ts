@@ -1,12 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { FILE_STORAGE, FileStorage } from '@crm/storage';
 import { companyFilesPrefix } from '../files.storage';
-import {
-  clientOf,
-  CompaniesUnderTest,
-  startWithStorage,
-  uploadHeaders,
-} from '../test/files-harness';
+import { uploadHeaders } from '@crm/testing';
+import { clientOf, CompaniesUnderTest, startWithStorage } from '../test/files-harness';
 import { jpeg } from '../test/images';
 
 // C31, C32 against the real service: uploads streamed into storage (20 MB, 413 above, nothing
@@ -19,36 +15,23 @@ const B = `tenant-b-${randomUUID().slice(0, 8)}`;
 const MB20 = 20 * 1024 * 1024;
 
 let svc: CompaniesUnderTest;
-const { call, gql, company } = clientOf(() => svc, A);
+const { api, call, gql, company } = clientOf(() => svc, A);
 
-async function upload(
+const upload = (
   companyId: string,
   data: Buffer,
   name: string,
   type = 'application/pdf',
   tenant = A,
-) {
-  const form = new FormData();
-  form.append('file', new Blob([data], { type }), name);
-  const res = await fetch(`${svc.url}/v1/crm/companies/${companyId}/documents`, {
-    method: 'POST',
-    headers: uploadHeaders(tenant),
-    body: form,
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+) => api.upload(`/companies/${companyId}/documents`, { data, name, type }, uploadHeaders(tenant));
 
-async function download(
-  companyId: string,
-  id: string,
-  tenant = A,
-  extra: Record<string, string> = {},
-) {
-  const res = await fetch(`${svc.url}/v1/crm/companies/${companyId}/documents/${id}`, {
-    headers: uploadHeaders(tenant, extra),
-  });
-  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
-}
+const download = (companyId: string, id: string, tenant = A, extra: Record<string, string> = {}) =>
+  api.rest(
+    'GET',
+    `/companies/${companyId}/documents/${id}`,
+    undefined,
+    uploadHeaders(tenant, extra),
+  );
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const filesOf = async (id: string) => (await svc.filesOf(A)).filter((f) => f.includes(id));
@@ -152,13 +135,14 @@ describe('C31 / C32 documents', () => {
 
   it('400 without a file or with an empty one; 404 for unknown companies and documents', async () => {
     const id = await company();
-    const none = await fetch(`${svc.url}/v1/crm/companies/${id}/documents`, {
-      method: 'POST',
-      headers: uploadHeaders(A),
-      body: new FormData(),
-    });
+    const none = await api.rest(
+      'POST',
+      `/companies/${id}/documents`,
+      new FormData(),
+      uploadHeaders(A),
+    );
     expect(none.status).toBe(400);
-    expect(((await none.json()) as any).errors[0]).toMatchObject({
+    expect(none.body.errors[0]).toMatchObject({
       field: 'file',
       rule: 'isDefined',
     });
@@ -217,13 +201,11 @@ describe('C31 / C32 documents', () => {
     const kept = await company('Kept');
     await upload(id.toUpperCase(), Buffer.from('one'), 'one.txt', 'text/plain');
     await upload(kept, Buffer.from('two'), 'two.txt', 'text/plain');
-    const form = new FormData();
-    form.append('file', new Blob([await jpeg(100, 100)], { type: 'image/jpeg' }), 'logo.jpg');
-    const logo = await fetch(`${svc.url}/v1/crm/companies/${id}/logo`, {
-      method: 'POST',
-      headers: uploadHeaders(A),
-      body: form,
-    });
+    const logo = await api.upload(
+      `/companies/${id}/logo`,
+      { data: await jpeg(100, 100), type: 'image/jpeg', name: 'logo.jpg' },
+      uploadHeaders(A),
+    );
     expect(logo.status).toBe(201);
     expect(await filesOf(id)).toHaveLength(12);
 
@@ -273,9 +255,9 @@ describe('GraphQL', () => {
 
 describe('OpenAPI description', () => {
   it('documents C26-C32 with the row id, bodies and answers', async () => {
-    const res = await fetch(`${svc.url}/v1/crm/openapi.json`);
+    const res = await api.rest('GET', '/openapi.json');
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as any;
+    const doc = res.body;
     const op = (p: string, method: string) => doc.paths[`/v1/crm/companies/{id}${p}`]?.[method];
     const rows: [string, string, string][] = [
       ['/bank-accounts', 'get', 'C26'],

@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
-import {
-  clientOf,
-  CompaniesUnderTest,
-  startWithStorage,
-  uploadHeaders,
-} from '../test/files-harness';
+import { uploadHeaders } from '@crm/testing';
+import { clientOf, CompaniesUnderTest, startWithStorage } from '../test/files-harness';
 import { gif, jpeg, png, svg, webp } from '../test/images';
 
 // C28 against the real service: sizes derived with sharp from real images, stored per version
@@ -18,7 +14,7 @@ const B = `tenant-b-${randomUUID().slice(0, 8)}`;
 const MB5 = 5 * 1024 * 1024;
 
 let svc: CompaniesUnderTest;
-const { call, gql, company } = clientOf(() => svc, A);
+const { api, call, gql, company } = clientOf(() => svc, A);
 
 interface UploadOptions {
   tenant?: string;
@@ -28,32 +24,15 @@ interface UploadOptions {
   lang?: string;
 }
 
-async function upload(companyId: string, data: Buffer, opts: UploadOptions = {}) {
-  const form = new FormData();
-  form.append(
-    opts.field ?? 'file',
-    new Blob([data], { type: opts.type ?? 'image/jpeg' }),
-    opts.name ?? 'logo.jpg',
+const upload = (companyId: string, data: Buffer, opts: UploadOptions = {}) =>
+  api.upload(
+    `/companies/${companyId}/logo`,
+    { data, field: opts.field, type: opts.type ?? 'image/jpeg', name: opts.name ?? 'logo.jpg' },
+    uploadHeaders(opts.tenant ?? A, opts.lang ? { 'Accept-Language': opts.lang } : {}),
   );
-  const res = await fetch(`${svc.url}/v1/crm/companies/${companyId}/logo`, {
-    method: 'POST',
-    headers: uploadHeaders(opts.tenant ?? A, opts.lang ? { 'Accept-Language': opts.lang } : {}),
-    body: form,
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
 
-async function image(
-  companyId: string,
-  query = '',
-  tenant = A,
-  extra: Record<string, string> = {},
-) {
-  const res = await fetch(`${svc.url}/v1/crm/companies/${companyId}/logo${query}`, {
-    headers: uploadHeaders(tenant, extra),
-  });
-  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
-}
+const image = (companyId: string, query = '', tenant = A, extra: Record<string, string> = {}) =>
+  api.rest('GET', `/companies/${companyId}/logo${query}`, undefined, uploadHeaders(tenant, extra));
 
 const stored = (id: string) =>
   svc.db.company.findUniqueOrThrow({
@@ -241,13 +220,9 @@ describe('C28 POST /companies/{id}/logo', () => {
 
   it('400 without a file, for another field name or an empty file; 404 for unknown companies', async () => {
     const id = await company();
-    const none = await fetch(`${svc.url}/v1/crm/companies/${id}/logo`, {
-      method: 'POST',
-      headers: uploadHeaders(A),
-      body: new FormData(),
-    });
+    const none = await api.rest('POST', `/companies/${id}/logo`, new FormData(), uploadHeaders(A));
     expect(none.status).toBe(400);
-    expect(((await none.json()) as any).errors).toEqual([
+    expect(none.body.errors).toEqual([
       expect.objectContaining({ field: 'file', rule: 'isDefined' }),
     ]);
     const other = await upload(id, await jpeg(10, 10), { field: 'image' });

@@ -1,23 +1,7 @@
-import { ArgsType, Field, ID, InputType, Int } from '@nestjs/graphql';
+import { ArgsType, Field, ID, InputType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsDefined,
-  IsInt,
-  IsISO8601,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Max,
-  MaxLength,
-  Min,
-  ValidateIf,
-} from 'class-validator';
-import { BATCH_MAX } from '@crm/errors';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@crm/paging';
+import { IsDefined, IsISO8601, IsOptional, IsString, IsUUID, ValidateIf } from 'class-validator';
+import { IdsInput, PageParam, PageSizeParam, SortParam } from '@crm/paging';
 
 const PERSON = 'A person of crm-people (confirmed over NATS)';
 const ROLE =
@@ -92,14 +76,7 @@ export class UpdateCompanyManagerItemInput extends UpdateCompanyManagerInput {
 }
 
 /** M6: `{ ids }`, 1 to 1000 relation ids of the company. */
-export class DeleteCompanyManagersInput {
-  @ApiProperty({ type: [String], format: 'uuid', minItems: 1, maxItems: BATCH_MAX })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(BATCH_MAX)
-  @IsUUID('all', { each: true })
-  ids!: string[];
-}
+export class DeleteCompanyManagersInput extends IdsInput({ required: false, each: 'uuid' }) {}
 
 export const MANAGER_SORT_FIELDS = [
   'dateCreated',
@@ -113,34 +90,19 @@ export const MANAGER_SORT_FIELDS = [
 
 /**
  * M1 query (REST query parameters and GraphQL arguments): paging, sort and two filters. No `q`:
- * the names of people and roles live in crm-people.
+ * the names of people and roles live in crm-people, so PageQuery's fields one by one.
  */
 @ArgsType()
 export class CompanyManagersQuery {
-  @ApiPropertyOptional({ minimum: 1, default: 1, description: '1-based page number' })
-  @Field(() => Int, { nullable: true })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @PageParam()
   page?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
-  @Field(() => Int, { nullable: true })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE_SIZE)
+  @PageSizeParam()
   pageSize?: number;
 
-  @ApiPropertyOptional({
-    description: `Comma list of ${MANAGER_SORT_FIELDS.join(', ')}; \`-\` for descending (default: dateCreated)`,
-  })
-  @Field({ nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @SortParam(
+    `Comma list of ${MANAGER_SORT_FIELDS.join(', ')}; \`-\` for descending (default: dateCreated)`,
+  )
   sort?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'Only the relations of this person' })

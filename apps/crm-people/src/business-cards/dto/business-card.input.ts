@@ -3,7 +3,6 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
-  ArrayMinSize,
   IsArray,
   IsBoolean,
   IsDefined,
@@ -15,6 +14,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { IdsInput } from '@crm/paging';
 import { CardAddressItemInput, CardEntryRefInput } from './card-address.input';
 import {
   BusinessPositionInput,
@@ -211,13 +211,4 @@ export class ConnectCompanyInput {
 
 /** Body of B7 (and the ids argument of deleteBusinessCards). */
 @ArgsType()
-export class DeleteBusinessCardsInput {
-  @ApiProperty({ type: [String], format: 'uuid', minItems: 1, maxItems: BATCH_MAX })
-  @Field(() => [ID])
-  @IsDefined()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(BATCH_MAX)
-  @IsString({ each: true })
-  ids!: string[];
-}
+export class DeleteBusinessCardsInput extends IdsInput({ required: true, each: 'string' }) {}

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { tenantHeaders } from '@crm/testing';
+import { ServiceTestClient, uploadHeaders } from '@crm/testing';
 import { PersonFilesService } from '../person-files.service';
 import { FilesService, startWithStorage } from '../test/files-harness';
-import { headersOf, imagesClient, jpeg } from '../test/images-client';
+import { imagesClient, jpeg } from '../test/images-client';
 
 // Services start slowly on a busy machine; 20 MB uploads take a while.
 jest.setTimeout(60000);
@@ -13,43 +13,21 @@ const MB20 = 20 * 1024 * 1024;
 
 let svc: FilesService;
 
-async function call(method: string, path: string, tenant = A, body?: unknown) {
-  const res = await fetch(`${svc.url}/v1/crm${path}`, {
-    method,
-    headers: tenantHeaders(tenant),
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const api = new ServiceTestClient(() => svc.url);
 
-async function upload(
+const call = (method: string, path: string, tenant = A, body?: unknown) =>
+  api.restAs(tenant, method, path, body);
+
+const upload = (
   personId: string,
   data: Buffer,
   name: string,
   type = 'application/pdf',
   tenant = A,
-) {
-  const form = new FormData();
-  form.append('file', new Blob([data], { type }), name);
-  const res = await fetch(`${svc.url}/v1/crm/people/${personId}/documents`, {
-    method: 'POST',
-    headers: headersOf(tenant),
-    body: form,
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+) => api.upload(`/people/${personId}/documents`, { data, name, type }, uploadHeaders(tenant));
 
-async function download(
-  personId: string,
-  id: string,
-  tenant = A,
-  extra: Record<string, string> = {},
-) {
-  const res = await fetch(`${svc.url}/v1/crm/people/${personId}/documents/${id}`, {
-    headers: headersOf(tenant, extra),
-  });
-  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
-}
+const download = (personId: string, id: string, tenant = A, extra: Record<string, string> = {}) =>
+  api.rest('GET', `/people/${personId}/documents/${id}`, undefined, uploadHeaders(tenant, extra));
 
 async function person(tenant = A): Promise<string> {
   const r = await call('POST', '/people', tenant, { firstname: 'Grace', lastname: 'Hopper' });
@@ -128,12 +106,13 @@ describe('P22 / P23 documents', () => {
       Buffer.from('x'),
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    const res = await fetch(`${svc.url}/v1/crm/people/${id}/documents`, {
-      method: 'POST',
-      headers: headersOf(A, { 'Content-Type': `multipart/form-data; boundary=${boundary}` }),
+    const res = await api.rest(
+      'POST',
+      `/people/${id}/documents`,
       body,
-    });
-    const created = (await res.json()) as any;
+      uploadHeaders(A, { 'Content-Type': `multipart/form-data; boundary=${boundary}` }),
+    );
+    const created = res.body;
     expect(res.status).toBe(201);
     expect(created.data).toMatchObject({
       fileName: 'notes',
@@ -176,11 +155,12 @@ describe('P22 / P23 documents', () => {
 
   it('400 without a file or with an empty one; 404 for unknown people and documents', async () => {
     const id = await person();
-    const none = await fetch(`${svc.url}/v1/crm/people/${id}/documents`, {
-      method: 'POST',
-      headers: headersOf(A),
-      body: new FormData(),
-    });
+    const none = await api.rest(
+      'POST',
+      `/people/${id}/documents`,
+      new FormData(),
+      uploadHeaders(A),
+    );
     expect(none.status).toBe(400);
     const empty = await upload(id, Buffer.alloc(0), 'empty.txt');
     expect(empty.status).toBe(400);

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
-import { tenantHeaders } from '@crm/testing';
 import { FilesService, startWithStorage } from '../test/files-harness';
 import { imagesClient, jpeg } from '../test/images-client';
 
@@ -11,7 +10,7 @@ const A = `tenant-a-${randomUUID().slice(0, 8)}`;
 const B = `tenant-b-${randomUUID().slice(0, 8)}`;
 
 let svc: FilesService;
-const { call, upload, image, person } = imagesClient(() => svc, A);
+const { api, call, upload, image, person } = imagesClient(() => svc, A);
 
 beforeAll(async () => {
   svc = await startWithStorage('crm_people_it_f_images_read');
@@ -57,15 +56,11 @@ describe('P16 GET profile-images, P19 GET profile-image/{size}, P18 DELETE', () 
   it('GraphQL profileImages(personId) answers the same list', async () => {
     const id = await person();
     await upload(id, await jpeg(300, 300));
-    const res = await fetch(`${svc.url}/graphql`, {
-      method: 'POST',
-      headers: tenantHeaders(A),
-      body: JSON.stringify({
-        query: 'query($id: ID!) { profileImages(personId: $id) { size width height url } }',
-        variables: { id },
-      }),
-    });
-    const body = (await res.json()) as any;
+    const { body } = await api.graphqlAs(
+      A,
+      'query($id: ID!) { profileImages(personId: $id) { size width height url } }',
+      { id },
+    );
     expect(body.data.profileImages).toEqual([
       {
         size: 'thumbnail',

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
+import { uploadHeaders } from '@crm/testing';
 import { FilesService, startWithStorage } from '../test/files-harness';
-import { headersOf, imagesClient, jpeg, png, webp } from '../test/images-client';
+import { imagesClient, jpeg, png, webp } from '../test/images-client';
 
 // Services start slowly on a busy machine; 20 MB uploads take a while.
 jest.setTimeout(60000);
@@ -10,7 +11,7 @@ const A = `tenant-a-${randomUUID().slice(0, 8)}`;
 const MB5 = 5 * 1024 * 1024;
 
 let svc: FilesService;
-const { call, upload, image, person } = imagesClient(() => svc, A);
+const { api, call, upload, image, person } = imagesClient(() => svc, A);
 
 beforeAll(async () => {
   svc = await startWithStorage('crm_people_it_f_images');
@@ -172,13 +173,14 @@ describe('P17 POST /people/{id}/profile-image', () => {
 
   it('400 without a file, 400 for another field name, 404 for an unknown person', async () => {
     const id = await person();
-    const none = await fetch(`${svc.url}/v1/crm/people/${id}/profile-image`, {
-      method: 'POST',
-      headers: headersOf(A),
-      body: new FormData(),
-    });
+    const none = await api.rest(
+      'POST',
+      `/people/${id}/profile-image`,
+      new FormData(),
+      uploadHeaders(A),
+    );
     expect(none.status).toBe(400);
-    expect(((await none.json()) as any).errors).toEqual([
+    expect(none.body.errors).toEqual([
       expect.objectContaining({ field: 'file', rule: 'isDefined' }),
     ]);
     const other = await upload(id, await jpeg(10, 10), { field: 'image' });

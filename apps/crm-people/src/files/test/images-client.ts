@@ -1,14 +1,6 @@
 import sharp from 'sharp';
-import { tenantHeaders } from '@crm/testing';
+import { ServiceTestClient, uploadHeaders } from '@crm/testing';
 import type { FilesService } from './files-harness';
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- answers are checked field by field */
-
-/** Headers of tenant `t` without the JSON content type (fetch sets the multipart one). */
-export const headersOf = (t: string, extra: Record<string, string> = {}) => {
-  const { 'Content-Type': _json, ...rest } = tenantHeaders(t);
-  return { ...rest, ...extra };
-};
 
 export interface UploadOptions {
   tenant?: string;
@@ -20,45 +12,25 @@ export interface UploadOptions {
 
 /** REST calls of the profile image tests against one running service, as tenant `A` by default. */
 export function imagesClient(svc: () => FilesService, A: string) {
-  async function call(method: string, path: string, body?: unknown, tenant = A) {
-    const res = await fetch(`${svc().url}/v1/crm${path}`, {
-      method,
-      headers: tenantHeaders(tenant),
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  }
+  const api = new ServiceTestClient(() => svc().url);
 
-  async function upload(personId: string, data: Buffer, opts: UploadOptions = {}) {
-    const form = new FormData();
-    form.append(
-      opts.field ?? 'file',
-      new Blob([data], { type: opts.type ?? 'image/jpeg' }),
-      opts.name ?? 'me.jpg',
+  const call = (method: string, path: string, body?: unknown, tenant = A) =>
+    api.restAs(tenant, method, path, body);
+
+  const upload = (personId: string, data: Buffer, opts: UploadOptions = {}) =>
+    api.upload(
+      `/people/${personId}/profile-image`,
+      { data, field: opts.field, type: opts.type ?? 'image/jpeg', name: opts.name ?? 'me.jpg' },
+      uploadHeaders(opts.tenant ?? A, opts.lang ? { 'Accept-Language': opts.lang } : {}),
     );
-    const res = await fetch(`${svc().url}/v1/crm/people/${personId}/profile-image`, {
-      method: 'POST',
-      headers: headersOf(opts.tenant ?? A, opts.lang ? { 'Accept-Language': opts.lang } : {}),
-      body: form,
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  }
 
-  async function image(
-    personId: string,
-    size: string,
-    tenant = A,
-    extra: Record<string, string> = {},
-  ) {
-    const res = await fetch(`${svc().url}/v1/crm/people/${personId}/profile-image/${size}`, {
-      headers: headersOf(tenant, extra),
-    });
-    return {
-      status: res.status,
-      headers: res.headers,
-      bytes: Buffer.from(await res.arrayBuffer()),
-    };
-  }
+  const image = (personId: string, size: string, tenant = A, extra: Record<string, string> = {}) =>
+    api.rest(
+      'GET',
+      `/people/${personId}/profile-image/${size}`,
+      undefined,
+      uploadHeaders(tenant, extra),
+    );
 
   async function person(tenant = A): Promise<string> {
     const { status, body } = await call(
@@ -75,7 +47,7 @@ export function imagesClient(svc: () => FilesService, A: string) {
   const filesOfPerson = async (id: string) =>
     (await svc().filesOf(A)).filter((f) => f.includes(id));
 
-  return { call, upload, image, person, filesOfPerson };
+  return { api, call, upload, image, person, filesOfPerson };
 }
 
 /** A photo-like JPEG: a gradient, so it compresses like a picture and not like one colour. */

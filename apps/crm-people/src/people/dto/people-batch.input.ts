@@ -1,6 +1,7 @@
 import { Field, ID, InputType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsString, IsUUID } from 'class-validator';
+import { IsUUID } from 'class-validator';
+import { IdsInput } from '@crm/paging';
 import { CreatePersonInput } from './person.input';
 
 /** P8: one element of a batch update, the P5 body plus the id of the person. */
@@ -12,12 +13,5 @@ export class UpdatePersonItemInput extends CreatePersonInput {
   id!: string;
 }
 
-/** P10: the people to delete. */
-export class DeletePeopleInput {
-  @ApiProperty({ type: [String], format: 'uuid', minItems: 1, maxItems: 1000 })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(1000)
-  @IsString({ each: true })
-  ids!: string[];
-}
+/** P10: the people to delete (malformed ids: 400 by index, from the service). */
+export class DeletePeopleInput extends IdsInput({ required: false, each: 'string' }) {}

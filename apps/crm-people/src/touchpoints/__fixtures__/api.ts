@@ -1,41 +1,10 @@
-import { tenantHeaders } from '@crm/testing';
+import { ServiceTestClient } from '@crm/testing';
 import type { RunningService } from '../../test/service-harness';
-
-export interface Answer {
-  status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- checked field by field in tests
-  body: any;
-}
 
 /** REST and GraphQL calls against a running crm-people, as one tenant. */
 export function apiOf(svc: () => RunningService) {
-  const call = async (
-    tenant: string,
-    method: string,
-    path: string,
-    body?: unknown,
-    extra: Record<string, string> = {},
-  ): Promise<Answer> => {
-    const res = await fetch(`${svc().url}/v1/crm${path}`, {
-      method,
-      headers: tenantHeaders(tenant, extra),
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json() };
-  };
-  const gql = async (
-    tenant: string,
-    query: string,
-    variables: Record<string, unknown> = {},
-    extra: Record<string, string> = {},
-  ): Promise<Answer> => {
-    const res = await fetch(`${svc().url}/graphql`, {
-      method: 'POST',
-      headers: tenantHeaders(tenant, extra),
-      body: JSON.stringify({ query, variables }),
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  const api = new ServiceTestClient(() => svc().url);
+  const { restAs: call, graphqlAs: gql } = api;
   /** A person of `tenant`; returns its id. */
   const person = async (tenant: string, lastname: string): Promise<string> => {
     const res = await call(tenant, 'POST', '/people', { firstname: 'T', lastname });

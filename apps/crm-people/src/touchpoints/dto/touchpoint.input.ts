@@ -18,6 +18,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { IdsInput } from '@crm/paging';
 import { EmbeddedTagInput } from '../../people/dto/person.input';
 
 export const TOUCHPOINT_TYPES = [
@@ -162,15 +163,7 @@ export class CreateTouchpointInput extends TouchpointInput {
 }
 
 @InputType('TouchpointIdsInput')
-export class TouchpointIdsInput {
-  @ApiProperty({ type: [String], format: 'uuid', minItems: 1, maxItems: BATCH_MAX })
-  @Field(() => [ID])
-  @IsDefined()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(BATCH_MAX)
-  ids!: string[];
-}
+export class TouchpointIdsInput extends IdsInput({ required: true, each: 'any' }) {}
 
 /** Body of T8 and T9. */
 @InputType('TouchpointTagsInput')
