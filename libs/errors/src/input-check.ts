@@ -77,3 +77,9 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 
 /** Any 8-4-4-4-12 hex id (ids here are UUIDs v4 and v7; the version is not checked). */
 export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID_PATTERN.test(v);
+
+/** `[3]` + `name` -> `[3].name`; `` + `name` -> `name`; `[3]` + `[0].id` -> `[3][0].id`. */
+export function fieldPath(prefix: string, field: string): string {
+  if (!prefix) return field;
+  return field.startsWith('[') ? `${prefix}${field}` : `${prefix}.${field}`;
+}

@@ -1,3 +1,4 @@
 export * from './page-query';
 export * from './sort';
 export * from './ids-input';
+export * from './search';

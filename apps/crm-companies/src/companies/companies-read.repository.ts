@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SortField } from '@crm/paging';
+import { likePattern, SortField } from '@crm/paging';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
 import { COMPANY_INCLUDE, CompanyRecord } from './companies.repository';
@@ -18,9 +18,6 @@ export interface CompaniesPageRecords {
   records: CompanyRecord[];
   total: number;
 }
-
-/** `%` and `_` in a search text are meant literally. */
-export const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * The search text of a company over table alias `t`: exactly the expression of the trigram

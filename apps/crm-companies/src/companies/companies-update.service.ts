@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { checkItems, checkObject, isUuid, throwIfProblems } from '@crm/errors';
+import { checkItems, checkObject, fieldPath, isUuid, throwIfProblems } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import type { Prisma } from '../generated/prisma/client';
 import { UpdateCompanyItemInput } from './dto/company-batch.input';
@@ -10,7 +10,7 @@ import { CompaniesWriteRepository, HistoryRow } from './companies-write.reposito
 import { CompaniesRepository } from './companies.repository';
 import { CompaniesService } from './companies.service';
 import { companyChanges } from './company-changes';
-import { CompanyChecks, fieldPath } from './company-checks.service';
+import { CompanyChecks } from './company-checks.service';
 import { CompanyLookup } from './company-lookup.service';
 
 interface UpdateItem {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { I18nService } from 'nestjs-i18n';
-import { AppException, ErrorCode, FieldProblem, isUuid, MessageArgs } from '@crm/errors';
+import { AppException, ErrorCode, FieldProblem, fieldPath, isUuid, MessageArgs } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import type { CompanySettingsList } from '../generated/prisma/client';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
@@ -19,12 +19,6 @@ export interface EntryRef {
   list: CompanySettingsList;
   field: string;
   id: string;
-}
-
-/** `[3]` + `name` -> `[3].name`; `` + `name` -> `name`; `[3]` + `[0].id` -> `[3][0].id`. */
-export function fieldPath(prefix: string, field: string): string {
-  if (!prefix) return field;
-  return field.startsWith('[') ? `${prefix}${field}` : `${prefix}.${field}`;
 }
 
 const SINGLE_ENTRIES = [

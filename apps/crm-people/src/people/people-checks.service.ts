@@ -6,9 +6,8 @@ import type { PeopleSettingsList } from '../generated/prisma/client';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
 import { LIST_I18N_NAMESPACE } from '../settings/system-entries';
 import type { CreatePersonInput, EmbeddedPersonalityInput } from './dto/person.input';
-import { fieldPath } from './people-input';
 import { PeopleRepository, Tx } from './people.repository';
-import { isUuid } from '@crm/errors';
+import { fieldPath, isUuid } from '@crm/errors';
 
 /** One body to check and the path its fields are reported under (`` or `[3]`). */
 export interface InputAt {

@@ -1,7 +1,7 @@
-import { AppException, checkItems, checkObject, isUuid } from '@crm/errors';
+import { AppException, checkItems, checkObject, fieldPath, isUuid } from '@crm/errors';
+import { likePattern } from '@crm/paging';
 import { CreatePersonInput, EmbeddedTagInput } from './dto/person.input';
-import { fieldPath, requirePersonId } from './people-input';
-import { likePattern } from './people-read.repository';
+import { requirePersonId } from './people-input';
 
 describe('checkItems', () => {
   it('names every problem by the index of its item', () => {

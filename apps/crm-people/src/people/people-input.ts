@@ -4,9 +4,3 @@ import { AppException, isUuid } from '@crm/errors';
 export function requirePersonId(id: string): void {
   if (!isUuid(id)) throw AppException.notFound('Person', id);
 }
-
-/** `[3]` + `firstname` -> `[3].firstname`; `` + `firstname` -> `firstname`. */
-export function fieldPath(prefix: string, field: string): string {
-  if (!prefix) return field;
-  return field.startsWith('[') ? `${prefix}${field}` : `${prefix}.${field}`;
-}

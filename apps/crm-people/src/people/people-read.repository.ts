@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SortField } from '@crm/paging';
+import { likePattern, SortField } from '@crm/paging';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
 import { PERSON_INCLUDE, PersonRecord } from './people.repository';
@@ -48,9 +48,6 @@ export const QUICKLOOK_SELECT = {
 } satisfies Prisma.PersonSelect;
 
 export type QuicklookRecord = Prisma.PersonGetPayload<{ select: typeof QUICKLOOK_SELECT }>;
-
-/** `%` and `_` in a search text are meant literally. */
-export const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** ORDER BY of a page over table alias `t` (qualified: a bare "id" would name the id::text output). */
 const sortSql = (sort: SortField<PeopleSortKey>[], t: string) =>

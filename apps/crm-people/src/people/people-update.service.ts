@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { AppException, checkItems, throwIfProblems, isUuid } from '@crm/errors';
+import { AppException, checkItems, fieldPath, throwIfProblems, isUuid } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import type { Prisma } from '../generated/prisma/client';
 import { UpdatePersonItemInput } from './dto/people-batch.input';
 import type { Person } from './dto/person.dto';
 import { CreatePersonInput, EmbeddedPersonalityInput, EmbeddedTagInput } from './dto/person.input';
 import { PeopleChecks } from './people-checks.service';
-import { fieldPath, requirePersonId } from './people-input';
+import { requirePersonId } from './people-input';
 import { PeopleWriteRepository, TagKind } from './people-write.repository';
 import { PeopleRepository } from './people.repository';
 import { PeopleService } from './people.service';
