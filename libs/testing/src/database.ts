@@ -16,7 +16,9 @@ export function databaseUrl(name: string, server = TEST_SERVER_URL): string {
  * Drops and recreates database `name`, then applies the service's migrations with the project's
  * own migrate command: tests run against exactly the schema production gets.
  */
-export async function freshDatabase(service: string, name: string): Promise<string> {
+export async function freshDatabase(service: string, baseName: string): Promise<string> {
+  // Two checkouts testing at once on one server (worktrees, CI beside a developer) keep apart.
+  const name = `${process.env.TEST_DATABASE_PREFIX ?? ''}${baseName}`;
   const admin = new Client({ connectionString: TEST_SERVER_URL });
   await admin.connect();
   try {
