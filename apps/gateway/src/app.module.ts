@@ -1,7 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import path from 'node:path';
-import { EnvelopeInterceptor } from '@crm/envelope';
 import { AllExceptionsFilter, createValidationPipe } from '@crm/errors';
 import { CrmI18nModule } from '@crm/i18n';
 import { MessagingModule } from '@crm/messaging';
@@ -36,7 +35,6 @@ class GatewayCoreModule {
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: APP_PIPE, useFactory: createValidationPipe },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
       exports: [GATEWAY_CONFIG],
@@ -54,7 +52,6 @@ export class AppModule {
         HealthModule,
         AdminModule,
         GraphqlModule,
-        // Before RoutingModule: its exact route must be registered ahead of the /v1/crm/* proxy.
         OpenApiModule,
         RoutingModule,
       ],

@@ -1,25 +1,52 @@
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { json } from 'express';
+import type { FastifyInstance } from 'fastify';
+import { I18nService } from 'nestjs-i18n';
+import { CrmHttpAdapter, ROUTER_OPTIONS } from '@crm/service-kit';
 import { ADMIN_SECURITY } from './admin/admin.controller';
 import { AppModule } from './app.module';
+import { GatewayAuthService } from './auth/gateway-auth.service';
 import type { GatewayConfig } from './config';
+import { registerGraphqlRoute } from './graphql/graphql.route';
+import { SupergraphService } from './graphql/supergraph.service';
 import { OpenApiService } from './openapi/openapi.service';
-import { requestIdMiddleware } from './routing/request-id';
+import { ProxyService } from './routing/proxy.service';
+import { registerProxyRoute } from './routing/proxy.route';
+import { assignRequestId } from './routing/request-id';
+
+/** The admin API is the only JSON read by Nest's routes here; its bodies are small. */
+const ADMIN_BODY_LIMIT = 100 * 1024;
 
 /**
- * Creates the gateway (not yet listening). No global body parser: /v1/crm/** is streamed to the
- * services untouched; only the admin API (here) and /graphql (in its controller) read JSON.
+ * Creates the gateway (not yet listening). Nest serves the admin API, health, the OpenAPI
+ * document and the docs; /v1/crm/** and /graphql are plain Fastify routes in scopes of their own
+ * (see registerProxyRoute, registerGraphqlRoute).
  */
-export async function createGatewayApp(config: GatewayConfig): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
-    bodyParser: false,
-    logger: config.NODE_ENV === 'test' ? ['error', 'warn'] : undefined,
+export async function createGatewayApp(config: GatewayConfig): Promise<NestFastifyApplication> {
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config),
+    new CrmHttpAdapter({ bodyLimit: ADMIN_BODY_LIMIT, routerOptions: ROUTER_OPTIONS }),
+    { logger: config.NODE_ENV === 'test' ? ['error', 'warn'] : undefined },
+  );
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  fastify.addHook('onRequest', assignRequestId);
+  const auth = app.get(GatewayAuthService);
+  const i18n = app.get<I18nService>(I18nService);
+  await app.register(async (scope: FastifyInstance) => {
+    // The services read the bodies: this scope passes every content type through unparsed.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
+    registerProxyRoute(scope, {
+      auth,
+      proxy: app.get(ProxyService),
+      i18n,
+      config,
+    });
   });
-  app.disable('x-powered-by');
-  app.use(requestIdMiddleware);
-  app.use('/v1/admin', json({ limit: '100kb' }));
+  await app.register(async (scope: FastifyInstance) =>
+    registerGraphqlRoute(scope, { auth, supergraph: app.get(SupergraphService) }),
+  );
   app.enableShutdownHooks();
 
   const own = SwaggerModule.createDocument(

@@ -1,2 +1,2 @@
 export * from './envelope';
-export * from './envelope.interceptor';
+export * from './envelope.reply';

@@ -6,7 +6,7 @@ import {
   Injectable,
   Logger,
 } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { I18nService } from 'nestjs-i18n';
 import { throwError } from 'rxjs';
@@ -15,6 +15,30 @@ import { FALLBACK_LANGUAGE, resolveLanguage } from '@crm/i18n';
 import { AppException } from './app.exception';
 import { codeForStatus, ErrorCode } from './error-code';
 import { translateError } from './translate';
+
+/**
+ * Fastify's own request errors (body parsing, content type, body size), raised before a handler
+ * runs: `code` FST_ERR_* with a 4xx `statusCode`.
+ */
+function fastifyRequestError(exception: unknown): AppException | undefined {
+  const err = exception as { code?: unknown; statusCode?: unknown } | null;
+  if (typeof err?.code !== 'string' || !err.code.startsWith('FST_')) return undefined;
+  const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
+  if (status === 413)
+    return new AppException(ErrorCode.PAYLOAD_TOO_LARGE, 'errors.payloadTooLarge');
+  if (status === 415) {
+    const type = /: (.*)$/.exec(String((exception as Error).message))?.[1] ?? '';
+    return new AppException(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'errors.unsupportedMediaType', {
+      type,
+    });
+  }
+  if (status === 400) {
+    return /JSON|prototype|constructor/i.test(String((exception as Error).message))
+      ? new AppException(ErrorCode.BAD_REQUEST, 'errors.badJson')
+      : new AppException(ErrorCode.BAD_REQUEST, 'errors.badRequest');
+  }
+  return undefined;
+}
 
 /** Maps anything thrown (ours, Nest's, body-parser's, unexpected) onto an AppException. */
 export function toAppException(exception: unknown, logger?: Logger): AppException {
@@ -35,6 +59,8 @@ export function toAppException(exception: unknown, logger?: Logger): AppExceptio
     // Keep Nest's own words where we have no key for them.
     return new AppException(code, raw);
   }
+  const fastify = fastifyRequestError(exception);
+  if (fastify) return fastify;
   const bodyParser = exception as { type?: string; status?: number };
   if (bodyParser?.type === 'entity.too.large')
     return new AppException(ErrorCode.PAYLOAD_TOO_LARGE, 'errors.payloadTooLarge');
@@ -42,6 +68,33 @@ export function toAppException(exception: unknown, logger?: Logger): AppExceptio
     return new AppException(ErrorCode.BAD_REQUEST, 'errors.badJson');
   logger?.error(exception instanceof Error ? (exception.stack ?? exception.message) : exception);
   return new AppException(ErrorCode.INTERNAL, 'errors.internal');
+}
+
+/**
+ * Answers an HTTP request with the error envelope, translated into the caller's language. Used by
+ * the filter below and by routes served outside Nest's router (the gateway's proxy).
+ */
+export function sendErrorEnvelope(
+  i18n: I18nService,
+  req: FastifyRequest | undefined,
+  res: FastifyReply,
+  exception: unknown,
+  logger?: Logger,
+): void {
+  const err = toAppException(exception, logger);
+  if (res.sent || res.raw.headersSent) {
+    // The answer had begun: nothing valid can be sent any more.
+    if (!res.raw.writableEnded) res.raw.destroy();
+    return;
+  }
+  const lang = req?.headers
+    ? resolveLanguage(req.headers['accept-language'] as string | undefined)
+    : FALLBACK_LANGUAGE;
+  const { message, errors } = translateError(i18n, err, lang);
+  void res
+    .status(err.status)
+    .type('application/json; charset=utf-8')
+    .send(errorEnvelope(err.status, message, errors));
 }
 
 /**
@@ -62,7 +115,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (type === 'rpc') return throwError(() => err.toRpc());
 
     if (type === 'graphql') {
-      const req = host.getArgByIndex<{ req?: Request }>(2)?.req;
+      const req = host.getArgByIndex<{ req?: FastifyRequest }>(2)?.req;
       const lang = resolveLanguage(req?.headers?.['accept-language'] as string | undefined);
       const { message, errors } = translateError(this.i18n, err, lang);
       return new GraphQLError(message, {
@@ -75,16 +128,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
 
     const ctx = host.switchToHttp();
-    const req = ctx.getRequest<Request>();
-    const res = ctx.getResponse<Response>();
-    const lang = req?.headers
-      ? resolveLanguage(req.headers['accept-language'] as string | undefined)
-      : FALLBACK_LANGUAGE;
-    const { message, errors } = translateError(this.i18n, err, lang);
-    if (res.headersSent) {
-      res.end();
-      return;
-    }
-    res.status(err.status).json(errorEnvelope(err.status, message, errors));
+    sendErrorEnvelope(this.i18n, ctx.getRequest(), ctx.getResponse(), err);
   }
 }

@@ -1,4 +1,5 @@
-import { DynamicModule, Inject, Module } from '@nestjs/common';
+import { DynamicModule, Inject, Module, Provider } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -50,6 +51,18 @@ export class MergingJsonLoader extends I18nLoader {
   }
 }
 
+/**
+ * nestjs-i18n always registers a global interceptor that resolves each request's language into
+ * its I18nContext. Nothing here reads I18nContext (the language comes from the request context and
+ * is passed to every translation), and a global interceptor costs every request an rxjs pipeline
+ * and an async-hooks resource: it is left out.
+ */
+function withoutLanguageInterceptor(module: DynamicModule): DynamicModule {
+  const isInterceptor = (p: Provider) =>
+    typeof p === 'object' && 'provide' in p && p.provide === APP_INTERCEPTOR;
+  return { ...module, providers: (module.providers ?? []).filter((p) => !isInterceptor(p)) };
+}
+
 @Module({})
 export class CrmI18nModule {
   /** @param localeDirs the app's own locale folders (same layout as the shared one) */
@@ -58,17 +71,19 @@ export class CrmI18nModule {
       module: CrmI18nModule,
       global: true,
       imports: [
-        I18nModule.forRoot({
-          fallbackLanguage: FALLBACK_LANGUAGE,
-          loader: MergingJsonLoader,
-          loaderOptions: {
-            dirs: [SHARED_LOCALES_DIR, ...localeDirs],
-          } satisfies MergingLoaderOptions,
-          // The language comes from the request context (Accept-Language), resolved once there.
-          disableMiddleware: true,
-          resolvers: [AcceptLanguageResolver],
-          logging: false,
-        }),
+        withoutLanguageInterceptor(
+          I18nModule.forRoot({
+            fallbackLanguage: FALLBACK_LANGUAGE,
+            loader: MergingJsonLoader,
+            loaderOptions: {
+              dirs: [SHARED_LOCALES_DIR, ...localeDirs],
+            } satisfies MergingLoaderOptions,
+            // The language comes from the request context (Accept-Language), resolved once there.
+            disableMiddleware: true,
+            resolvers: [AcceptLanguageResolver],
+            logging: false,
+          }),
+        ),
       ],
       exports: [I18nModule],
     };

@@ -10,7 +10,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import { GqlExecutionContext } from '@nestjs/graphql';
 import { timingSafeEqual } from 'node:crypto';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { AppException, ErrorCode } from '@crm/errors';
 import { INTERNAL_TOKEN_HEADER } from './headers';
 import { readRequestContext, RequestContext } from './request-context';
@@ -25,7 +25,7 @@ export interface RequestContextOptions {
   internalToken?: string;
 }
 
-type RequestWithContext = Request & { crmContext?: RequestContext };
+type RequestWithContext = FastifyRequest & { crmContext?: RequestContext };
 
 function requestOf(ctx: ExecutionContext): RequestWithContext | undefined {
   if (ctx.getType<string>() === 'graphql') {

@@ -1,18 +1,31 @@
 import { DynamicModule, INestApplication, Logger, RequestMethod, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { Express } from 'express';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import multipart from '@fastify/multipart';
 import type { ServiceConfig } from '@crm/config';
 import { natsServerOptions } from '@crm/messaging';
+import { CrmHttpAdapter } from './http-adapter';
 import { buildOpenApi, OPENAPI_PATH } from './openapi';
 
 export interface ServiceBootOptions {
   service: string;
   title: string;
   config: ServiceConfig;
-  /** Largest JSON body accepted (batch operations carry up to 1000 items). */
-  jsonLimit?: string;
+  /** Largest JSON body accepted in bytes (batch operations carry up to 1000 items). */
+  jsonLimitBytes?: number;
 }
+
+const MB = 1024 * 1024;
+
+/**
+ * What Express did and clients rely on: `/people/` is `/people`, paths match in any case. Ids in
+ * paths may be long (a malformed one must reach the handler and get its 400, not a 404).
+ */
+export const ROUTER_OPTIONS = {
+  ignoreTrailingSlash: true,
+  caseSensitive: false,
+  maxParamLength: 1000,
+} as const;
 
 /**
  * Creates a service: one process serving REST under /v1/crm, GraphQL at /graphql and NATS
@@ -21,11 +34,16 @@ export interface ServiceBootOptions {
 export async function createServiceApp(
   module: Type<unknown> | DynamicModule,
   opts: ServiceBootOptions,
-): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(module, {
+): Promise<NestFastifyApplication> {
+  const adapter = new CrmHttpAdapter({
+    bodyLimit: opts.jsonLimitBytes ?? 10 * MB,
+    routerOptions: ROUTER_OPTIONS,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: opts.config.NODE_ENV === 'test' ? ['error', 'warn'] : undefined,
   });
-  app.useBodyParser('json', { limit: opts.jsonLimit ?? '10mb' });
+  // Parses nothing by itself: upload routes read their parts (@crm/storage uploadInterceptor).
+  await app.register(multipart);
   app.setGlobalPrefix('v1/crm', {
     exclude: [
       { path: 'health/live', method: RequestMethod.GET },
@@ -37,10 +55,10 @@ export async function createServiceApp(
   });
   app.enableShutdownHooks();
   const doc = buildOpenApi(app, opts.title);
-  (app.getHttpAdapter().getInstance() as Express).get(
-    `/${OPENAPI_PATH}`,
-    (_req, res) => void res.json(doc),
-  );
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .get(`/${OPENAPI_PATH}`, (_req, reply) => reply.send(doc));
   return app;
 }
 

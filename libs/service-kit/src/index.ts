@@ -4,3 +4,4 @@ export * from './bootstrap';
 export * from './health.controller';
 export * from './openapi';
 export * from './api-envelope.decorator';
+export * from './http-adapter';

@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import { EnvelopeInterceptor } from '@crm/envelope';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AllExceptionsFilter, createValidationPipe } from '@crm/errors';
 import { CrmI18nModule } from '@crm/i18n';
 import { MessagingModule } from '@crm/messaging';
@@ -23,7 +22,8 @@ export interface ServiceCoreOptions {
 
 /**
  * What every service has in common, registered once: config, i18n, NATS messaging, the request
- * context guard, validation, the envelope and the one exception filter for REST, GraphQL and NATS.
+ * context guard, validation and the one exception filter for REST, GraphQL and NATS. The envelope
+ * is added by the HTTP adapter (CrmHttpAdapter): no global interceptor runs per request.
  */
 @Module({})
 export class ServiceCoreModule {
@@ -48,7 +48,6 @@ export class ServiceCoreModule {
         },
         { provide: APP_GUARD, useClass: RequestContextGuard },
         { provide: APP_PIPE, useFactory: createValidationPipe },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
       exports: [SERVICE_CONFIG],

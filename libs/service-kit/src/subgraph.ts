@@ -2,10 +2,10 @@ import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/dis
 import { ApolloFederationDriver, ApolloFederationDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Type } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 
 export interface GraphQLRequestContext {
-  req: Request;
+  req: FastifyRequest;
 }
 
 /**
@@ -23,6 +23,7 @@ export function subgraphModule(orphanedTypes: Type<unknown>[] = []): DynamicModu
     // traces go to Apollo's cloud, which we do not use
     plugins: [ApolloServerPluginInlineTraceDisabled()],
     buildSchemaOptions: { orphanedTypes },
-    context: ({ req }: { req: Request }): GraphQLRequestContext => ({ req }),
+    // @as-integrations/fastify hands the context function the request itself
+    context: (req: FastifyRequest): GraphQLRequestContext => ({ req }),
   });
 }

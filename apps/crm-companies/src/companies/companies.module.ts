@@ -24,8 +24,8 @@ import { CompanyLookupModule } from './company-lookup.module';
 /** Companies C1-C14, the federated Company entity and the companyExists NATS request. */
 @Module({
   imports: [SettingsModule, CompanyLookupModule, FilesModule],
-  // Order matters: Express matches routes in registration order, and the fixed paths
-  // (/companies/batch, /companies/tags, /companies/validate) must come before /companies/:id.
+  // Fastify's router prefers a fixed path (/companies/batch, /companies/tags,
+  // /companies/validate) to /companies/:id whatever the order controllers are registered in.
   controllers: [
     CompaniesQueryController,
     CompaniesBatchController,

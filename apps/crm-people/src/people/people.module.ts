@@ -22,8 +22,8 @@ import { PeopleService } from './people.service';
 
 @Module({
   imports: [SettingsModule, FilesModule],
-  // Order matters: Express matches routes in registration order, and the fixed paths
-  // (/people/filter, /people/batch, /people/validate) must come before /people/:id.
+  // Fastify's router prefers a fixed path (/people/filter, /people/batch, /people/validate) to
+  // /people/:id whatever the order controllers are registered in.
   controllers: [
     PeopleQueryController,
     PeopleBatchController,

@@ -24,8 +24,8 @@ import { TouchpointChangesService } from './touchpoint-changes.service';
 import { TouchpointPeopleService } from './touchpoint-people.service';
 import { TouchpointsService } from './touchpoints.service';
 
-// Fixed paths (batch, tags, priority, move, validate) are declared before `:id`, so that Express
-// never reads them as an id.
+// Fixed paths (batch, tags, priority, move, validate) win over `:id` in Fastify's router, in any
+// order of declaration.
 @ApiTags('Touchpoints')
 @Controller('touchpoints')
 export class TouchpointsController {

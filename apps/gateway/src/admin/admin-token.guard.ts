@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { AppException, ErrorCode } from '@crm/errors';
 import { bearerToken } from '../auth/gateway-auth.service';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
@@ -21,7 +21,7 @@ export class AdminTokenGuard implements CanActivate {
   constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
 
   canActivate(ctx: ExecutionContext): boolean {
-    const req = ctx.switchToHttp().getRequest<Request>();
+    const req = ctx.switchToHttp().getRequest<FastifyRequest>();
     const token = bearerToken(req.headers.authorization);
     if (!token || !sameToken(token, this.config.ADMIN_TOKEN)) {
       throw new AppException(ErrorCode.UNAUTHENTICATED, 'errors.auth.adminTokenInvalid');

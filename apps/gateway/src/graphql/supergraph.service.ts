@@ -1,7 +1,7 @@
 import { ApolloGateway, IntrospectAndCompose } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { expressMiddleware } from '@as-integrations/express5';
+import { fastifyApolloHandler } from '@as-integrations/fastify';
 import {
   Inject,
   Injectable,
@@ -9,7 +9,7 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import type { Request, RequestHandler, Response } from 'express';
+import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { GraphQLFormattedError } from 'graphql';
 import { I18nService } from 'nestjs-i18n';
 import { AppException, ErrorCode, HTTP_STATUS, toAppException, translateError } from '@crm/errors';
@@ -50,8 +50,8 @@ export function formatGatewayError(formatted: GraphQLFormattedError): GraphQLFor
 export class SupergraphService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Supergraph');
   private server: ApolloServer<GatewayGraphQLContext> | null = null;
-  private handler: RequestHandler | null = null;
-  private readonly contexts = new WeakMap<Request, GatewayGraphQLContext>();
+  private handler: RouteHandlerMethod | null = null;
+  private readonly contexts = new WeakMap<FastifyRequest, GatewayGraphQLContext>();
   private stopped = false;
   private retryTimer: NodeJS.Timeout | null = null;
   private attempt: Promise<void> | null = null;
@@ -80,27 +80,31 @@ export class SupergraphService implements OnApplicationBootstrap, OnApplicationS
   }
 
   /** Runs an authenticated operation, or answers 503 while the supergraph is not composed. */
-  async execute(req: Request, res: Response, context: GatewayGraphQLContext): Promise<void> {
+  async execute(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    context: GatewayGraphQLContext,
+  ): Promise<unknown> {
     if (!this.handler) {
       return this.reject(
         req,
-        res,
+        reply,
         new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'gateway.supergraphNotReady'),
       );
     }
     this.contexts.set(req, context);
-    await this.handler(req, res, () => undefined);
+    return this.handler.call(undefined as never, req, reply);
   }
 
   /** An error before execution, GraphQL-shaped, with the matching HTTP status. */
-  reject(req: Request, res: Response, error: unknown): void {
+  reject(req: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
     const err = toAppException(error, this.logger);
     const { message } = translateError(
       this.i18n,
       err,
       resolveLanguage(req.headers['accept-language']),
     );
-    res.status(err.status).json({
+    return reply.status(err.status).send({
       errors: [{ message, extensions: { code: err.code, statusCode: err.status } }],
     });
   }
@@ -172,9 +176,9 @@ export class SupergraphService implements OnApplicationBootstrap, OnApplicationS
       return;
     }
     this.server = server;
-    this.handler = expressMiddleware(server, {
-      context: async ({ req }) => this.contexts.get(req)!,
-    });
+    this.handler = fastifyApolloHandler(server, {
+      context: async (req) => this.contexts.get(req)!,
+    }) as RouteHandlerMethod;
     this.logger.log(`supergraph composed from ${this.config.GRAPHQL_SUBGRAPHS.join(', ')}`);
   }
 }

@@ -1,14 +1,9 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import http from 'node:http';
+import http, { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
-import type { Request, Response } from 'express';
 import { AppException, ErrorCode } from '@crm/errors';
 import type { ServiceName } from './services';
-import {
-  downstreamResponseHeaders,
-  upstreamRequestHeaders,
-  UpstreamIdentity,
-} from './upstream-headers';
+import { upstreamRequestHeaders, UpstreamIdentity } from './upstream-headers';
 
 /** A service that does not accept the connection within this time counts as down (503). */
 const CONNECT_TIMEOUT_MS = 5000;
@@ -20,8 +15,8 @@ export interface ProxyTarget {
 }
 
 /**
- * Streams a request to a service and its answer back, bodies untouched (uploads and downloads of
- * any size pass without being buffered). Status and headers of the answer are the service's.
+ * Sends a request on to a service, body streamed untouched (uploads of any size pass without
+ * being buffered), and hands back the service's answer as a stream for the caller to send on.
  */
 @Injectable()
 export class ProxyService implements OnApplicationShutdown {
@@ -34,31 +29,28 @@ export class ProxyService implements OnApplicationShutdown {
   };
 
   /**
-   * Resolves once the answer has been streamed (or the client went away); rejects with a 503
-   * naming the service when it cannot be reached before it answered.
+   * Resolves with the service's answer once its head has arrived; rejects with a 503 naming the
+   * service when it cannot be reached before it answered. `res` is the client's response: when
+   * the client goes away first, the service's work is stopped too.
    */
   forward(
-    req: Request,
-    res: Response,
+    req: IncomingMessage,
+    res: ServerResponse,
     target: ProxyTarget,
     identity: Omit<UpstreamIdentity, 'host'>,
-  ): Promise<void> {
+  ): Promise<IncomingMessage> {
     const base = new URL(target.baseUrl);
     const isHttps = base.protocol === 'https:';
     const transport = isHttps ? https : http;
-    const headers = upstreamRequestHeaders(req.headers, {
-      ...identity,
-      host: base.host,
-      clientAddress: identity.clientAddress ?? req.socket.remoteAddress,
-    });
-    return new Promise<void>((resolve, reject) => {
+    const headers = upstreamRequestHeaders(req.headers, { ...identity, host: base.host });
+    return new Promise<IncomingMessage>((resolve, reject) => {
       const upstream = transport.request({
         protocol: base.protocol,
         hostname: base.hostname,
         port: base.port || (isHttps ? 443 : 80),
         method: req.method,
         // The path as the client sent it: the services serve the same paths under /v1/crm.
-        path: `${base.pathname.replace(/\/$/, '')}${req.originalUrl}`,
+        path: `${base.pathname.replace(/\/$/, '')}${req.url}`,
         headers,
         agent: this.agents[isHttps ? 'https:' : 'http:'],
       });
@@ -75,31 +67,21 @@ export class ProxyService implements OnApplicationShutdown {
         socket.once('close', () => clearTimeout(timer));
       });
 
+      let answered = false;
       upstream.on('response', (answer) => {
-        res.writeHead(answer.statusCode ?? 502, downstreamResponseHeaders(answer.headers));
-        answer.pipe(res);
-        answer.on('error', () => res.destroy());
-        answer.on('aborted', () => res.destroy());
-        res.on('finish', () => resolve());
+        answered = true;
+        resolve(answer);
       });
 
       upstream.on('error', (err: NodeJS.ErrnoException) => {
-        if (res.headersSent) {
-          // The answer had begun: nothing valid can be sent any more, cut the connection.
-          this.logger.warn(
-            `${target.service} broke off ${req.method} ${req.originalUrl}: ${err.code ?? err.message}`,
-          );
-          res.destroy();
-          resolve();
-          return;
-        }
-        // The client is gone (req.destroyed only means its body was read, not that it left).
-        if (res.destroyed || !res.socket || res.socket.destroyed) return resolve();
-        // Read and discard the rest of the body, so the client finishes sending and gets the 503.
+        // After the answer's head, a broken stream is the sender's to handle (it destroys the
+        // client's response); before it, the service counts as unreachable.
+        if (answered) return;
         req.unpipe(upstream);
+        // Read and discard the rest of the body, so the client finishes sending and gets the 503.
         req.resume();
         this.logger.warn(
-          `${target.service} unreachable for ${req.method} ${req.originalUrl}: ${err.code ?? err.message}`,
+          `${target.service} unreachable for ${req.method} ${req.url}: ${err.code ?? err.message}`,
         );
         reject(
           new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'gateway.serviceUnreachable', {
@@ -110,10 +92,7 @@ export class ProxyService implements OnApplicationShutdown {
 
       // The client went away before the answer was complete: stop the service's work too.
       res.on('close', () => {
-        if (!res.writableFinished) {
-          upstream.destroy();
-          resolve();
-        }
+        if (!res.writableFinished) upstream.destroy();
       });
 
       req.pipe(upstream);

@@ -1,5 +1,5 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 const ACCEPTABLE = /^[\w.:@/+=-]{1,128}$/;
@@ -7,11 +7,16 @@ const ACCEPTABLE = /^[\w.:@/+=-]{1,128}$/;
 /**
  * Every call gets an X-Request-Id: the client's when it sent a sane one, a new UUID otherwise.
  * It is passed to the services and returned with the answer, so logs on both sides match.
+ * (A Fastify onRequest hook: it runs before routing, for Nest's routes and the raw ones alike.)
  */
-export function requestIdMiddleware(req: Request, res: Response, next: NextFunction): void {
+export function assignRequestId(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  done: (err?: Error) => void,
+): void {
   const sent = req.headers['x-request-id'];
   const id = typeof sent === 'string' && ACCEPTABLE.test(sent) ? sent : randomUUID();
   req.headers['x-request-id'] = id;
-  res.setHeader(REQUEST_ID_HEADER, id);
-  next();
+  reply.header(REQUEST_ID_HEADER, id);
+  done();
 }

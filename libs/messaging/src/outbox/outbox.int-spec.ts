@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { IsString, IsUUID } from 'class-validator';
 import { AckPolicy, JsMsg, nanos } from 'nats';
@@ -436,7 +437,7 @@ describe('OutboxEventsModule', () => {
       ],
       providers: [ThingsListener],
     }).compile();
-    const app = mod.createNestApplication({ logger: false });
+    const app = mod.createNestApplication(new FastifyAdapter(), { logger: false });
     await app.init();
     try {
       const thingId = randomUUID();

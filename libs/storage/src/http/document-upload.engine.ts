@@ -8,38 +8,49 @@ import {
   NestInterceptor,
   Type,
 } from '@nestjs/common';
-import type { Request } from 'express';
-import type { StorageEngine } from 'multer';
+import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import type { FileStorage } from '../file-storage';
 import { normalizeContentType } from './file-name';
-import { uploadInterceptor, UploadOptions } from './upload.interceptor';
+import {
+  FilePartHandler,
+  FileTooLarge,
+  formFileName,
+  ReceivedFile,
+  UploadOptions,
+  uploadInterceptor,
+} from './upload.interceptor';
 
-/** What the engine adds to multer's file: where the bytes went. */
-export interface StoredUpload extends Express.Multer.File {
+/** What the engine adds to the received file: where the bytes went. */
+export interface StoredUpload extends ReceivedFile {
   documentId: string;
   storageKey: string;
+}
+
+/** The parts of the request a key resolver reads: the headers (tenant) and the path's ids. */
+export interface UploadRequest {
+  headers: FastifyRequest['headers'];
+  params: Record<string, string | undefined>;
 }
 
 /**
  * Where the upload of `documentId` goes: the app checks the owner named in the path (an unknown
  * or foreign one throws its 404, so nothing is stored) and answers the storage key.
  */
-export type DocumentKeyResolver = (req: Request, documentId: string) => Promise<string>;
-
-class LimitReached extends Error {}
+export type DocumentKeyResolver = (req: UploadRequest, documentId: string) => Promise<string>;
 
 /**
- * multer storage engine for documents: streams the part straight into the FileStorage (no
- * buffering), under a new document id. The owner is checked first (by `resolveKey`), so an
- * unknown or foreign id stores nothing. At multer's size limit the write is aborted (the storage
- * removes its temporary file) and multer answers 413.
+ * Receives documents: streams the file part straight into the FileStorage (no buffering), under
+ * a new document id. The owner is checked first (by `resolveKey`), so an unknown or foreign id
+ * stores nothing. At the size limit the write is aborted (the storage removes its temporary
+ * file) and the answer is 413.
  *
  * Apps provide it under this class as token, built with their storage and key resolver, and use
  * `documentUploadInterceptor` on the route.
  */
-export class DocumentUploadEngine implements StorageEngine {
+export class DocumentUploadEngine implements FilePartHandler {
   private readonly logger = new Logger('DocumentUpload');
 
   constructor(
@@ -47,72 +58,56 @@ export class DocumentUploadEngine implements StorageEngine {
     private readonly resolveKey: DocumentKeyResolver,
   ) {}
 
-  _handleFile(
-    req: Request,
-    file: Express.Multer.File,
-    callback: (error?: unknown, info?: Partial<StoredUpload>) => void,
-  ): void {
+  async receive(req: FastifyRequest, part: MultipartFile): Promise<StoredUpload> {
     // Registered before any await: the limit must not fire unseen.
     const body = new PassThrough();
     let limited = false;
-    const onLimit = () => {
+    part.file.once('limit', () => {
       limited = true;
-      body.destroy(new LimitReached('file too large'));
-    };
-    file.stream.once('limit', onLimit);
-    this.store(req, file, body, () => limited).then(
-      (info) => callback(null, info),
-      (err: unknown) => {
-        // Let busboy go on (multer drains the request before answering).
-        file.stream.unpipe(body);
-        file.stream.resume();
-        callback(err);
-      },
-    );
-  }
-
-  private async store(
-    req: Request,
-    file: Express.Multer.File,
-    body: PassThrough,
-    limited: () => boolean,
-  ): Promise<Partial<StoredUpload>> {
+      body.destroy(new FileTooLarge('file too large'));
+    });
     const documentId = randomUUID();
-    const key = await this.resolveKey(req, documentId);
-    if (limited()) throw new LimitReached('file too large');
-    file.stream.pipe(body);
-    const stored = await this.storage.put(key, body, normalizeContentType(file.mimetype));
-    return { documentId, storageKey: key, size: stored.size };
+    let key: string;
+    try {
+      key = await this.resolveKey(req as unknown as UploadRequest, documentId);
+    } catch (err) {
+      part.file.resume(); // the rest of the body still has to be read
+      throw err;
+    }
+    if (limited) throw new FileTooLarge('file too large');
+    part.file.pipe(body);
+    const stored = await this.storage.put(key, body, normalizeContentType(part.mimetype));
+    return {
+      fieldname: part.fieldname,
+      originalname: formFileName(part.filename),
+      mimetype: part.mimetype,
+      size: stored.size,
+      buffer: Buffer.alloc(0),
+      documentId,
+      storageKey: key,
+    };
   }
 
-  _removeFile(_req: Request, file: Express.Multer.File, callback: (error: Error | null) => void) {
+  async discard(file: ReceivedFile): Promise<void> {
     const key = (file as Partial<StoredUpload>).storageKey;
-    if (!key) return callback(null);
-    this.storage.delete(key).then(
-      () => callback(null),
-      (err: Error) => {
-        this.logger.warn(`could not remove ${key}: ${err.message}`);
-        callback(null);
-      },
-    );
+    if (!key) return;
+    await this.storage.delete(key).catch((err: Error) => {
+      this.logger.warn(`could not remove ${key}: ${err.message}`);
+    });
   }
 }
 
 /**
- * The upload interceptor of a document route: multer with the app's DocumentUploadEngine
- * provider, at most `maxBytes`. The engine is a provider, so the multer interceptor is built
- * here with it (composition: subclassing Nest's mixin would inherit its constructor's injection
- * metadata).
+ * The upload interceptor of a document route, streaming with the app's DocumentUploadEngine
+ * provider, at most `maxBytes`. The engine is a provider, so the interceptor is built here with it.
  */
-export function documentUploadInterceptor(
-  options: Omit<UploadOptions, 'multer'>,
-): Type<NestInterceptor> {
+export function documentUploadInterceptor(options: UploadOptions): Type<NestInterceptor> {
   @Injectable()
   class DocumentUploadInterceptor implements NestInterceptor {
     private readonly upload: NestInterceptor;
 
     constructor(@Inject(DocumentUploadEngine) engine: DocumentUploadEngine) {
-      const Upload = uploadInterceptor({ ...options, multer: { storage: engine } });
+      const Upload = uploadInterceptor(options, engine);
       this.upload = new Upload();
     }
 

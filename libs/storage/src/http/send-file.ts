@@ -1,5 +1,5 @@
 import { StreamableFile } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import type { StoredFile } from '../file-storage';
 import { contentDisposition } from './file-name';
 
@@ -30,26 +30,26 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
  * running as a page of this origin.
  */
 export function sendStoredFile(
-  res: Response,
+  res: FastifyReply,
   answer: FileAnswer,
   ifNoneMatch: string | undefined,
 ): StreamableFile | undefined {
   const { file } = answer;
   const etag = etagOf(file);
-  res.setHeader('ETag', etag);
-  res.setHeader('Cache-Control', answer.cacheControl);
-  res.setHeader('Last-Modified', file.lastModified.toUTCString());
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+  res.header('ETag', etag);
+  res.header('Cache-Control', answer.cacheControl);
+  res.header('Last-Modified', file.lastModified.toUTCString());
+  res.header('X-Content-Type-Options', 'nosniff');
+  res.header('Content-Security-Policy', "default-src 'none'; sandbox");
   if (matchesEtag(ifNoneMatch, etag)) {
     file.stream.destroy();
     res.status(304);
     return undefined;
   }
-  res.setHeader('Content-Type', file.contentType);
-  res.setHeader('Content-Length', String(file.size));
+  res.header('Content-Type', file.contentType);
+  res.header('Content-Length', String(file.size));
   if (answer.downloadName) {
-    res.setHeader('Content-Disposition', contentDisposition(answer.downloadName));
+    res.header('Content-Disposition', contentDisposition(answer.downloadName));
   }
   return new StreamableFile(file.stream);
 }

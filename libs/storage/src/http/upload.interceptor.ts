@@ -1,14 +1,15 @@
 import {
   CallHandler,
+  createParamDecorator,
   ExecutionContext,
   HttpException,
   mixin,
   NestInterceptor,
   Type,
 } from '@nestjs/common';
-import { FileInterceptor } from '@nestjs/platform-express';
-import type { MulterOptions } from '@nestjs/platform-express/multer/interfaces/multer-options.interface';
+import type { MultipartFile } from '@fastify/multipart';
 import { ApiBodyOptions } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
 import { Observable } from 'rxjs';
 import { AppException, ErrorCode } from '@crm/errors';
 
@@ -22,70 +23,152 @@ export const FILE_FIELD = 'file';
  */
 export const DEFAULT_UPLOAD_MESSAGES = 'files.upload';
 
+/** The file of an upload as the handler receives it. */
+export interface ReceivedFile {
+  fieldname: string;
+  /** The name the client gave (UTF-8). */
+  originalname: string;
+  mimetype: string;
+  size: number;
+  /** The bytes, when the upload was read into memory (not when it was streamed to storage). */
+  buffer: Buffer;
+}
+
+/** What happens to the file part: read into memory, or streamed elsewhere (documents). */
+export interface FilePartHandler {
+  receive(req: FastifyRequest, part: MultipartFile): Promise<ReceivedFile>;
+  /** Undoes `receive` when the rest of the body turns out bad (a second file, a broken form). */
+  discard?(file: ReceivedFile): Promise<void>;
+}
+
 export interface UploadOptions {
-  /** Largest file accepted, in bytes: multer stops reading there and the answer is 413. */
+  /** Largest file accepted, in bytes: reading stops there and the answer is 413. */
   maxBytes: number;
   /** i18n key prefix of the error texts (default `files.upload`). */
   messages?: string;
-  /** Further multer options, e.g. a streaming `storage` engine. */
-  multer?: MulterOptions;
 }
 
 const MB = 1024 * 1024;
 export const megabytes = (bytes: number) => `${Math.round((bytes / MB) * 10) / 10} MB`;
 
-/** multer's errors (already HttpExceptions from Nest) as our own, translated ones. */
+/**
+ * The file name as the client gave it. Browsers and fetch's FormData escape CR, LF and `"` in a
+ * multipart file name as %0D, %0A and %22 (HTML's form encoding); those three are undone, so the
+ * name the sanitizer sees is the one the user picked.
+ */
+export function formFileName(sent: string): string {
+  return sent.replace(/%0D|%0A|%22/gi, (m) => decodeURIComponent(m));
+}
+
+/** Raised when a streamed file passes the size limit. */
+export class FileTooLarge extends Error {}
+
+/** @fastify/multipart's and busboy's errors as our own, translated ones. */
 export function uploadError(
   err: unknown,
   maxBytes: number,
   messages = DEFAULT_UPLOAD_MESSAGES,
 ): unknown {
-  if (!(err instanceof HttpException)) return err;
-  const status = err.getStatus();
-  const message = err.message;
-  if (status === 413) {
+  if (err instanceof AppException || err instanceof HttpException || !(err instanceof Error))
+    return err;
+  const code = (err as { code?: unknown }).code;
+  if (err instanceof FileTooLarge || code === 'FST_REQ_FILE_TOO_LARGE') {
     return new AppException(ErrorCode.PAYLOAD_TOO_LARGE, `${messages}.tooLarge`, {
       max: megabytes(maxBytes),
     });
   }
-  if (status !== 400) return err;
-  const unexpected = /^Unexpected file field(?: - (.*))?$/.exec(message);
-  if (unexpected) {
-    return new AppException(ErrorCode.BAD_REQUEST, `${messages}.unexpectedField`, {
-      field: unexpected[1] ?? '',
-      expected: FILE_FIELD,
-    });
-  }
-  if (/^Too many files/.test(message)) {
+  if (code === 'FST_FILES_LIMIT') {
     return new AppException(ErrorCode.BAD_REQUEST, `${messages}.oneFile`, { field: FILE_FIELD });
   }
-  return new AppException(ErrorCode.BAD_REQUEST, `${messages}.malformed`, { reason: message });
+  // System errors (storage) stay what they are; the parser's own mean a malformed form.
+  if (typeof code === 'string' && !code.startsWith('FST_')) return err;
+  return new AppException(ErrorCode.BAD_REQUEST, `${messages}.malformed`, {
+    reason: err.message,
+  });
+}
+
+export const UNEXPECTED_FIELD = (field: string, messages = DEFAULT_UPLOAD_MESSAGES) =>
+  new AppException(ErrorCode.BAD_REQUEST, `${messages}.unexpectedField`, {
+    field,
+    expected: FILE_FIELD,
+  });
+
+const RECEIVED = Symbol('crm.receivedFile');
+type WithFile = FastifyRequest & { [RECEIVED]?: ReceivedFile };
+
+/** The file of the upload (undefined when the request carried none), in a handler parameter. */
+export const UploadedFile = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): ReceivedFile | undefined =>
+    ctx.switchToHttp().getRequest<WithFile>()[RECEIVED],
+);
+
+/** Reads every part and discards it: the client finishes sending and receives the answer. */
+async function drain(part: MultipartFile): Promise<void> {
+  part.file.resume();
+  await new Promise((resolve) => part.file.once('close', resolve).once('end', resolve));
 }
 
 /**
- * Nest's FileInterceptor for the field `file`, limited to `maxBytes` (multer stops reading at the
- * limit and answers 413; nothing beyond it is buffered or stored), one file, a few small text
- * fields, UTF-8 file names. Without a multer `storage` the file is held in memory, at most
- * `maxBytes`.
+ * Reads the multipart body: the one file in field `file` goes to `handle`, small text fields are
+ * ignored, anything else is a 400. Without a multipart body the handler gets no file.
  */
-export function uploadInterceptor(options: UploadOptions): Type<NestInterceptor> {
+export async function receiveFile(
+  req: FastifyRequest,
+  options: UploadOptions,
+  handle: FilePartHandler,
+): Promise<ReceivedFile | undefined> {
   const { maxBytes, messages = DEFAULT_UPLOAD_MESSAGES } = options;
-  const Base = FileInterceptor(FILE_FIELD, {
-    limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 10 * 1024, parts: 12 },
-    // Browsers send UTF-8 names; busboy would otherwise read them as Latin-1.
-    defParamCharset: 'utf8',
-    ...options.multer,
-  });
-  class UploadInterceptor extends Base {
-    override async intercept(
-      context: ExecutionContext,
-      next: CallHandler,
-    ): Promise<Observable<unknown>> {
-      try {
-        return await super.intercept(context, next);
-      } catch (err) {
-        throw uploadError(err, maxBytes, messages);
+  if (!req.isMultipart()) return undefined;
+  let received: ReceivedFile | undefined;
+  try {
+    const parts = req.parts({
+      limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 10 * 1024, parts: 12 },
+    });
+    for await (const part of parts) {
+      if (part.type !== 'file') continue;
+      if (part.fieldname !== FILE_FIELD) {
+        await drain(part);
+        throw UNEXPECTED_FIELD(part.fieldname, messages);
       }
+      received = await handle.receive(req, part);
+    }
+  } catch (err) {
+    // Let the rest of the body arrive, so the client is answered rather than cut off.
+    req.raw.resume();
+    if (received) await handle.discard?.(received);
+    throw uploadError(err, maxBytes, messages);
+  }
+  return received;
+}
+
+/** Keeps the file in memory (images: they are rendered right away). */
+export const readIntoMemory: FilePartHandler = {
+  async receive(_req, part) {
+    const buffer = await part.toBuffer();
+    return {
+      fieldname: part.fieldname,
+      originalname: formFileName(part.filename),
+      mimetype: part.mimetype,
+      size: buffer.length,
+      buffer,
+    };
+  },
+};
+
+/**
+ * The upload interceptor of a route: reads the file in field `file` (at most `maxBytes`, one
+ * file, a few small text fields) with `handle`, by default into memory, and hands it to the
+ * handler's `@UploadedFile()` parameter. Only upload routes carry it.
+ */
+export function uploadInterceptor(
+  options: UploadOptions,
+  handle: FilePartHandler = readIntoMemory,
+): Type<NestInterceptor> {
+  class UploadInterceptor implements NestInterceptor {
+    async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+      const req = context.switchToHttp().getRequest<WithFile>();
+      req[RECEIVED] = await receiveFile(req, options, handle);
+      return next.handle();
     }
   }
   return mixin(UploadInterceptor);

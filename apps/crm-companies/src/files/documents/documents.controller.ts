@@ -9,7 +9,6 @@ import {
   Query,
   Res,
   StreamableFile,
-  UploadedFile,
   UseInterceptors,
 } from '@nestjs/common';
 import {
@@ -20,12 +19,17 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { Paged, RawResponse } from '@crm/envelope';
 import { PageQuery } from '@crm/paging';
 import { Ctx, RequestContext } from '@crm/request-context';
 import { ApiEnvelope } from '@crm/service-kit';
-import { documentUploadInterceptor, FILE_UPLOAD_BODY, sendStoredFile } from '@crm/storage';
+import {
+  FILE_UPLOAD_BODY,
+  UploadedFile,
+  documentUploadInterceptor,
+  sendStoredFile,
+} from '@crm/storage';
 import type { StoredUpload } from '@crm/storage';
 import { CompanyFileDeleted } from '../dto/file-deleted.output';
 import { CompanyDocument } from './dto/company-document.output';
@@ -93,7 +97,7 @@ export class DocumentsController {
     @Param('id') id: string,
     @Param('documentId') documentId: string,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<StreamableFile | undefined> {
     return sendStoredFile(res, await this.documents.open(ctx, id, documentId), ifNoneMatch);
   }

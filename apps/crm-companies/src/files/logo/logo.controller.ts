@@ -9,7 +9,6 @@ import {
   Query,
   Res,
   StreamableFile,
-  UploadedFile,
   UseInterceptors,
 } from '@nestjs/common';
 import {
@@ -21,11 +20,17 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { RawResponse } from '@crm/envelope';
 import { Ctx, RequestContext } from '@crm/request-context';
 import { ApiEnvelope } from '@crm/service-kit';
-import { FILE_UPLOAD_BODY, sendStoredFile, uploadInterceptor } from '@crm/storage';
+import {
+  FILE_UPLOAD_BODY,
+  ReceivedFile,
+  UploadedFile,
+  sendStoredFile,
+  uploadInterceptor,
+} from '@crm/storage';
 import { CompanyFileDeleted } from '../dto/file-deleted.output';
 import { CompanyLogo } from './dto/company-logo.output';
 import { DEFAULT_LOGO_SIZE, LOGO_MAX_BYTES, LOGO_SIZES } from './logo-rendering';
@@ -58,7 +63,7 @@ export class LogoController {
     // read on its own: other query parameters (cache busters such as ?v=) are left alone
     @Query('size') size: string | undefined,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<StreamableFile | undefined> {
     return sendStoredFile(res, await this.logos.open(ctx, id, size), ifNoneMatch);
   }
@@ -85,7 +90,7 @@ export class LogoController {
   upload(
     @Ctx() ctx: RequestContext,
     @Param('id') id: string,
-    @UploadedFile() file: Express.Multer.File | undefined,
+    @UploadedFile() file: ReceivedFile | undefined,
   ): Promise<CompanyLogo> {
     return this.logos.upload(ctx, id, file);
   }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AppException, ErrorCode, isUuid } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
-import { FILE_STORAGE, FileStorage, renderVariants } from '@crm/storage';
+import { FILE_STORAGE, FileStorage, ReceivedFile, renderVariants } from '@crm/storage';
 import type { FileAnswer } from '@crm/storage';
 import { CompanyLookup } from '../../companies/company-lookup.service';
 import type { CompanyFileDeleted } from '../dto/file-deleted.output';
@@ -87,7 +87,7 @@ export class LogoService {
   async upload(
     ctx: RequestContext,
     path: string,
-    file: Express.Multer.File | undefined,
+    file: ReceivedFile | undefined,
   ): Promise<CompanyLogo> {
     const companyId = path.toLowerCase();
     await this.current(ctx, companyId);

@@ -8,7 +8,6 @@ import {
   Post,
   Res,
   StreamableFile,
-  UploadedFile,
   UseInterceptors,
 } from '@nestjs/common';
 import {
@@ -19,12 +18,18 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { RawResponse } from '@crm/envelope';
 import { Ctx, RequestContext } from '@crm/request-context';
 import { ApiEnvelope } from '@crm/service-kit';
 import { DeletedFile } from '../documents/dto/person-document.dto';
-import { FILE_UPLOAD_BODY, sendStoredFile, uploadInterceptor } from '@crm/storage';
+import {
+  FILE_UPLOAD_BODY,
+  ReceivedFile,
+  UploadedFile,
+  sendStoredFile,
+  uploadInterceptor,
+} from '@crm/storage';
 import { ProfileImage } from './dto/profile-image.dto';
 import { IMAGE_SIZES } from './image-variants';
 import { PROFILE_IMAGE_MAX_BYTES, ProfileImagesService } from './profile-images.service';
@@ -64,7 +69,7 @@ export class ProfileImagesController {
   upload(
     @Ctx() ctx: RequestContext,
     @Param('id') id: string,
-    @UploadedFile() file: Express.Multer.File | undefined,
+    @UploadedFile() file: ReceivedFile | undefined,
   ): Promise<ProfileImage[]> {
     return this.images.upload(ctx, id, file);
   }
@@ -95,7 +100,7 @@ export class ProfileImagesController {
     @Param('id') id: string,
     @Param('size') size: string,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<StreamableFile | undefined> {
     return sendStoredFile(res, await this.images.open(ctx, id, size), ifNoneMatch);
   }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AppException, ErrorCode, isUuid } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
-import { FILE_STORAGE, FileStorage } from '@crm/storage';
+import { FILE_STORAGE, FileStorage, ReceivedFile } from '@crm/storage';
 import type { FileAnswer } from '@crm/storage';
 import { DeletedFile } from '../documents/dto/person-document.dto';
 import { profileImageFolder, profileImageKey } from '../files.storage';
@@ -80,7 +80,7 @@ export class ProfileImagesService {
   async upload(
     ctx: RequestContext,
     personId: string,
-    file: Express.Multer.File | undefined,
+    file: ReceivedFile | undefined,
   ): Promise<ProfileImage[]> {
     await this.currentVersion(ctx, personId);
     if (!file) throw AppException.invalidField('file', 'isDefined');
