@@ -1,6 +1,37 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import { createHash } from 'node:crypto';
+
+/**
+ * Statements with at most this many parameters are prepared once per connection and reused.
+ * Longer ones are mostly `IN (...)` lists of batches, whose text changes with the batch size:
+ * preparing each would only fill the connection's statement cache.
+ */
+const MAX_PREPARED_ARGS = 32;
+/** Connections are renewed after this long, which also bounds their statement caches. */
+const CONNECTION_LIFETIME_S = 600;
+
+const names = new Map<string, string>();
+
+/**
+ * A name per SQL text: node-pg then prepares the statement once per connection and PostgreSQL
+ * can keep its plan. Measured on a person read by id (one query with lateral joins): planning
+ * at every bind took 1-7 ms against 0.1 ms of execution.
+ */
+export function statementName(sql: string, argCount: number): string | undefined {
+  if (argCount > MAX_PREPARED_ARGS) return undefined;
+  let name = names.get(sql);
+  if (!name) {
+    name = `crm_${createHash('sha1').update(sql).digest('base64url')}`;
+    if (names.size < 10_000) names.set(sql, name);
+  }
+  return name;
+}
 
 /** The driver adapter every service's generated Prisma client runs on (node-pg pool). */
 export function createPgAdapter(connectionString: string, poolSize = 10): PrismaPg {
-  return new PrismaPg({ connectionString, max: poolSize });
+  return new PrismaPg(
+    { connectionString, max: poolSize, maxLifetimeSeconds: CONNECTION_LIFETIME_S },
+    // The adapter passes the name on to pg; undefined leaves a statement unnamed.
+    { statementNameGenerator: (q) => statementName(q.sql, q.args.length) as string },
+  );
 }

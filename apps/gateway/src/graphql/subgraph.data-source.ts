@@ -1,5 +1,6 @@
 import { GraphQLDataSourceProcessOptions, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { GraphQLError } from 'graphql';
+import { Agent, Dispatcher } from 'undici';
 import { AppException, ErrorCode, HTTP_STATUS } from '@crm/errors';
 import type { Language } from '@crm/i18n';
 import type { ModuleName } from '@crm/messaging';
@@ -20,6 +21,58 @@ export function forwardedHeaderNames(headers: Record<string, unknown>): string[]
 }
 
 type FetcherResponse = Parameters<RemoteGraphQLDataSource['errorFromResponse']>[0];
+type Fetcher = NonNullable<RemoteGraphQLDataSource['fetcher']>;
+
+/** One connection pool for every subgraph request of this process. */
+const subgraphAgent = new Agent({ keepAliveTimeout: 4000 });
+
+/**
+ * The fetch Apollo's data source needs (status, headers, text/json), on undici's request API:
+ * Apollo's default (make-fetch-happen) and even undici's own fetch (web streams) cost the gateway
+ * more CPU per operation than everything else it does for that operation.
+ */
+function requestHeaders(
+  headers: Iterable<[string, string]> | Record<string, string> | undefined,
+): Record<string, string> {
+  if (!headers) return {};
+  const iterable = Symbol.iterator in headers;
+  return iterable
+    ? Object.fromEntries(headers as Iterable<[string, string]>)
+    : (headers as Record<string, string>);
+}
+
+async function fetchSubgraph(
+  url: string,
+  init: {
+    method?: string;
+    headers?: Iterable<[string, string]> | Record<string, string>;
+    body?: string;
+  },
+) {
+  const target = new URL(url);
+  const res = await subgraphAgent.request({
+    origin: target.origin,
+    path: `${target.pathname}${target.search}`,
+    method: (init.method ?? 'POST') as Dispatcher.HttpMethod,
+    headers: requestHeaders(init.headers),
+    body: init.body,
+  });
+  const text = await res.body.text();
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return {
+    url,
+    status: res.statusCode,
+    statusText: '',
+    ok: res.statusCode >= 200 && res.statusCode < 300,
+    headers,
+    text: async () => text,
+    json: async () => JSON.parse(text) as unknown,
+  };
+}
+const subgraphFetcher = fetchSubgraph as unknown as Fetcher;
 
 export interface SubgraphOptions {
   service: ServiceName;
@@ -44,7 +97,7 @@ export class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayGraphQLCo
   private readonly options: SubgraphOptions;
 
   constructor(options: SubgraphOptions) {
-    super({ url: options.url });
+    super({ url: options.url, fetcher: subgraphFetcher });
     this.options = options;
   }
 

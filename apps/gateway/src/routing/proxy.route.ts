@@ -45,9 +45,9 @@ export function registerProxyRoute(scope: FastifyInstance, deps: ProxyRouteDeps)
         },
       );
       return reply
-        .status(answer.statusCode ?? 502)
+        .status(answer.statusCode)
         .headers(downstreamResponseHeaders(answer.headers))
-        .send(answer);
+        .send(answer.body);
     } catch (err) {
       // Unread body: let the client finish sending so it receives the answer.
       req.raw.resume();

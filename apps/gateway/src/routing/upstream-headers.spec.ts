@@ -49,12 +49,13 @@ describe('upstreamRequestHeaders', () => {
     expect(out['x-internal-token']).toBeUndefined();
   });
 
-  it('keeps Transfer-Encoding of the request (a chunked upload stays chunked)', () => {
+  it('drops Transfer-Encoding: the gateway frames the body it sends (a stream goes chunked)', () => {
     const out = upstreamRequestHeaders(
-      { 'transfer-encoding': 'chunked' },
+      { 'transfer-encoding': 'chunked', 'content-type': 'application/octet-stream' },
       { callerId: null, host: 'svc:1' },
     );
-    expect(out['transfer-encoding']).toBe('chunked');
+    expect(out).not.toHaveProperty('transfer-encoding');
+    expect(out['content-type']).toBe('application/octet-stream');
   });
 });
 

@@ -14,6 +14,9 @@ const HOP_BY_HOP = new Set([
   'expect',
 ]);
 
+/** Framing of the client's message: the gateway frames the body it sends on itself. */
+const FRAMING = new Set(['transfer-encoding']);
+
 /** Only the gateway may set these: a client sending them is ignored. */
 const GATEWAY_ONLY = new Set([CALLER_ID_HEADER.toLowerCase(), INTERNAL_TOKEN_HEADER.toLowerCase()]);
 
@@ -55,6 +58,7 @@ export function upstreamRequestHeaders(
     if (value === undefined) continue;
     if (
       HOP_BY_HOP.has(name) ||
+      FRAMING.has(name) ||
       listed.has(name) ||
       GATEWAY_ONLY.has(name) ||
       CREDENTIALS.has(name) ||
