@@ -2,7 +2,14 @@ import { AppException, ErrorCode } from '@crm/errors';
 
 interface PrismaKnownError {
   code: string;
-  meta?: { target?: unknown; modelName?: string };
+  meta?: {
+    target?: unknown;
+    modelName?: string;
+    /** A raw query's failure as PostgreSQL reported it (Prisma 6.6+). */
+    code?: string;
+    /** What the driver adapter reported (Prisma 7 with @prisma/adapter-pg). */
+    driverAdapterError?: { cause?: { kind?: string; originalCode?: string } };
+  };
 }
 
 function isPrismaKnownError(err: unknown): err is PrismaKnownError {
@@ -25,4 +32,21 @@ export function mapPrismaError(err: unknown, resource: string, id: string): neve
       throw new AppException(ErrorCode.CONFLICT, 'errors.conflict.exists', { resource, id });
   }
   throw err;
+}
+
+/**
+ * Whether a query failed on a unique index: `P2002` from a model query, `P2010` with SQLSTATE
+ * 23505 from raw SQL ($queryRaw, $executeRaw). With the driver adapter both carry the adapter's
+ * `UniqueConstraintViolation`.
+ */
+export function isUniqueViolation(err: unknown): boolean {
+  if (!isPrismaKnownError(err)) return false;
+  if (err.code === 'P2002') return true;
+  const cause = err.meta?.driverAdapterError?.cause;
+  return (
+    err.code === 'P2010' &&
+    (err.meta?.code === '23505' ||
+      cause?.kind === 'UniqueConstraintViolation' ||
+      cause?.originalCode === '23505')
+  );
 }

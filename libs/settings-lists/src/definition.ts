@@ -73,8 +73,9 @@ export interface SettingsListsDefinition<L extends string> {
     messages?: Partial<SettingsMessageKeys>;
   };
   /**
-   * Prefix of the per-tenant advisory lock (`<prefix>:<tenantId>`) that serializes the writers of
-   * one tenant's lists, so "unique ignoring case" holds under concurrency.
+   * Prefix of the per-tenant advisory lock (`<prefix>:<tenantId>`) that serializes the settings
+   * writes S2-S5 of one tenant's lists. Tags created by text do not take it: the table's unique
+   * index on ("tenantId", "list", lower("text")) keeps texts unique ignoring case.
    */
   lockKeyPrefix: string;
   /**

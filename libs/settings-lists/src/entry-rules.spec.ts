@@ -1,6 +1,7 @@
 import {
   domainProblem,
   entryFieldProblems,
+  inInsertOrder,
   tagKey,
   tagsToCreate,
   textClashes,
@@ -144,5 +145,14 @@ describe('tagsToCreate', () => {
 
   it('keys tags trimmed and ignoring case', () => {
     expect(tagKey('  Big Five ')).toBe('big five');
+  });
+});
+
+describe('inInsertOrder', () => {
+  it('orders by tagKey, whatever the case and spacing, and keeps the rows as they are', () => {
+    const rows = [{ text: 'beta' }, { text: ' Alpha' }, { text: 'ALPHA2' }, { text: 'Beta ' }];
+    expect(inInsertOrder(rows).map((r) => r.text)).toEqual([' Alpha', 'ALPHA2', 'beta', 'Beta ']);
+    expect(inInsertOrder(rows)[0]).toBe(rows[1]);
+    expect(rows.map((r) => r.text)).toEqual(['beta', ' Alpha', 'ALPHA2', 'Beta ']);
   });
 });

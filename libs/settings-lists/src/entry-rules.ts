@@ -89,6 +89,13 @@ export interface TagInput {
   category?: string | null;
 }
 
+/** An entry to create for a tag named by text: its tagKey, the trimmed text, the category. */
+export interface NewTag {
+  key: string;
+  text: string;
+  category: string | null;
+}
+
 /**
  * The entries to create for tags named by a text that no entry has (`known`: tagKey of every
  * existing text), once per text ignoring case, in input order, with the first spelling given.
@@ -98,8 +105,8 @@ export function tagsToCreate(
   known: { has(key: string): boolean },
   fields: ListFields,
   category: 'allowed' | 'asGiven' = 'allowed',
-): { key: string; text: string; category: string | null }[] {
-  const out = new Map<string, { key: string; text: string; category: string | null }>();
+): NewTag[] {
+  const out = new Map<string, NewTag>();
   for (const t of named) {
     const key = tagKey(t.text!);
     if (known.has(key) || out.has(key)) continue;
@@ -115,4 +122,16 @@ export function tagsToCreate(
     });
   }
   return [...out.values()];
+}
+
+/**
+ * Entries in the order every writer inserts them: by tagKey of the text. Two transactions that
+ * insert several texts each (tags by text, S2) then meet on their first common text, and one
+ * waits for the other instead of both waiting for each other (a deadlock).
+ */
+export function inInsertOrder<T extends { text: string }>(rows: readonly T[]): T[] {
+  return rows
+    .map((row) => ({ row, key: tagKey(row.text) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ row }) => row);
 }

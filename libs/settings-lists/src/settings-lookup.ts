@@ -1,10 +1,25 @@
-import { randomUUID } from 'node:crypto';
 import { AppException, FieldProblem } from '@crm/errors';
 import { SUPPORTED_LANGUAGES, type Language } from '@crm/i18n';
 import type { SystemEntry } from './definition';
 import { SettingsBase } from './settings-base';
-import { TagInput, tagKey, tagsToCreate } from './entry-rules';
+import { inInsertOrder, NewTag, TagInput, tagKey, tagsToCreate } from './entry-rules';
 import { EntryView, SettingsDb, toEntryView } from './store';
+
+/** Rounds of insert and read again before createTags gives up (each round, a text was deleted). */
+const CREATE_ROUNDS = 3;
+
+/** Tags resolved as far as the existing entries go: what findTags answers, createTags finishes. */
+export interface TagLookup<L extends string> {
+  readonly tenantId: string;
+  readonly list: L;
+  readonly inputs: readonly TagInput[];
+  /** The entries of the tags given by id. */
+  readonly byId: ReadonlyMap<string, EntryView>;
+  /** tagKey of a text -> its entry: system entries in every language, the tenant's found. */
+  readonly byText: ReadonlyMap<string, EntryView>;
+  /** The entries to create, once per text ignoring case; empty when every tag has its entry. */
+  readonly toCreate: readonly NewTag[];
+}
 
 /**
  * Reads and checks entries of a service's settings lists for its other domains: system entries
@@ -83,7 +98,8 @@ export class SettingsLookup<L extends string, Db extends SettingsDb> extends Set
   /**
    * Resolves tags given by id (must exist) or by text (found ignoring case among the system and
    * tenant entries, else created as a tenant entry, see NewTagOptions). Returns the entries in
-   * input order, without duplicates. A fixed number of queries, however many tags.
+   * input order, without duplicates. A fixed number of queries, however many tags. Takes no lock:
+   * call it in the transaction of the write that uses the entries.
    */
   async resolveTags(
     tx: Db,
@@ -93,11 +109,49 @@ export class SettingsLookup<L extends string, Db extends SettingsDb> extends Set
     field: string,
     lang: Language,
   ): Promise<EntryView[]> {
-    const byId = inputs.filter((t) => t.id).map((t) => t.id!);
-    const known = await this.entries(tenantId, list, byId, lang, tx);
+    return this.createTags(tx, await this.findTags(tx, tenantId, list, inputs, field, lang));
+  }
+
+  /**
+   * The entries of tags named by text (tagKey of each text -> entry), creating the missing ones:
+   * resolveTags for many items at once (a batch), without the checks of ids.
+   */
+  async resolveTagTexts(
+    tx: Db,
+    tenantId: string,
+    list: L,
+    named: TagInput[],
+    lang: Language,
+  ): Promise<Map<string, EntryView>> {
+    // texts only: no id to report, so no field either
+    const texts = named.filter((t) => !t.id);
+    return this.withCreated(tx, await this.findTags(tx, tenantId, list, texts, '', lang));
+  }
+
+  /**
+   * The first half of resolveTags, reads only: checks the ids (400 naming each unknown one) and
+   * finds the entries of the texts. When `toCreate` of the answer is empty, createTags needs no
+   * query and no transaction: callers read this outside their transaction and open one only
+   * when a tag has to be created.
+   */
+  async findTags(
+    db: Db,
+    tenantId: string,
+    list: L,
+    inputs: TagInput[],
+    field: string,
+    lang: Language,
+  ): Promise<TagLookup<L>> {
+    const byId = await this.entries(
+      tenantId,
+      list,
+      inputs.filter((t) => t.id).map((t) => t.id!),
+      lang,
+      db,
+    );
     const problems: FieldProblem[] = inputs
       .map((t, i) => ({ t, i }))
-      .filter(({ t }) => t.id && !known.has(t.id))
+      .filter(({ t }) => t.id && !byId.has(t.id))
       .map(({ i }) => ({
         field: `${field}[${i}].id`,
         rule: 'unknownEntry',
@@ -105,58 +159,66 @@ export class SettingsLookup<L extends string, Db extends SettingsDb> extends Set
       }));
     if (problems.length) throw AppException.validation(problems);
 
+    const byText = new Map<string, EntryView>();
     const named = inputs.filter((t) => !t.id);
-    const byText = named.length
-      ? await this.entriesByText(tx, tenantId, list, named, lang)
-      : new Map<string, EntryView>();
+    if (named.length) {
+      for (const e of this.lists.systemEntries(list)) {
+        const view = this.systemView(list, e, lang);
+        for (const l of SUPPORTED_LANGUAGES)
+          byText.set(tagKey(this.systemText(list, e.key, l)), view);
+      }
+      const texts = [...new Set(named.map((t) => t.text!.trim()))];
+      for (const r of await this.repo.findForTexts(db, tenantId, list, texts))
+        byText.set(tagKey(r.given), toEntryView(r));
+    }
+    const options = this.lists.definition.newTags ?? {};
+    return {
+      tenantId,
+      list,
+      inputs,
+      byId,
+      byText,
+      toCreate: tagsToCreate(named, byText, this.lists.fieldsOf(list), options.category),
+    };
+  }
+
+  /**
+   * The second half of resolveTags: creates the entries `lookup` lacks (none: no query) and
+   * answers the tags' entries in input order, without duplicates. No lock: the insert skips a
+   * text another request created meanwhile (the unique index ignoring case), and the entries it
+   * skipped are read again, so both requests get the same entry. One insert and at most one
+   * read, however many tags (a text deleted in between costs one more round).
+   */
+  async createTags(tx: Db, lookup: TagLookup<L>): Promise<EntryView[]> {
+    const byText = await this.withCreated(tx, lookup);
     const out = new Map<string, EntryView>();
-    for (const t of inputs) {
-      const entry = t.id ? known.get(t.id)! : byText.get(tagKey(t.text!))!;
+    for (const t of lookup.inputs) {
+      const entry = t.id ? lookup.byId.get(t.id)! : byText.get(tagKey(t.text!))!;
       out.set(entry.id, entry);
     }
     return [...out.values()];
   }
 
-  /** The entries named by text (tagKey -> entry), creating the missing ones. */
-  private async entriesByText(
-    tx: Db,
-    tenantId: string,
-    list: L,
-    named: TagInput[],
-    lang: Language,
-  ): Promise<Map<string, EntryView>> {
-    // Same lock as the settings writes (S2-S5): "unique ignoring case" holds under concurrency,
-    // and a text created by another request is committed (and seen below) before we go on.
-    await this.repo.lock(tx, tenantId);
-    const out = new Map<string, EntryView>();
-    for (const e of this.lists.systemEntries(list)) {
-      const view = this.systemView(list, e, lang);
-      for (const l of SUPPORTED_LANGUAGES) out.set(tagKey(this.systemText(list, e.key, l)), view);
+  /** `lookup.byText` and the entries of `lookup.toCreate`, created or found (see createTags). */
+  private async withCreated(tx: Db, lookup: TagLookup<L>): Promise<Map<string, EntryView>> {
+    const { tenantId, list } = lookup;
+    const byText = new Map(lookup.byText);
+    const position = this.lists.definition.newTags?.position === 'zero' ? 'zero' : 'end';
+    // positions follow the input order, the insert the order of every writer (no deadlock)
+    let pending = inInsertOrder(lookup.toCreate.map((m, offset) => ({ ...m, offset })));
+    for (let round = 0; pending.length; round++) {
+      if (round === CREATE_ROUNDS)
+        throw new Error(`settings lists: could neither create nor find tags of ${list}`);
+      for (const c of await this.repo.insertTags(tx, tenantId, list, pending, position))
+        byText.set(tagKey(c.text), toEntryView(c));
+      const taken = pending.filter((m) => !byText.has(m.key));
+      if (!taken.length) break;
+      const texts = taken.map((m) => m.text);
+      for (const r of await this.repo.findForTexts(tx, tenantId, list, texts))
+        byText.set(tagKey(r.given), toEntryView(r));
+      pending = taken.filter((m) => !byText.has(m.key));
     }
-    const texts = [...new Set(named.map((t) => t.text!.trim()))];
-    for (const r of await this.repo.findByTexts(tx, tenantId, list, texts))
-      out.set(tagKey(r.text), r);
-
-    const options = this.lists.definition.newTags ?? {};
-    const missing = tagsToCreate(named, out, this.lists.fieldsOf(list), options.category);
-    if (missing.length) {
-      const end =
-        options.position === 'zero' ? null : await this.repo.nextPosition(tx, tenantId, list);
-      const created = await this.repo.createMany(
-        tx,
-        missing.map((m, i) => ({
-          id: randomUUID(),
-          tenantId,
-          list,
-          text: m.text,
-          color: null,
-          category: m.category,
-          position: end === null ? 0 : end + i,
-        })),
-      );
-      for (const c of created) out.set(tagKey(c.text), toEntryView(c));
-    }
-    return out;
+    return byText;
   }
 
   systemEntries(list: L): readonly SystemEntry[] {

@@ -14,10 +14,12 @@ import {
 import type { Language } from '@crm/i18n';
 import type { RequestContext } from '@crm/request-context';
 import type { SettingsCatalog } from './definition';
+import { isUniqueViolation } from '@crm/persistence';
 import {
   domainProblem,
   entryFieldProblems,
   EntryFields,
+  inInsertOrder,
   textClashes,
   textKey,
 } from './entry-rules';
@@ -104,7 +106,15 @@ export class SettingsWrites<L extends string, Db extends SettingsDb, U> extends 
     );
     for (const r of rows) taken.set(textKey(r.text), r.id);
     const clashes = textClashes(taken, items);
-    if (!clashes.length) return;
+    if (clashes.length) throw this.textTaken(ctx, list, clashes);
+  }
+
+  /** The 409 of texts taken, naming each clashing item. */
+  private textTaken(
+    ctx: RequestContext,
+    list: L,
+    clashes: { text: string; field: string }[],
+  ): AppException {
     const name = this.listName(list, ctx.language);
     const problems = clashes.map((item) =>
       domainProblem(this.lists.messages.problems, item.field, 'textTaken', {
@@ -112,12 +122,35 @@ export class SettingsWrites<L extends string, Db extends SettingsDb, U> extends 
         text: item.text,
       }),
     );
-    throw new AppException(
+    return new AppException(
       ErrorCode.CONFLICT,
       this.lists.messages.textTaken,
       { list: name, text: clashes[0].text },
       problems,
     );
+  }
+
+  /**
+   * Runs a write of texts (S2, S3) in its transaction. The lock orders the settings writes, but
+   * tags named by text are created without it: one created between the check and the insert
+   * makes the insert fail on the unique index ignoring case. The write then runs once more, and
+   * its check sees that entry and answers 409 textTaken; should that race repeat, `items` are
+   * named as taken. Never a 500 for a text taken.
+   */
+  private async writeTexts<T>(
+    ctx: RequestContext,
+    list: L,
+    items: { text: string; field: string }[],
+    write: (tx: Db) => Promise<T>,
+  ): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.repo.transaction(write);
+      } catch (err) {
+        if (!isUniqueViolation(err) || !items.length) throw err;
+        if (attempt === 2) throw this.textTaken(ctx, list, items);
+      }
+    }
   }
 
   /** S2: one object answers one entry, an array answers the entries in input order. */
@@ -143,26 +176,28 @@ export class SettingsWrites<L extends string, Db extends SettingsDb, U> extends 
     });
     const inputs = orThrow({ value: checked.value, problems });
 
-    const created = await this.repo.transaction(async (tx) => {
+    const texts = inputs.map((input, i) => ({
+      text: input.text.trim(),
+      field: path(i) ? `${path(i)}.text` : 'text',
+    }));
+    const created = await this.writeTexts(ctx, list, texts, async (tx) => {
       await this.repo.lock(tx, ctx.tenantId);
-      const texts = inputs.map((input, i) => ({
-        text: input.text.trim(),
-        field: path(i) ? `${path(i)}.text` : 'text',
-      }));
       await this.textConflicts(tx, ctx, list, texts);
       let next = await this.repo.nextPosition(tx, ctx.tenantId, list);
-      return this.repo.createMany(
-        tx,
-        inputs.map((input, i) => ({
-          id: randomUUID(),
-          tenantId: ctx.tenantId,
-          list,
-          text: texts[i].text,
-          color: input.color ?? null,
-          category: input.category?.trim() || null,
-          position: input.position ?? next++,
-        })),
-      );
+      const rows = inputs.map((input, i) => ({
+        id: randomUUID(),
+        tenantId: ctx.tenantId,
+        list,
+        text: texts[i].text,
+        color: input.color ?? null,
+        category: input.category?.trim() || null,
+        position: input.position ?? next++,
+      }));
+      // inserted in the order every writer of entries uses, so this and a concurrent tag insert
+      // cannot deadlock; answered in input order
+      const saved = await this.repo.createMany(tx, inInsertOrder(rows));
+      const byId = new Map(saved.map((r) => [r.id, r]));
+      return rows.map((r) => byId.get(r.id)!);
     });
     return single ? toEntryData(created[0]) : created.map(toEntryData);
   }
@@ -180,11 +215,12 @@ export class SettingsWrites<L extends string, Db extends SettingsDb, U> extends 
     if (this.lists.systemEntry(list, entryId)) throw this.readOnly(ctx, list, [entryId]);
     orThrow({ value: null, problems: this.fieldProblems(list, input, '', ctx.language) });
 
-    return this.repo.transaction(async (tx) => {
+    const text = input.text?.trim();
+    const items = text === undefined ? [] : [{ text, field: 'text' }];
+    return this.writeTexts(ctx, list, items, async (tx) => {
       await this.repo.lock(tx, ctx.tenantId);
       const [row] = await this.repo.findByIds(tx, ctx.tenantId, list, [entryId]);
       if (!row) throw this.notFound(ctx.language, id);
-      const text = input.text?.trim();
       if (text !== undefined)
         await this.textConflicts(tx, ctx, list, [{ text, field: 'text', selfId: entryId }]);
       const saved = await this.repo.update(tx, ctx.tenantId, entryId, {

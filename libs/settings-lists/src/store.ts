@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 // The database side of the engine. A lib cannot import a service's generated Prisma client, so
 // it names what it needs structurally: a service's model delegate (`prisma.settingsEntry`) and
 // its clients (PrismaService, Prisma.TransactionClient) fit these interfaces as they are.
@@ -82,7 +84,7 @@ export interface EntryTable<L extends string> {
   deleteMany(args: { where: EntryWhere<L> }): PromiseLike<{ count: number }>;
 }
 
-/** A client or transaction: raw SQL for the lock and the comparisons ignoring case. */
+/** A client or transaction: raw SQL for the lock, the comparisons ignoring case, tag inserts. */
 export interface SettingsDb {
   $executeRaw(query: TemplateStringsArray, ...values: unknown[]): PromiseLike<number>;
   $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): PromiseLike<T>;
@@ -116,9 +118,23 @@ export function toEntryView(row: EntryView): EntryView {
   return { id: row.id, text: row.text, color: row.color, category: row.category };
 }
 
+/** A tenant entry found for a text given: `given` is that text, `text` the entry's own. */
+export interface EntryForText extends EntryView {
+  given: string;
+}
+
+/** A tag entry to create for a text no entry has (see SettingsLookup.createTags). */
+export interface NewTagEntry {
+  text: string;
+  category: string | null;
+  /** Added to the end of the list (NewTagOptions.position `end`): its place after the others. */
+  offset: number;
+}
+
 /**
- * Serializes the writers of one tenant's settings lists until the transaction ends, so "unique
- * ignoring case" (which the case-sensitive unique index cannot enforce) holds under concurrency.
+ * Serializes the settings writes S2-S5 of one tenant until the transaction ends, so their checks
+ * (texts taken, usage) and positions see each other. Texts unique ignoring case are the unique
+ * index's job ("tenantId", "list", lower("text")): tags created by text do not take this lock.
  * One key per tenant, not per list: a transaction that locks two lists cannot deadlock another.
  */
 export async function lockTenantSettings(
@@ -140,16 +156,43 @@ const ORDER = [{ position: 'asc' }, { dateCreated: 'asc' }, { id: 'asc' }] as co
 /** Tenant entries of a service's settings lists; every query is scoped to the tenant. */
 export class SettingsEntryRepository<L extends string, Db extends SettingsDb> {
   private readonly byTextsSql: string;
+  private readonly forTextsSql: string;
+  private readonly insertTagsSql: { end: string; zero: string };
 
   constructor(
     private readonly store: SettingsStore<L, Db>,
     private readonly lockKeyPrefix: string,
   ) {
     // identifiers come from the service's code, never from a request; values are parameters
+    const table = quoted(store.sql.table);
+    const list = `$2::${quoted(store.sql.listEnum)}`;
     this.byTextsSql = `
-      SELECT "id"::text AS "id", "text", "color", "category" FROM ${quoted(store.sql.table)}
-      WHERE "tenantId" = $1 AND "list" = $2::${quoted(store.sql.listEnum)}
+      SELECT "id"::text AS "id", "text", "color", "category" FROM ${table}
+      WHERE "tenantId" = $1 AND "list" = ${list}
         AND lower("text") IN (SELECT lower(t) FROM unnest($3::text[]) AS t)`;
+    this.forTextsSql = `
+      SELECT t."given", e."id"::text AS "id", e."text", e."color", e."category"
+      FROM unnest($3::text[]) AS t("given")
+      JOIN ${table} e ON e."tenantId" = $1 AND e."list" = ${list}
+        AND lower(e."text") = lower(t."given")`;
+    // ON CONFLICT without a target: every unique index is an arbiter. With the target
+    // ("tenantId", "list", lower("text")) two writers of the same text in the same case could
+    // still fail, on the case-sensitive unique index that is no arbiter then (PostgreSQL checks
+    // the indexes in the order they were created, that one first). Rows are inserted in the
+    // order given, which the caller sorts, so two inserts of several texts cannot deadlock.
+    const insert = (position: string) => `
+      INSERT INTO ${table} ("id", "tenantId", "list", "text", "color", "category", "position", "dateCreated")
+      SELECT t."id", $1, ${list}, t."text", NULL, t."category", ${position}, (now() AT TIME ZONE 'UTC')
+      FROM unnest($3::uuid[], $4::text[], $5::text[], $6::int[]) WITH ORDINALITY
+        AS t("id", "text", "category", "offset", "n")
+      ORDER BY t."n"
+      ON CONFLICT DO NOTHING
+      RETURNING "id"::text AS "id", "text", "color", "category"`;
+    this.insertTagsSql = {
+      end: insert(`(SELECT coalesce(max("position") + 1, 0) FROM ${table}
+        WHERE "tenantId" = $1 AND "list" = ${list}) + t."offset"`),
+      zero: insert('0'),
+    };
   }
 
   get client(): Db {
@@ -211,6 +254,39 @@ export class SettingsEntryRepository<L extends string, Db extends SettingsDb> {
   /** Entries whose text equals one of `texts`, ignoring case (compared by PostgreSQL's lower()). */
   findByTexts(db: Db, tenantId: string, list: L, texts: string[]): PromiseLike<EntryView[]> {
     return db.$queryRawUnsafe<EntryView[]>(this.byTextsSql, tenantId, list, texts);
+  }
+
+  /**
+   * For each of `texts`, the entry with that text ignoring case (compared by PostgreSQL's
+   * lower(), as the unique index does), with the text it was found for.
+   */
+  findForTexts(db: Db, tenantId: string, list: L, texts: string[]): PromiseLike<EntryForText[]> {
+    return db.$queryRawUnsafe<EntryForText[]>(this.forTextsSql, tenantId, list, texts);
+  }
+
+  /**
+   * Inserts the tag entries in the order given, each unless its text is taken ignoring case
+   * (ON CONFLICT DO NOTHING, no lock), and answers those inserted. A text that another
+   * transaction inserted and has not committed yet makes the insert wait for it: when it
+   * commits, the text is skipped, and the next statement (READ COMMITTED) sees its entry.
+   * `end` appends after the list's last entry (by `offset`), `zero` puts them at 0.
+   */
+  insertTags(
+    db: Db,
+    tenantId: string,
+    list: L,
+    rows: NewTagEntry[],
+    position: 'end' | 'zero',
+  ): PromiseLike<EntryView[]> {
+    return db.$queryRawUnsafe<EntryView[]>(
+      this.insertTagsSql[position],
+      tenantId,
+      list,
+      rows.map(() => randomUUID()),
+      rows.map((r) => r.text),
+      rows.map((r) => r.category),
+      rows.map((r) => r.offset),
+    );
   }
 
   /** Next free position at the end of the tenant's list. */

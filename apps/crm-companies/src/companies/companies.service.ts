@@ -73,16 +73,17 @@ export class CompaniesService {
     if (problems.length) throw AppException.validation(problems);
     const now = new Date();
     const lifecycleId = input.lifecycle?.lifecycleId?.toLowerCase() ?? null;
-    const tags = input.tags ?? [];
+    // read outside any transaction: tags given by text are looked up, ids checked
+    const tags = await this.settings.findTags(
+      this.repo.client,
+      ctx.tenantId,
+      'TAGS',
+      input.tags ?? [],
+      'tags',
+      ctx.language,
+    );
     const write = async (db: Tx) => {
-      const entries = await this.settings.resolveTags(
-        db,
-        ctx.tenantId,
-        'TAGS',
-        tags,
-        'tags',
-        ctx.language,
-      );
+      const entries = await this.settings.createTags(db, tags);
       return this.repo.create(
         db,
         {
@@ -100,10 +101,12 @@ export class CompaniesService {
         lifecycleId ? { lifecycleId, dateChanged: now } : null,
       );
     };
-    // A tag given by text may have to be created first: that insert and the company's must
-    // commit together. Otherwise the company with its tags and history is one nested insert,
-    // atomic by itself.
-    const record = tags.some((t) => !t.id)
+    // When every tag has its entry, the company with its tags and history is one nested insert,
+    // atomic by itself: no interactive transaction, no lock. A tag text new to the tenant is
+    // created in the company's transaction, so a company refused by the database leaves no
+    // entry behind (the insert takes no lock either: ON CONFLICT DO NOTHING against the unique
+    // index ignoring case, see SettingsLookup.createTags).
+    const record = tags.toCreate.length
       ? await this.repo.transaction(write)
       : await write(this.repo.client);
     return (await this.toDtos(ctx, [record]))[0];

@@ -10,9 +10,9 @@ export type Tx = Prisma.TransactionClient;
 export type Db = Tx | PrismaService;
 
 /**
- * Serializes the writers of one tenant's settings lists until the transaction ends, so "unique
- * ignoring case" (which the case-sensitive unique index cannot enforce) holds under concurrency.
- * One key per tenant, not per list: a transaction that locks two lists cannot deadlock another.
+ * The lock of the settings writes S2-S5 of one tenant, until the transaction ends (see
+ * lockTenantSettings). Tags created by text do not take it: the unique index on
+ * ("tenantId", "list", lower("text")) keeps texts unique ignoring case.
  */
 export function lockSettings(tx: Tx, tenantId: string): Promise<void> {
   return lockTenantSettings(tx, COMPANY_SETTINGS.definition.lockKeyPrefix, tenantId);

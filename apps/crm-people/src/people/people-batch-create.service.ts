@@ -37,12 +37,18 @@ export class PeopleBatchCreateService {
     const now = new Date();
     const ids = items.map(() => randomUUID());
     await this.repo.transaction(async (tx) => {
-      // Tags given by text are found or created once per text for the whole batch.
+      // Tags given by text are found or created once per text for the whole batch, in one go.
       const cache = new Map<string, string>();
       const tags: Record<TagKind, Map<string, string[]>> = {
         ORGA: new Map(),
         PERSONALITY: new Map(),
       };
+      for (const kind of ['ORGA', 'PERSONALITY'] as const) {
+        const given = items.flatMap(
+          (input) => (kind === 'ORGA' ? input.orgaTags : input.personalities) ?? [],
+        );
+        await this.checks.preloadTagTexts(tx, ctx, kind, given, cache);
+      }
       for (const [i, input] of items.entries()) {
         for (const [kind, list, name] of [
           ['ORGA', input.orgaTags, 'orgaTags'],

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { startCrmPeople, RunningService } from '../test/service-harness';
 import { peopleTestClient } from './people-test-client';
 
@@ -195,6 +196,59 @@ describe('P9 POST /people/batch', () => {
       field: 'body',
       rule: 'isArray',
     });
+  }, 60000);
+});
+
+describe('P9 and P8 with 1000 new tags', () => {
+  it('create and update 1000 people naming 1000 new tags each in a fixed number of statements', async () => {
+    const marker = `Tagged-${randomUUID()}`;
+    const spy = jest.spyOn(pg.Client.prototype, 'query');
+    // statements on the settings entries (the outbox relay and others poll meanwhile)
+    const entryStatements = () =>
+      spy.mock.calls.filter(([q]) =>
+        /"SettingsEntry"/.test(typeof q === 'string' ? q : String((q as { text?: string })?.text)),
+      ).length;
+    let created: { id: string }[] = [];
+    let createStatements = 0;
+    let updateStatements = 0;
+    try {
+      const res = await t.rest(
+        A,
+        'POST',
+        '/people/batch',
+        Array.from({ length: 1000 }, (_, i) => ({
+          lastname: marker,
+          orgaTags: [{ text: `${marker} orga` }, { text: `${marker} orga ${i}` }],
+          personalities: [{ text: `${marker} personality ${i}` }],
+        })),
+      );
+      expect(res.status).toBe(201);
+      created = res.body.data;
+      expect(res.body.data[999].orgaTags.map((x: { text: string }) => x.text)).toEqual([
+        `${marker} orga`,
+        `${marker} orga 999`,
+      ]);
+      createStatements = entryStatements();
+      spy.mockClear();
+      const updated = await t.rest(
+        A,
+        'PUT',
+        '/people/batch',
+        created.map((p, i) => ({ id: p.id, personalities: [{ text: `${marker} new ${i}` }] })),
+      );
+      expect(updated.status).toBe(200);
+      updateStatements = entryStatements();
+    } finally {
+      spy.mockRestore();
+    }
+    // per list one read of the texts and one insert, however many texts; then the read of the
+    // answer (statements per text would be thousands here)
+    expect(createStatements).toBeLessThanOrEqual(6);
+    expect(updateStatements).toBeLessThanOrEqual(6);
+    expect(
+      await count(`"SettingsEntry" WHERE "tenantId" = $1 AND text LIKE $2`, [A, `${marker} %`]),
+    ).toBe(1 + 1000 + 1000 + 1000);
+    await t.sql(`DELETE FROM "Person" WHERE "tenantId" = $1 AND lastname = $2`, [A, marker]);
   }, 60000);
 });
 

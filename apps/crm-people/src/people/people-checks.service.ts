@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { I18nService } from 'nestjs-i18n';
 import type { FieldProblem, MessageArgs } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
+import { tagKey } from '@crm/settings-lists';
 import type { PeopleSettingsList } from '../generated/prisma/client';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
 import { LIST_I18N_NAMESPACE } from '../settings/system-entries';
@@ -133,6 +134,38 @@ export class PeopleChecks {
     return valid
       .filter((r) => !found.has(r.id))
       .map((r) => this.problem(r.field, 'unknownPerson', ctx));
+  }
+
+  /**
+   * Finds or creates, in one go, the entries of every tag given by text among `tags` (one kind,
+   * all items of a batch) and notes them in `cache` for tagEntryIds: a fixed number of queries
+   * however many texts, and new texts inserted in the order every writer uses. Call inside the
+   * transaction of the write, before tagEntryIds.
+   */
+  async preloadTagTexts(
+    tx: Tx,
+    ctx: RequestContext,
+    kind: TagKind,
+    tags: EmbeddedPersonalityInput[],
+    cache: Map<string, string>,
+  ): Promise<void> {
+    const cacheKey = (text: string) => `${kind}:${text.toLowerCase()}`;
+    const named = tags
+      .filter((t) => !t.id)
+      .map((t) => ({ text: (t.text ?? '').trim(), category: t.category ?? null }))
+      .filter((t) => t.text && !cache.has(cacheKey(t.text)));
+    if (!named.length) return;
+    const byText = await this.settings.resolveTagTexts(
+      tx,
+      ctx.tenantId,
+      TAG_LIST[kind],
+      named,
+      ctx.language,
+    );
+    for (const t of named) {
+      const entry = byText.get(tagKey(t.text));
+      if (entry) cache.set(cacheKey(t.text), entry.id);
+    }
   }
 
   /**

@@ -137,7 +137,14 @@ export class PeopleUpdateService {
         ORGA: new Map(),
         PERSONALITY: new Map(),
       };
+      // Tags given by text are found or created once per text for the whole batch, in one go.
       const cache = new Map<string, string>();
+      for (const kind of ['ORGA', 'PERSONALITY'] as const) {
+        const given = items.flatMap(
+          (item) => (kind === 'ORGA' ? item.input.orgaTags : item.input.personalities) ?? [],
+        );
+        await this.checks.preloadTagTexts(tx, ctx, kind, given, cache);
+      }
       for (const item of items) {
         const c = personChanges(item.input);
         if (isEmpty(c)) continue;

@@ -46,46 +46,58 @@ export class PeopleService {
     const by = { name: ctx.integrationName, userId: ctx.callerId };
     const now = new Date();
     const lifecycleId = input.lifecycle?.lifecycleId ?? null;
-    const orgaTags = input.orgaTags ?? [];
-    const personalities = input.personalities ?? [];
+    const { tenantId, language } = ctx;
+
+    // The reads first, outside any transaction and side by side: the lifecycle and the tags
+    // given by id must exist, tags given by text are looked up. The first problem in this order
+    // answers, as if they had run one after the other.
+    const reads = [
+      lifecycleId
+        ? this.settings.requireEntry(
+            tenantId,
+            'LIFECYCLES',
+            lifecycleId,
+            'lifecycle.lifecycleId',
+            language,
+          )
+        : null,
+      this.settings.findTags(
+        this.repo.client,
+        tenantId,
+        'ORGA_TAGS',
+        input.orgaTags ?? [],
+        'orgaTags',
+        language,
+      ),
+      this.settings.findTags(
+        this.repo.client,
+        tenantId,
+        'PERSONALITY_TAGS',
+        input.personalities ?? [],
+        'personalities',
+        language,
+      ),
+    ] as const;
+    await Promise.allSettled(reads);
+    await reads[0];
+    const orga = await reads[1];
+    const personality = await reads[2];
 
     const write = async (db: Tx) => {
-      if (lifecycleId) {
-        await this.settings.requireEntry(
-          ctx.tenantId,
-          'LIFECYCLES',
-          lifecycleId,
-          'lifecycle.lifecycleId',
-          ctx.language,
-          db,
-        );
-      }
       const tags = [
-        ...(
-          await this.settings.resolveTags(
-            db,
-            ctx.tenantId,
-            'ORGA_TAGS',
-            orgaTags,
-            'orgaTags',
-            ctx.language,
-          )
-        ).map((entry) => ({ kind: 'ORGA' as const, entry })),
-        ...(
-          await this.settings.resolveTags(
-            db,
-            ctx.tenantId,
-            'PERSONALITY_TAGS',
-            personalities,
-            'personalities',
-            ctx.language,
-          )
-        ).map((entry) => ({ kind: 'PERSONALITY' as const, entry })),
+        ...(await this.settings.createTags(db, orga)).map((entry) => ({
+          kind: 'ORGA' as const,
+          entry,
+        })),
+        ...(await this.settings.createTags(db, personality)).map((entry) => ({
+          kind: 'PERSONALITY' as const,
+          entry,
+        })),
       ];
       return this.repo.create(
         db,
         {
-          tenantId: ctx.tenantId,
+          tenantId,
           ...newPersonScalars(input),
           lifecycleId,
           lifecycleChanged: lifecycleId ? now : null,
@@ -100,10 +112,12 @@ export class PeopleService {
       );
     };
 
-    // A tag given by text alone may have to be created first: that insert and the person's must
-    // commit together. Otherwise the person with its tags and history is one nested insert,
-    // atomic by itself, and the hot path saves the interactive transaction's round trips.
-    const createsTags = [...orgaTags, ...personalities].some((t) => !t.id);
+    // When every tag has its entry, the person with its tags and history is one nested insert,
+    // atomic by itself: no interactive transaction, no lock. A tag text new to the tenant is
+    // created in the person's transaction, so a person refused by the database leaves no entry
+    // behind (the insert takes no lock either: ON CONFLICT DO NOTHING against the unique index
+    // ignoring case, see SettingsLookup.createTags).
+    const createsTags = orga.toCreate.length > 0 || personality.toCreate.length > 0;
     const record = createsTags ? await this.repo.transaction(write) : await write(this.repo.client);
     return (await this.toDtos(ctx, [record]))[0];
   }
