@@ -13,6 +13,22 @@ export function dbUrl(server, name) {
   return u.toString();
 }
 
+/** The PostgreSQL server of the bench databases (BENCH_DATABASE_SERVER, else DATABASE_URL's). */
+export const benchServer = () =>
+  process.env.BENCH_DATABASE_SERVER ??
+  dbUrl(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres', 'postgres');
+
+const checkout = path
+  .basename(root)
+  .toLowerCase()
+  .replace(/[^a-z0-9]+/g, '_');
+
+/**
+ * `bench_<checkout>_<name>`: two checkouts benchmarking on one server at the same time do not
+ * drop each other's databases, and one checkout reuses its names run after run.
+ */
+export const benchDbName = (name) => `bench_${checkout}_${name}`;
+
 export async function recreateDatabase(server, name, service) {
   const c = new pg.Client({ connectionString: server });
   await c.connect();
@@ -72,6 +88,20 @@ export async function startApp(name, port, env) {
 
 export const secret = () => randomBytes(24).toString('base64url');
 
+/** A JSON client for seeding through an API: answers `data`, throws on any non-2xx answer. */
+export function apiClient(base, headers) {
+  return async (method, p, body) => {
+    const res = await fetch(`${base}${p}`, {
+      method,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = await res.json().catch(() => null);
+    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+    return json.data;
+  };
+}
+
 /**
  * tenant-info, crm-people, crm-companies (when companiesDb is given) and the gateway on the given
  * databases and ports, with one tenant on the tariff holding every module and an API key for it.
@@ -121,18 +151,24 @@ export async function startBenchStack({ peopleDb, companiesDb, tenantDb, ports, 
       }).then((r) => r.json());
     await admin('POST', '/tenants', { id: tenantId, name: `Bench tenant ${tenantId}` });
     await admin('PUT', `/tenants/${tenantId}/tariff`, { tariffId: 'complete' });
-    const key = (await admin('POST', `/tenants/${tenantId}/api-keys`, { name: 'bench' })).data.key;
+    const issued = (await admin('POST', `/tenants/${tenantId}/api-keys`, { name: 'bench' })).data;
+    const key = issued.key;
+    const headers = {
+      'x-integration-name': 'bench',
+      'x-integration-provider': 'bench',
+      'x-service-tenantid': tenantId,
+    };
     return {
       gatewayUrl,
       peopleUrl: `http://127.0.0.1:${ports.people}`,
       companiesUrl: companiesDb ? `http://127.0.0.1:${ports.companies}` : undefined,
       internalToken,
       key,
-      headers: {
-        'x-integration-name': 'bench',
-        'x-integration-provider': 'bench',
-        'x-service-tenantid': tenantId,
-      },
+      headers,
+      /** What a client of the gateway sends. */
+      gatewayHeaders: { authorization: `Bearer ${key}`, ...headers },
+      /** What the gateway sends a service: the tenant headers, its token and the verified key id. */
+      serviceHeaders: { ...headers, 'x-internal-token': internalToken, 'x-caller-id': issued.id },
       add: (app) => apps.push(app),
       stop,
     };
