@@ -1,9 +1,13 @@
 // Starts the built services and the gateway for a benchmark run, on their own databases.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { freePort } from './measure.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -88,6 +92,39 @@ export async function startApp(name, port, env) {
 
 export const secret = () => randomBytes(24).toString('base64url');
 
+const answers = (port) =>
+  new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(() => resolve(true)));
+    socket.on('error', () => resolve(false));
+  });
+
+/**
+ * The services answer NATS requests in queue groups, so any other stack on the same server (npm
+ * start, a test run, another checkout's bench) would answer this one's requests (an API key it
+ * does not know: 401) and the other way round. Unless NATS_URL names a server, the stack gets a
+ * nats-server of its own (with JetStream) when one is on the PATH, as the tests do.
+ */
+async function benchNats() {
+  if (process.env.NATS_URL) return { url: process.env.NATS_URL };
+  if (spawnSync('nats-server', ['--version']).status !== 0) return { url: 'nats://127.0.0.1:4222' };
+  const port = await freePort();
+  const store = await mkdtemp(path.join(os.tmpdir(), 'bench-nats-'));
+  const child = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], {
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 100 && !(await answers(port)); i++)
+    await new Promise((r) => setTimeout(r, 50));
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    stop: async () => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+      await rm(store, { recursive: true, force: true });
+    },
+  };
+}
+
 /** A JSON client for seeding through an API: answers `data`, throws on any non-2xx answer. */
 export function apiClient(base, headers) {
   return async (method, p, body) => {
@@ -110,16 +147,22 @@ export function apiClient(base, headers) {
 export async function startBenchStack({ peopleDb, companiesDb, tenantDb, ports, tenantId }) {
   const adminToken = secret();
   const internalToken = secret();
-  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
   const apps = [];
   const stop = async () => {
     for (const a of apps.reverse()) {
       if (a.stop) await a.stop();
-      else a.child.kill('SIGTERM');
+      else if (a.child.exitCode === null) {
+        // one after the other, before NATS goes: no reconnect noise from a stopping service
+        const exited = new Promise((r) => a.child.once('exit', r));
+        a.child.kill('SIGTERM');
+        await exited;
+      }
     }
   };
   try {
-    const service = { NATS_URL: natsUrl, INTERNAL_TOKEN: internalToken };
+    const nats = await benchNats();
+    if (nats.stop) apps.push(nats); // stopped last
+    const service = { NATS_URL: nats.url, INTERNAL_TOKEN: internalToken };
     apps.push(await startApp('tenant-info', ports.tenant, { ...service, DATABASE_URL: tenantDb }));
     apps.push(await startApp('crm-people', ports.people, { ...service, DATABASE_URL: peopleDb }));
     const subgraphs = ['crm-people', 'tenant-info'];
