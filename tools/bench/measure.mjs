@@ -109,7 +109,7 @@ function cannon(t, seconds) {
   });
 }
 
-/** One request, as the bench will send it: status and parsed body (also to compare targets). */
+/** One request, as the bench will send it: ok, a summary to report and the parsed body. */
 export async function probe(t) {
   const res = await fetch(`${t.url}${t.path}`, {
     method: t.method ?? 'GET',
@@ -117,14 +117,15 @@ export async function probe(t) {
     body: t.body ? JSON.stringify(t.body) : undefined,
   });
   const text = await res.text();
-  const ok = res.ok && (!t.verifyBody || t.verifyBody(text));
+  const bodyOk = !t.verifyBody || t.verifyBody(text);
   let json = null;
   try {
     json = JSON.parse(text);
   } catch {
     /* reported below when it matters */
   }
-  return { ok, status: res.status, text, json };
+  const what = `${res.status}${bodyOk ? '' : ' (body check failed)'} ${text.slice(0, 400)}`;
+  return { ok: res.ok && bodyOk, what, json };
 }
 
 /** What differs between the answers of two creates: the new record's id and times. */
@@ -157,11 +158,12 @@ export async function bench(scenario, t, like) {
     problems.push(`${scenario} / ${t.name}: ${what}`);
     return { name: t.name, reqPerSec: 0, p50: null, p99: null, failed: true };
   };
-  if (!first.ok) return failed(`probe answered ${first.status} ${first.text.slice(0, 500)}`);
+  if (!first.ok) return failed(`probe answered ${first.what}`);
   if (like) {
     const other = await probe(like.target);
     const diff = differences(other.json?.data, first.json?.data, new Set(like.ignore ?? []));
-    if (!other.ok || diff.length)
+    if (!other.ok) return failed(`${like.target.name} answered ${other.what}`);
+    if (diff.length)
       return failed(`answers other data than ${like.target.name}: ${diff.slice(0, 5).join('; ')}`);
   }
   await cannon(t, warmUp);
@@ -185,7 +187,7 @@ export async function bench(scenario, t, like) {
   failed(
     `${counted.map(([k, n]) => `${n} ${k}`).join(', ')} of ${r.requests.total} requests` +
       `${statuses.length ? ` (status ${statuses.join(', ')})` : ''}; ` +
-      `a request now answers ${last.status} ${last.text.slice(0, 300)}`,
+      `a request now answers ${last.what}`,
   );
   return { ...m, failed: true };
 }
