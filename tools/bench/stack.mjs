@@ -62,7 +62,8 @@ function run(cmd, args) {
 async function waitReady(url, child, name) {
   const until = Date.now() + 30000;
   while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${name} ended (${child.signalCode ?? `exit code ${child.exitCode}`})`);
     try {
       if ((await fetch(`${url}/health/ready`)).ok) return;
     } catch {
@@ -85,9 +86,29 @@ export async function startApp(name, port, env) {
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  let stopping = false;
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => {
+      // killed from outside, or crashed: its targets fail from now on, and this says why
+      if (!stopping) console.error(`bench: ${name} ended (${signal ?? `exit code ${code}`})`);
+      resolve();
+    }),
+  );
   const url = `http://127.0.0.1:${port}`;
-  await waitReady(url, child, name);
-  return { name, url, child };
+  const stop = async () => {
+    stopping = true;
+    child.kill('SIGTERM'); // nothing when it has ended already
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  try {
+    await waitReady(url, child, name);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { name, url, child, stop };
 }
 
 export const secret = () => randomBytes(24).toString('base64url');
@@ -142,22 +163,15 @@ export function apiClient(base, headers) {
 /**
  * tenant-info, crm-people, crm-companies (when companiesDb is given) and the gateway on the given
  * databases and ports, with one tenant on the tariff holding every module and an API key for it.
- * `stop()` ends every process started here and any `extra` added later (e.g. the raw baseline).
+ * `stop()` ends every process started here and anything given to `add()` (e.g. a raw baseline).
  */
 export async function startBenchStack({ peopleDb, companiesDb, tenantDb, ports, tenantId }) {
   const adminToken = secret();
   const internalToken = secret();
   const apps = [];
   const stop = async () => {
-    for (const a of apps.reverse()) {
-      if (a.stop) await a.stop();
-      else if (a.child.exitCode === null) {
-        // one after the other, before NATS goes: no reconnect noise from a stopping service
-        const exited = new Promise((r) => a.child.once('exit', r));
-        a.child.kill('SIGTERM');
-        await exited;
-      }
-    }
+    // one after the other, NATS last: no reconnect noise from a stopping service
+    for (const a of apps.reverse()) await a.stop();
   };
   try {
     const nats = await benchNats();
