@@ -13,15 +13,12 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { connections, freePort, measure, rng } from './measure.mjs';
 import { SEARCH_TERMS, seedCompanies } from './seed-companies.mjs';
-import { dbUrl, recreateDatabase, startBenchStack } from './stack.mjs';
+import { benchDbName, benchServer, recreateDatabase, startBenchStack } from './stack.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const companies = Number(process.env.BENCH_COMPANIES ?? 100_000);
 const maxPage = Number(process.env.BENCH_MAX_PAGE ?? 5);
 const pageSize = 50;
-const server =
-  process.env.BENCH_DATABASE_SERVER ??
-  dbUrl(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres', 'postgres');
 const TENANT = 'bench-companies';
 
 // The expression of the migration's trigram index (Company_search_idx), as the service queries it.
@@ -95,7 +92,7 @@ async function check(targets) {
 export async function main() {
   console.log('bench companies: building');
   execFileSync(process.execPath, [path.join(root, 'tools/build.mjs')], { stdio: 'inherit' });
-  const db = (name, svc) => recreateDatabase(server, `bench_companies_${name}`, svc);
+  const db = (name, svc) => recreateDatabase(benchServer(), benchDbName(`search_${name}`), svc);
   const companiesDb = await db('crm_companies', 'crm-companies');
   const peopleDb = await db('crm_people', 'crm-people');
   const tenantDb = await db('tenant_info', 'tenant-info');

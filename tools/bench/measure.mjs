@@ -1,10 +1,11 @@
-// What every GET bench shares: free ports, an autocannon run over a sequence of paths, the row
-// printed per target and the ratios between targets.
+// What every bench shares: free ports, autocannon runs with a warm-up, the failures seen, the
+// rows of the final table and the ratios between targets.
 import autocannon from 'autocannon';
 import net from 'node:net';
 
 export const duration = Number(process.env.BENCH_DURATION ?? 10);
 export const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+export const warmUp = 2;
 
 /** A port the OS has just handed out (other benches and tests may run on this machine). */
 export const freePort = () =>
@@ -23,6 +24,14 @@ export function rng(seed = 7) {
   return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
+function track(inst) {
+  autocannon.track(inst, {
+    renderProgressBar: false,
+    renderResultsTable: false,
+    renderLatencyTable: false,
+  });
+}
+
 /** GETs `nextPath()` at `base` with `connections` connections for `seconds`. */
 export function cannonGet(title, base, headers, nextPath, seconds = duration) {
   return new Promise((resolve, reject) => {
@@ -37,11 +46,7 @@ export function cannonGet(title, base, headers, nextPath, seconds = duration) {
       },
       (err, result) => (err ? reject(err) : resolve(result)),
     );
-    autocannon.track(inst, {
-      renderProgressBar: false,
-      renderResultsTable: false,
-      renderLatencyTable: false,
-    });
+    track(inst);
   });
 }
 
@@ -62,7 +67,7 @@ export async function measure(targets, makeNextPath) {
   const rows = [];
   for (const t of targets) {
     // warm-up so JIT, pools and the database cache are steady before measuring
-    await cannonGet(`${t.name} warm-up`, t.url, t.headers, makeNextPath(), 2);
+    await cannonGet(`${t.name} warm-up`, t.url, t.headers, makeNextPath(), warmUp);
     rows.push(summary(t.name, await cannonGet(t.name, t.url, t.headers, makeNextPath())));
   }
   console.table(rows);
@@ -74,4 +79,153 @@ export async function measure(targets, makeNextPath) {
     `ratio direct/raw:     ${(d / r).toFixed(2)}  (throughput of the service relative to the raw node:http + pg baseline)`,
   );
   return rows;
+}
+
+// ---- scenarios 1-5: one target = one request shape at one address -------------------------
+
+/** Failures of any target of this run, printed after the table; any of them fails the run. */
+export const problems = [];
+
+/**
+ * A target: `{ name, url (origin), method, path, body (object), headers, verifyBody? }`.
+ * `verifyBody(text)` checks answers whose status says nothing (GraphQL answers errors with 200).
+ */
+function cannon(t, seconds) {
+  return new Promise((resolve, reject) => {
+    const inst = autocannon(
+      {
+        title: t.name,
+        url: `${t.url}${t.path}`,
+        method: t.method ?? 'GET',
+        headers: { ...t.headers, ...(t.body ? { 'content-type': 'application/json' } : {}) },
+        body: t.body ? JSON.stringify(t.body) : undefined,
+        verifyBody: t.verifyBody,
+        connections,
+        duration: seconds,
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+    track(inst);
+  });
+}
+
+/** One request, as the bench will send it: ok, a summary to report and the parsed body. */
+export async function probe(t) {
+  const res = await fetch(`${t.url}${t.path}`, {
+    method: t.method ?? 'GET',
+    headers: { ...t.headers, ...(t.body ? { 'content-type': 'application/json' } : {}) },
+    body: t.body ? JSON.stringify(t.body) : undefined,
+  });
+  const text = await res.text();
+  const bodyOk = !t.verifyBody || t.verifyBody(text);
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* reported below when it matters */
+  }
+  const what = `${res.status}${bodyOk ? '' : ' (body check failed)'} ${text.slice(0, 400)}`;
+  return { ok: res.ok && bodyOk, what, json };
+}
+
+/** What differs between the answers of two creates: the new record's id and times. */
+export const NEW_RECORD = [
+  'data.id',
+  'data.dateCreated',
+  'data.dateModified',
+  'data.lifecycle.dateChanged',
+  'data.lifecycleHistories.*.dateChanged',
+];
+
+/** Paths where two answers differ, but for `ignore` (paths, `*` for any array index). */
+function differences(a, b, ignore, at = 'data') {
+  if (a === b || ignore.has(at.replace(/\.\d+(?=\.|$)/g, '.*'))) return [];
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+    return [`${at}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`];
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].flatMap((k) => differences(a[k], b[k], ignore, `${at}.${k}`));
+}
+
+/**
+ * Probes `t` once (a failing answer is reported and the target not measured; with `like`, a
+ * baseline must answer the same data as `like.target`, but for the paths in `like.ignore`), warms
+ * it up for 2 s, then measures it for BENCH_DURATION s. Every answer that is not 2xx (or fails
+ * verifyBody), every connection error and timeout is counted and reported.
+ */
+export async function bench(scenario, t, like) {
+  const first = await probe(t);
+  const failed = (what) => {
+    problems.push(`${scenario} / ${t.name}: ${what}`);
+    return { name: t.name, reqPerSec: 0, p50: null, p99: null, failed: true };
+  };
+  if (!first.ok) return failed(`probe answered ${first.what}`);
+  if (like) {
+    const other = await probe(like.target);
+    const diff = differences(other.json?.data, first.json?.data, new Set(like.ignore ?? []));
+    if (!other.ok) return failed(`${like.target.name} answered ${other.what}`);
+    if (diff.length)
+      return failed(`answers other data than ${like.target.name}: ${diff.slice(0, 5).join('; ')}`);
+  }
+  await cannon(t, warmUp);
+  const r = await cannon(t, duration);
+  const bad = {
+    'non-2xx': r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    'body checks failed': r.mismatches,
+  };
+  const statuses = Object.keys(r.statusCodeStats ?? {}).filter((s) => !s.startsWith('2'));
+  const m = {
+    name: t.name,
+    reqPerSec: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+  };
+  const counted = Object.entries(bad).filter(([, n]) => n > 0);
+  if (!counted.length) return m;
+  const last = await probe(t);
+  failed(
+    `${counted.map(([k, n]) => `${n} ${k}`).join(', ')} of ${r.requests.total} requests` +
+      `${statuses.length ? ` (status ${statuses.join(', ')})` : ''}; ` +
+      `a request now answers ${last.what}`,
+  );
+  return { ...m, failed: true };
+}
+
+/** A row of the final table: `m`'s figures and, when measured against `base`, the ratio. */
+export function row(scenario, m, base, goal) {
+  const ratio = base && !m.failed && !base.failed ? m.reqPerSec / base.reqPerSec : null;
+  return {
+    scenario,
+    target: m.name,
+    reqPerSec: m.reqPerSec,
+    p50: m.p50,
+    p99: m.p99,
+    ratio,
+    goal: base ? goal : null,
+    failed: Boolean(m.failed || base?.failed),
+  };
+}
+
+/** scenario | target | req/s | p50 ms | p99 ms | ratio | goal | met? */
+export function printTable(rows) {
+  const head = ['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'goal', 'met?'];
+  const cells = rows.map((r) => [
+    r.scenario,
+    r.target,
+    r.reqPerSec == null ? '' : String(r.reqPerSec),
+    r.p50 == null ? '' : String(r.p50),
+    r.p99 == null ? '' : String(r.p99),
+    r.ratio == null ? '' : r.ratio.toFixed(2),
+    r.goal == null ? '' : `>= ${r.goal.toFixed(2)}`,
+    r.failed ? 'ERROR' : r.goal == null || r.ratio == null ? '' : r.ratio >= r.goal ? 'yes' : 'no',
+  ]);
+  const width = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c) =>
+    `| ${c.map((v, i) => (i < 2 ? v.padEnd(width[i]) : v.padStart(width[i]))).join(' | ')} |`;
+  console.log(
+    [line(head), `|${width.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)].join(
+      '\n',
+    ),
+  );
 }

@@ -1,78 +1,86 @@
-// The raw baseline: node:http + pg, inserting the same row shape crm-people writes for a create,
-// returning it in the envelope. No framework, no validation: the floor the service is measured against.
+// The raw baselines: plain node:http (+ pg) servers doing a scenario's work without a framework,
+// the floor a service is measured against. Each runs in its own process, as the services do, so
+// it does not share an event loop with autocannon. A baseline module (tools/bench/raw/*.mjs)
+// exports `createHandler(pool)` -> async (req, body) => [status, payload]; payload is sent as JSON.
+import { fork } from 'node:child_process';
 import http from 'node:http';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 
-const COLUMNS = [
-  'id',
-  'tenantId',
-  'salutation',
-  'title',
-  'firstname',
-  'lastname',
-  'birthday',
-  'considerBirthYear',
-  'importantDates',
-  'socialMedias',
-  'customerNumber',
-  'employeeStatus',
-  'employeeNumber',
-  'lifecycleId',
-  'createdBy',
-  'modifiedBy',
-  'dateCreated',
-  'dateModified',
-];
-const SQL = `INSERT INTO "Person" (${COLUMNS.map((c) => `"${c}"`).join(', ')})
-  VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, now(), now())
-  RETURNING *`;
+const self = fileURLToPath(import.meta.url);
 
-export async function startRawBaseline(port, connectionString) {
-  const pool = new pg.Pool({ connectionString, max: 10 });
+/** The envelope every service answers with. */
+export const envelope = (data, statusCode = 200) => ({
+  data,
+  message: null,
+  metaData: { totalResults: 1, responseTimeStamp: new Date().toISOString() },
+  statusCode,
+});
+
+/**
+ * Runs a create statement whose first column `lost` says that a concurrent request created a
+ * settings entry it needed first (then it wrote nothing): again, as it will see that entry now.
+ */
+export async function runCreate(pool, sql, params) {
+  for (let attempt = 1; ; attempt++) {
+    const { rows } = await pool.query(sql, params);
+    if (!rows[0].lost) return rows[0];
+    if (attempt === 3) throw new Error('lost the race for a settings entry three times');
+  }
+}
+
+/** Starts `module` (a path) on `port` in a child process, with a pool of 10 on `databaseUrl`. */
+export function startRawBaseline(name, port, module, databaseUrl) {
+  const child = fork(self, [], {
+    // UTC: Prisma stores timestamps without time zone as UTC; pg reads them as local time
+    env: { ...process.env, TZ: 'UTC', RAW_MODULE: module, RAW_PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  child.send({ databaseUrl });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`raw baseline ${name} exited ${code}`)));
+    child.once('message', () =>
+      resolve({
+        name,
+        url: `http://127.0.0.1:${port}`,
+        stop: async () => {
+          child.removeAllListeners('exit');
+          const exited = new Promise((r) => child.once('exit', r));
+          child.kill('SIGTERM');
+          await exited;
+        },
+      }),
+    );
+  });
+}
+
+async function serve({ databaseUrl }) {
+  pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v); // `1980-05-17`, as the API answers
+  // the service's pool size (DATABASE_POOL_SIZE, default 10)
+  const pool = databaseUrl
+    ? new pg.Pool({ connectionString: databaseUrl, max: 10, options: '-c TimeZone=UTC' })
+    : null;
+  const { createHandler } = await import(pathToFileURL(process.env.RAW_MODULE).href);
+  const handle = createHandler(pool);
   const server = http.createServer((req, res) => {
-    let data = '';
-    req.on('data', (c) => (data += c));
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
     req.on('end', async () => {
       try {
-        const b = JSON.parse(data);
-        const { rows } = await pool.query(SQL, [
-          req.headers['x-service-tenantid'],
-          b.salutation ?? null,
-          b.title ?? null,
-          b.firstname ?? null,
-          b.lastname ?? null,
-          b.birthday?.birthday ?? null,
-          b.birthday?.considerBirthYear ?? null,
-          JSON.stringify(b.importantDates ?? []),
-          JSON.stringify(b.socialMedias ?? []),
-          b.customerNumber ?? null,
-          b.employeeStatus ?? null,
-          b.employeeNumber ?? null,
-          b.lifecycle?.lifecycleId ?? null,
-          req.headers['x-integration-name'],
-        ]);
-        res.writeHead(201, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            data: rows[0],
-            message: null,
-            metaData: { totalResults: 1, responseTimeStamp: new Date().toISOString() },
-            statusCode: 201,
-          }),
-        );
+        const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : undefined;
+        const [status, payload] = await handle(req, body);
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify(payload));
       } catch (err) {
-        res.writeHead(500);
-        res.end(String(err));
+        res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(String(err.stack ?? err));
       }
     });
   });
-  await new Promise((r) => server.listen(port, '127.0.0.1', r));
-  return {
-    name: 'raw',
-    url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      await new Promise((r) => server.close(r));
-      await pool.end();
-    },
-  };
+  server.listen(Number(process.env.RAW_PORT), '127.0.0.1', () => process.send('ready'));
+  // nothing to flush: a stop or the runner going away ends the process at once
+  process.on('SIGTERM', () => process.exit(0));
+  process.on('disconnect', () => process.exit(0));
 }
+
+if (process.argv[1] === self) process.once('message', serve);

@@ -1,9 +1,13 @@
 // Starts the built services and the gateway for a benchmark run, on their own databases.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { freePort } from './measure.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -12,6 +16,22 @@ export function dbUrl(server, name) {
   u.pathname = `/${name}`;
   return u.toString();
 }
+
+/** The PostgreSQL server of the bench databases (BENCH_DATABASE_SERVER, else DATABASE_URL's). */
+export const benchServer = () =>
+  process.env.BENCH_DATABASE_SERVER ??
+  dbUrl(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres', 'postgres');
+
+const checkout = path
+  .basename(root)
+  .toLowerCase()
+  .replace(/[^a-z0-9]+/g, '_');
+
+/**
+ * `bench_<checkout>_<name>`: two checkouts benchmarking on one server at the same time do not
+ * drop each other's databases, and one checkout reuses its names run after run.
+ */
+export const benchDbName = (name) => `bench_${checkout}_${name}`;
 
 export async function recreateDatabase(server, name, service) {
   const c = new pg.Client({ connectionString: server });
@@ -42,7 +62,8 @@ function run(cmd, args) {
 async function waitReady(url, child, name) {
   const until = Date.now() + 30000;
   while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${name} ended (${child.signalCode ?? `exit code ${child.exitCode}`})`);
     try {
       if ((await fetch(`${url}/health/ready`)).ok) return;
     } catch {
@@ -65,31 +86,97 @@ export async function startApp(name, port, env) {
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  let stopping = false;
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => {
+      // killed from outside, or crashed: its targets fail from now on, and this says why
+      if (!stopping) console.error(`bench: ${name} ended (${signal ?? `exit code ${code}`})`);
+      resolve();
+    }),
+  );
   const url = `http://127.0.0.1:${port}`;
-  await waitReady(url, child, name);
-  return { name, url, child };
+  const stop = async () => {
+    stopping = true;
+    child.kill('SIGTERM'); // nothing when it has ended already
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  try {
+    await waitReady(url, child, name);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { name, url, child, stop };
 }
 
 export const secret = () => randomBytes(24).toString('base64url');
 
+const answers = (port) =>
+  new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(() => resolve(true)));
+    socket.on('error', () => resolve(false));
+  });
+
+/**
+ * The services answer NATS requests in queue groups, so any other stack on the same server (npm
+ * start, a test run, another checkout's bench) would answer this one's requests (an API key it
+ * does not know: 401) and the other way round. Unless NATS_URL names a server, the stack gets a
+ * nats-server of its own (with JetStream) when one is on the PATH, as the tests do.
+ */
+async function benchNats() {
+  if (process.env.NATS_URL) return { url: process.env.NATS_URL };
+  if (spawnSync('nats-server', ['--version']).status !== 0) return { url: 'nats://127.0.0.1:4222' };
+  const port = await freePort();
+  const store = await mkdtemp(path.join(os.tmpdir(), 'bench-nats-'));
+  const child = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], {
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 100 && !(await answers(port)); i++)
+    await new Promise((r) => setTimeout(r, 50));
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    stop: async () => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+      await rm(store, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A JSON client for seeding through an API: answers `data`, throws on any non-2xx answer. */
+export function apiClient(base, headers) {
+  return async (method, p, body) => {
+    const res = await fetch(`${base}${p}`, {
+      method,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = await res.json().catch(() => null);
+    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+    return json.data;
+  };
+}
+
 /**
  * tenant-info, crm-people, crm-companies (when companiesDb is given) and the gateway on the given
  * databases and ports, with one tenant on the tariff holding every module and an API key for it.
- * `stop()` ends every process started here and any `extra` added later (e.g. the raw baseline).
+ * `stop()` ends every process started here and anything given to `add()` (e.g. a raw baseline).
  */
 export async function startBenchStack({ peopleDb, companiesDb, tenantDb, ports, tenantId }) {
   const adminToken = secret();
   const internalToken = secret();
-  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
   const apps = [];
   const stop = async () => {
-    for (const a of apps.reverse()) {
-      if (a.stop) await a.stop();
-      else a.child.kill('SIGTERM');
-    }
+    // one after the other, NATS last: no reconnect noise from a stopping service
+    for (const a of apps.reverse()) await a.stop();
   };
   try {
-    const service = { NATS_URL: natsUrl, INTERNAL_TOKEN: internalToken };
+    const nats = await benchNats();
+    if (nats.stop) apps.push(nats); // stopped last
+    const service = { NATS_URL: nats.url, INTERNAL_TOKEN: internalToken };
     apps.push(await startApp('tenant-info', ports.tenant, { ...service, DATABASE_URL: tenantDb }));
     apps.push(await startApp('crm-people', ports.people, { ...service, DATABASE_URL: peopleDb }));
     const subgraphs = ['crm-people', 'tenant-info'];
@@ -121,18 +208,24 @@ export async function startBenchStack({ peopleDb, companiesDb, tenantDb, ports, 
       }).then((r) => r.json());
     await admin('POST', '/tenants', { id: tenantId, name: `Bench tenant ${tenantId}` });
     await admin('PUT', `/tenants/${tenantId}/tariff`, { tariffId: 'complete' });
-    const key = (await admin('POST', `/tenants/${tenantId}/api-keys`, { name: 'bench' })).data.key;
+    const issued = (await admin('POST', `/tenants/${tenantId}/api-keys`, { name: 'bench' })).data;
+    const key = issued.key;
+    const headers = {
+      'x-integration-name': 'bench',
+      'x-integration-provider': 'bench',
+      'x-service-tenantid': tenantId,
+    };
     return {
       gatewayUrl,
       peopleUrl: `http://127.0.0.1:${ports.people}`,
       companiesUrl: companiesDb ? `http://127.0.0.1:${ports.companies}` : undefined,
       internalToken,
       key,
-      headers: {
-        'x-integration-name': 'bench',
-        'x-integration-provider': 'bench',
-        'x-service-tenantid': tenantId,
-      },
+      headers,
+      /** What a client of the gateway sends. */
+      gatewayHeaders: { authorization: `Bearer ${key}`, ...headers },
+      /** What the gateway sends a service: the tenant headers, its token and the verified key id. */
+      serviceHeaders: { ...headers, 'x-internal-token': internalToken, 'x-caller-id': issued.id },
       add: (app) => apps.push(app),
       stop,
     };
