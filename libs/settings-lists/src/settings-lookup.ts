@@ -26,6 +26,25 @@ export interface TagLookup<L extends string> {
  * merged with the tenant's, translated. A service subclasses it as its SettingsLookupService.
  */
 export class SettingsLookup<L extends string, Db extends SettingsDb> extends SettingsBase<L, Db> {
+  /** Per list: the tagKey of every text a system entry has in any language -> the entry. */
+  private readonly systemByText = new Map<L, Map<string, SystemEntry>>();
+
+  /**
+   * Built once per list on first use (the texts are fixed once the catalogue is loaded):
+   * translating every system entry into every language on each create that names a tag by
+   * text cost more CPU than the rest of the create.
+   */
+  private systemEntriesByText(list: L): Map<string, SystemEntry> {
+    let byText = this.systemByText.get(list);
+    if (!byText) {
+      byText = new Map();
+      for (const e of this.lists.systemEntries(list))
+        for (const l of SUPPORTED_LANGUAGES) byText.set(tagKey(this.systemText(list, e.key, l)), e);
+      this.systemByText.set(list, byText);
+    }
+    return byText;
+  }
+
   private systemView(list: L, e: SystemEntry, lang: Language): EntryView {
     return {
       id: e.id,
@@ -162,10 +181,10 @@ export class SettingsLookup<L extends string, Db extends SettingsDb> extends Set
     const byText = new Map<string, EntryView>();
     const named = inputs.filter((t) => !t.id);
     if (named.length) {
-      for (const e of this.lists.systemEntries(list)) {
-        const view = this.systemView(list, e, lang);
-        for (const l of SUPPORTED_LANGUAGES)
-          byText.set(tagKey(this.systemText(list, e.key, l)), view);
+      const system = this.systemEntriesByText(list);
+      for (const t of named) {
+        const e = system.get(tagKey(t.text!));
+        if (e) byText.set(tagKey(t.text!), this.systemView(list, e, lang));
       }
       const texts = [...new Set(named.map((t) => t.text!.trim()))];
       for (const r of await this.repo.findForTexts(db, tenantId, list, texts))
