@@ -23,4 +23,14 @@ export class CrmPeopleConfig extends ServiceConfig {
   @Min(1)
   @Max(1000)
   OUTBOX_BATCH_SIZE: number = 100;
+
+  /**
+   * People lists (P1, P2): a list of at most this many people reports its exact total; a longer
+   * one reports PostgreSQL's planner estimate (metaData.totalResultsExact false), since counting a
+   * million rows costs more than the page itself. Filtered lists are always counted exactly.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  PEOPLE_LIST_EXACT_TOTAL_MAX: number = 10_000;
 }

@@ -17,6 +17,23 @@ describe('envelope', () => {
     expect(e.metaData.totalResults).toBe(40);
   });
 
+  it('adds the extras of a page to metaData, never over the total or the timestamp', () => {
+    const e = envelope(
+      paged([1], 3, { nextCursor: 'abc', totalResultsExact: false, totalResults: 9 }),
+      200,
+    );
+    expect(e.metaData).toEqual({
+      nextCursor: 'abc',
+      totalResultsExact: false,
+      totalResults: 3,
+      responseTimeStamp: expect.stringMatching(/Z$/),
+    });
+    expect(Object.keys(envelope(paged([1], 1), 200).metaData).sort()).toEqual([
+      'responseTimeStamp',
+      'totalResults',
+    ]);
+  });
+
   it('counts arrays and null', () => {
     expect(envelope([1, 2, 3], 200).metaData.totalResults).toBe(3);
     expect(envelope(null, 200).metaData.totalResults).toBe(0);

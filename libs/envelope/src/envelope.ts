@@ -5,26 +5,36 @@ export interface FieldError {
   message: string;
 }
 
+/**
+ * What a list may add to `metaData` beside the total (e.g. the people lists: `nextCursor`,
+ * `totalResultsExact`). Scalars only: metaData stays a flat object.
+ */
+export type PageExtras = Record<string, string | number | boolean | null>;
+
 /** The shape of every JSON answer of the API, successes and errors alike. */
 export interface Envelope<T> {
   data: T | null;
   message: string | null;
-  metaData: { totalResults: number; responseTimeStamp: string };
+  metaData: { totalResults: number; responseTimeStamp: string } & PageExtras;
   statusCode: number;
   errors?: FieldError[];
 }
 
 const PAGED = Symbol.for('crm.paged');
 
-/** A page of a list: the envelope carries `items` as data and the total across pages. */
+/**
+ * A page of a list: the envelope carries `items` as data, the total across pages and `extras`
+ * in metaData.
+ */
 export interface Paged<T> {
   readonly [PAGED]: true;
   readonly items: T[];
   readonly totalResults: number;
+  readonly extras?: PageExtras;
 }
 
-export function paged<T>(items: T[], totalResults: number): Paged<T> {
-  return { [PAGED]: true, items, totalResults };
+export function paged<T>(items: T[], totalResults: number, extras?: PageExtras): Paged<T> {
+  return { [PAGED]: true, items, totalResults, ...(extras ? { extras } : {}) };
 }
 
 export function isPaged(value: unknown): value is Paged<unknown> {
@@ -38,15 +48,18 @@ export function envelope<T>(
 ): Envelope<T> {
   let payload: unknown = data;
   let totalResults: number;
+  let extras: PageExtras | undefined;
   if (isPaged(data)) {
     payload = data.items;
     totalResults = data.totalResults;
+    extras = data.extras;
   } else if (Array.isArray(data)) totalResults = data.length;
   else totalResults = data === null || data === undefined ? 0 : 1;
   return {
     data: (payload ?? null) as T,
     message,
-    metaData: { totalResults, responseTimeStamp: new Date().toISOString() },
+    // extras cannot replace the two fields every answer has
+    metaData: { ...extras, totalResults, responseTimeStamp: new Date().toISOString() },
     statusCode,
   };
 }

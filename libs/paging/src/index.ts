@@ -2,3 +2,4 @@ export * from './page-query';
 export * from './sort';
 export * from './ids-input';
 export * from './search';
+export * from './cursor';

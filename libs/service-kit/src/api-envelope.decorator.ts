@@ -1,8 +1,16 @@
 import { applyDecorators, Type } from '@nestjs/common';
-import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiResponse, getSchemaPath, SchemaObject } from '@nestjs/swagger';
 
-/** Documents an answer as the envelope around `model` (an array of it with `isArray`). */
-export function ApiEnvelope(model: Type<unknown>, status = 200, isArray = false) {
+/**
+ * Documents an answer as the envelope around `model` (an array of it with `isArray`).
+ * `metaData` adds properties a list puts beside totalResults (see `paged(items, total, extras)`).
+ */
+export function ApiEnvelope(
+  model: Type<unknown>,
+  status = 200,
+  isArray = false,
+  metaData: Record<string, SchemaObject> = {},
+) {
   const data = isArray
     ? { type: 'array', items: { $ref: getSchemaPath(model) } }
     : { $ref: getSchemaPath(model) };
@@ -21,6 +29,7 @@ export function ApiEnvelope(model: Type<unknown>, status = 200, isArray = false)
             properties: {
               totalResults: { type: 'integer', format: 'int32' },
               responseTimeStamp: { type: 'string', format: 'date-time' },
+              ...metaData,
             },
           },
           statusCode: { type: 'integer', format: 'int32', example: status },

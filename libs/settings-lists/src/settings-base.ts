@@ -7,6 +7,7 @@ import { SettingsDb, SettingsEntryData, SettingsEntryRepository, SettingsStore }
 /** What the lookup, the reads and the writes of a service's settings lists share. */
 export abstract class SettingsBase<L extends string, Db extends SettingsDb> {
   protected readonly repo: SettingsEntryRepository<L, Db>;
+  private readonly knownSystemTexts = new Map<string, string>();
 
   constructor(
     store: SettingsStore<L, Db>,
@@ -26,8 +27,19 @@ export abstract class SettingsBase<L extends string, Db extends SettingsDb> {
     return this.t(this.lists.definition.i18n.listName(list), lang);
   }
 
+  /**
+   * A system entry's text. Remembered per list, key and language: the catalogues do not change
+   * while the process runs, and a page of 50 people asks for the texts of their lifecycles,
+   * address types and relation types on every request (i18n.t costs tens of µs a call).
+   */
   protected systemText(list: L, key: string, lang: Language): string {
-    return this.t(this.lists.definition.i18n.systemText(list, key), lang);
+    const memo = `${list}\u0000${key}\u0000${lang}`;
+    let text = this.knownSystemTexts.get(memo);
+    if (text === undefined) {
+      text = this.t(this.lists.definition.i18n.systemText(list, key), lang);
+      this.knownSystemTexts.set(memo, text);
+    }
+    return text;
   }
 
   /** The system entries of a list, translated, in their fixed order. */

@@ -1,14 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { AppException, ErrorCode } from '@crm/errors';
-import { PageQuery, parseSort, skipTake, SortField } from '@crm/paging';
+import {
+  afterOf,
+  cursorValue,
+  decodeCursor,
+  encodeCursor,
+  parseSort,
+  skipTake,
+  SortField,
+} from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
-import type { PeopleFilterQuery } from './dto/people-query.input';
+import type { PeopleFilterQuery, PeopleListQuery } from './dto/people-query.input';
 import { PEOPLE_SORT_FIELDS } from './dto/people-query.input';
 import type { PeoplePage, PersonQuicklook } from './dto/people-results.dto';
 import { PeopleChecks } from './people-checks.service';
 import { requirePersonId } from './people-input';
-import { PeopleFilter, PeopleReadRepository, PeopleSortKey } from './people-read.repository';
+import {
+  PEOPLE_SORT_KINDS,
+  PeopleFilter,
+  PeopleReadRepository,
+  PeopleSortKey,
+  PageStart,
+} from './people-read.repository';
 import { PeopleService } from './people.service';
 import { quicklookEntryIds, toQuicklook } from './person-quicklook.mapper';
 
@@ -30,7 +44,7 @@ export class PeopleListService {
   ) {}
 
   /** P2: all people, paged and sorted, optionally narrowed by the text search `q`. */
-  list(ctx: RequestContext, query: PageQuery): Promise<PeoplePage> {
+  list(ctx: RequestContext, query: PeopleListQuery): Promise<PeoplePage> {
     return this.page(ctx, query, { q: text(query.q) });
   }
 
@@ -50,15 +64,37 @@ export class PeopleListService {
     return this.page(ctx, query, filter);
   }
 
+  /**
+   * A page by offset (`page`) or after a cursor (`after`, keyset: as fast at any depth). Every
+   * page answers the cursor of its last item when another page follows.
+   */
   private async page(
     ctx: RequestContext,
-    query: PageQuery,
+    query: PeopleListQuery,
     filter: PeopleFilter,
   ): Promise<PeoplePage> {
-    const sort = parseSort<PeopleSortKey>(query.sort, PEOPLE_SORT_FIELDS, DEFAULT_SORT, 'id');
+    const parsed = parseSort<PeopleSortKey>(query.sort, PEOPLE_SORT_FIELDS, DEFAULT_SORT, 'id');
+    // a field named twice sorts as once; the cursor holds one value per field
+    const sort = parsed.filter((s, i) => parsed.findIndex((x) => x.field === s.field) === i);
+    const after = afterOf(query);
     const { skip, take } = skipTake(query);
-    const { records, total } = await this.reads.page(ctx.tenantId, filter, sort, skip, take);
-    return { items: await this.people.toDtos(ctx, records), totalResults: total };
+    const start: PageStart = after
+      ? { after: decodeCursor(after, sort, PEOPLE_SORT_KINDS) }
+      : { skip };
+    const page = await this.reads.page(ctx.tenantId, filter, sort, start, take);
+    const last = page.records.at(-1);
+    return {
+      items: await this.people.toDtos(ctx, page.records),
+      totalResults: page.total,
+      totalResultsExact: page.totalExact,
+      nextCursor:
+        page.hasMore && last
+          ? encodeCursor(
+              sort,
+              sort.map((s) => cursorValue(last[s.field])),
+            )
+          : null,
+    };
   }
 
   /** P7 */

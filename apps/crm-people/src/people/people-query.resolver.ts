@@ -1,8 +1,7 @@
 import { Args, ID, Query, Resolver } from '@nestjs/graphql';
 import { AppException, ErrorCode } from '@crm/errors';
-import { PageQuery } from '@crm/paging';
 import { Ctx, RequestContext } from '@crm/request-context';
-import { PeopleFilterQuery } from './dto/people-query.input';
+import { PeopleFilterQuery, PeopleListQuery } from './dto/people-query.input';
 import { PeoplePage, PersonQuicklook } from './dto/people-results.dto';
 import { Person } from './dto/person.dto';
 import { PeopleListService } from './people-list.service';
@@ -13,14 +12,15 @@ export class PeopleQueryResolver {
 
   @Query(() => PeoplePage, {
     description:
-      'P2 List people: q searches names, customer number, e-mails and card business; sort as REST',
+      'P2 List people: q searches names, customer number, e-mails and card business; sort, page and after (cursor: nextCursor of the page before) as REST',
   })
-  people(@Ctx() ctx: RequestContext, @Args() query: PageQuery) {
+  people(@Ctx() ctx: RequestContext, @Args() query: PeopleListQuery) {
     return this.lists.list(ctx, query);
   }
 
   @Query(() => PeoplePage, {
-    description: 'P1 People by e-mail and/or employee status (at least one is required)',
+    description:
+      'P1 People by e-mail and/or employee status (at least one is required); paging as people',
   })
   peopleByFilter(@Ctx() ctx: RequestContext, @Args() query: PeopleFilterQuery) {
     return this.lists.filter(ctx, query);

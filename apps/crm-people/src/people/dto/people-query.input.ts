@@ -1,7 +1,7 @@
 import { ArgsType, Field } from '@nestjs/graphql';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { PageQuery } from '@crm/paging';
+import { AfterParam, PageQuery } from '@crm/paging';
 
 /** Fields a people list may be sorted by (`-` for descending); `id` breaks ties. */
 export const PEOPLE_SORT_FIELDS = [
@@ -11,6 +11,13 @@ export const PEOPLE_SORT_FIELDS = [
   'dateModified',
   'customerNumber',
 ] as const;
+
+/** P2: paging (by `page` or by the cursor `after`), sorting and text search of the people list. */
+@ArgsType()
+export class PeopleListQuery extends PageQuery {
+  @AfterParam()
+  after?: string;
+}
 
 /** P1: the filters of the people list, with paging and sorting (at least one filter is required). */
 @ArgsType()
@@ -32,4 +39,7 @@ export class PeopleFilterQuery extends PageQuery {
   @IsString()
   @MaxLength(100)
   employeeStatus?: string;
+
+  @AfterParam()
+  after?: string;
 }

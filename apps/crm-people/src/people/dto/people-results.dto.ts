@@ -10,8 +10,21 @@ export class PeoplePage {
   @Field(() => [Person])
   items!: Person[];
 
-  @Field(() => Int, { description: 'Number of people across all pages' })
+  @Field(() => Int, {
+    description:
+      'Number of people across all pages; an estimate when totalResultsExact is false (by default a list of more than 10,000 people without filters)',
+  })
   totalResults!: number;
+
+  @Field({ description: 'false: totalResults is an estimate' })
+  totalResultsExact!: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Cursor of the last item: pass it as after for the next page (null on the last page)',
+  })
+  nextCursor!: string | null;
 }
 
 /** P7: what a list or a hover card shows of a person. */
