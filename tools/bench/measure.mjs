@@ -217,8 +217,14 @@ export function printTable(rows) {
     r.p50 == null ? '' : String(r.p50),
     r.p99 == null ? '' : String(r.p99),
     r.ratio == null ? '' : r.ratio.toFixed(2),
-    r.goal == null ? '' : `>= ${r.goal.toFixed(2)}`,
-    r.failed ? 'ERROR' : r.goal == null || r.ratio == null ? '' : r.ratio >= r.goal ? 'yes' : 'no',
+    r.goal == null ? '' : `${r.goalIsMax ? '<=' : '>='} ${r.goal.toFixed(2)}`,
+    r.failed
+      ? 'ERROR'
+      : r.goal == null || r.ratio == null
+        ? ''
+        : (r.goalIsMax ? r.ratio <= r.goal : r.ratio >= r.goal)
+          ? 'yes'
+          : 'no',
   ]);
   const width = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (c) =>

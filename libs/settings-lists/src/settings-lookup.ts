@@ -54,6 +54,18 @@ export class SettingsLookup<L extends string, Db extends SettingsDb> extends Set
     };
   }
 
+  /** The system entry a tag text names in any language, translated into `lang`; else undefined. */
+  systemTag(list: L, text: string, lang: Language): EntryView | undefined {
+    const e = this.systemEntriesByText(list).get(tagKey(text));
+    return e && this.systemView(list, e, lang);
+  }
+
+  /** The system entry of `list` with `id`, translated into `lang`; else undefined. */
+  systemEntryView(list: L, id: string, lang: Language): EntryView | undefined {
+    const e = this.lists.systemEntry(list, id);
+    return e && this.systemView(list, e, lang);
+  }
+
   /** Entries by id, in one query for the tenant's part; unknown ids are absent from the map. */
   async entries(
     tenantId: string,

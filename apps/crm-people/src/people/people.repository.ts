@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
+import type { EntryView } from '@crm/settings-lists';
 import type { NewPersonScalars } from './person-changes';
 
 /** What a person is read with: one query with joins, for one person or a batch. */
@@ -22,6 +23,23 @@ export const PERSON_INCLUDE = {
 export type PersonRecord = Prisma.PersonGetPayload<{ include: typeof PERSON_INCLUDE }>;
 export type NoteRecord = Prisma.PersonNoteGetPayload<object>;
 export type Tx = Prisma.TransactionClient;
+
+type TagKind = 'ORGA' | 'PERSONALITY';
+
+/** A tag of a new person named by text: its entry when already known (a system entry). */
+export interface NamedTag {
+  kind: TagKind;
+  list: 'ORGA_TAGS' | 'PERSONALITY_TAGS';
+  /** The text as given, trimmed. */
+  text: string;
+  known?: EntryView;
+}
+
+interface CreateNamingTagsResult {
+  ok: boolean;
+  tags: { ord: number; id: string; text: string | null; category: string | null }[] | null;
+  lifecycle: EntryView | null;
+}
 
 /** The columns of a new person that create writes (the rest start empty). */
 export interface NewPersonRow extends NewPersonScalars {
@@ -129,6 +147,16 @@ export class PeopleRepository {
       SELECT h.id, ${data.tenantId}, ${id}::uuid, h.lifecycle, h.changed
       FROM unnest(${history.map((h) => h.id)}::uuid[], ${history.map((h) => h.lifecycleId)}::uuid[],
         ${history.map((h) => h.dateChanged.toISOString())}::timestamp(3)[]) AS h(id, lifecycle, changed)`;
+    return this.newRecord(id, data, tags, history);
+  }
+
+  /** A new person as a read would return it: no note, cards, relations, user or image yet. */
+  private newRecord(
+    id: string,
+    data: NewPersonRow,
+    tags: { kind: TagKind; entry: { id: string; text: string; category: string | null } }[],
+    history: PersonRecord['lifecycleHistories'],
+  ): PersonRecord {
     return {
       ...data,
       id,
@@ -137,13 +165,118 @@ export class PeopleRepository {
       profileImage: null,
       dateModified: data.dateCreated,
       note: null,
-      tags: tagRows.map((row, i) => ({
-        ...row,
-        entry: { text: tags[i].entry.text, category: tags[i].entry.category },
+      tags: tags.map((t, position) => ({
+        tenantId: data.tenantId,
+        personId: id,
+        entryId: t.entry.id,
+        kind: t.kind,
+        position,
+        entry: { text: t.entry.text, category: t.entry.category },
       })),
       lifecycleHistories: history,
       cards: [],
       relations: [],
+    };
+  }
+
+  /**
+   * The hot create in one round trip: the tags named by text are looked up (ignoring case, as the
+   * unique index compares) and the lifecycle checked in the same statement that inserts the
+   * person with them. When a text has no entry yet or the lifecycle is not the tenant's, nothing
+   * is written and null comes back: the caller takes the long way (create the entries, name the
+   * problem). Tags keep input order, the first of each entry per kind, as `create` stores them.
+   */
+  async createNamingTags(
+    db: Tx,
+    data: NewPersonRow,
+    tags: NamedTag[],
+    lifecycle: { lifecycleId: string; dateChanged: Date; known: boolean } | null,
+  ): Promise<{ record: PersonRecord; lifecycleEntry: EntryView | null } | null> {
+    const id = randomUUID();
+    const historyId = randomUUID();
+    const rows = await db.$queryRaw<{ result: CreateNamingTagsResult }[]>`
+      WITH want AS (
+        SELECT w.ord, w.list, w.given, w.kind, w.known
+        FROM unnest(${tags.map((t) => t.list)}::"PeopleSettingsList"[],
+          ${tags.map((t) => t.text)}::text[], ${tags.map((t) => t.kind)}::text[],
+          ${tags.map((t) => t.known?.id ?? null)}::uuid[])
+          WITH ORDINALITY AS w(list, given, kind, known, ord)
+      ), resolved AS (
+        SELECT w.ord, w.kind, coalesce(w.known, e."id") AS entry, e."text", e."category"
+        FROM want w
+        LEFT JOIN "SettingsEntry" e ON w.known IS NULL AND e."tenantId" = ${data.tenantId}
+          AND e."list" = w.list AND lower(e."text") = lower(w.given)
+      ), lifecycle AS (
+        SELECT e."id", e."text", e."color", e."category" FROM "SettingsEntry" e
+        WHERE e."tenantId" = ${data.tenantId} AND e."list" = 'LIFECYCLES'
+          AND e."id" = ${data.lifecycleId}::uuid
+      ), go AS (
+        SELECT NOT EXISTS (SELECT FROM resolved WHERE entry IS NULL)
+          AND (${lifecycle === null || lifecycle.known} OR EXISTS (SELECT FROM lifecycle)) AS ok
+      ), person AS (
+        INSERT INTO "Person" (
+          "id", "tenantId", "salutation", "title", "firstname", "lastname", "birthday",
+          "considerBirthYear", "importantDates", "socialMedias", "customerNumber",
+          "employeeStatus", "employeeNumber", "lifecycleId", "lifecycleChanged", "createdBy",
+          "modifiedBy", "createdByUserId", "modifiedByUserId", "dateCreated", "dateModified")
+        SELECT ${id}::uuid, ${data.tenantId}, ${data.salutation}, ${data.title},
+          ${data.firstname}, ${data.lastname}, ${data.birthday?.toISOString() ?? null}::date,
+          ${data.considerBirthYear}, ${JSON.stringify(data.importantDates)}::jsonb,
+          ${JSON.stringify(data.socialMedias)}::jsonb, ${data.customerNumber},
+          ${data.employeeStatus}, ${data.employeeNumber}, ${data.lifecycleId}::uuid,
+          ${data.lifecycleChanged?.toISOString() ?? null}::timestamp(3), ${data.createdBy},
+          ${data.modifiedBy}, ${data.createdByUserId}::uuid, ${data.modifiedByUserId}::uuid,
+          ${data.dateCreated.toISOString()}::timestamp(3),
+          ${data.dateCreated.toISOString()}::timestamp(3)
+        WHERE (SELECT ok FROM go)
+        RETURNING "id"
+      ), firsts AS (
+        SELECT DISTINCT ON (kind, entry) ord, kind, entry FROM resolved ORDER BY kind, entry, ord
+      ), tagged AS (
+        INSERT INTO "PersonTag" ("tenantId", "personId", "entryId", "kind", "position")
+        SELECT ${data.tenantId}, p."id", f.entry, f.kind::"PersonTagKind",
+          (row_number() OVER (ORDER BY f.ord) - 1)::int
+        FROM firsts f, person p
+      ), history AS (
+        INSERT INTO "LifecycleHistory" ("id", "tenantId", "personId", "lifecycleId", "dateChanged")
+        SELECT ${historyId}::uuid, ${data.tenantId}, p."id", ${data.lifecycleId}::uuid,
+          ${lifecycle?.dateChanged.toISOString() ?? null}::timestamp(3)
+        FROM person p WHERE ${lifecycle !== null}
+      )
+      SELECT json_build_object(
+        'ok', (SELECT ok FROM go),
+        'tags', (SELECT json_agg(json_build_object('ord', r.ord, 'id', r.entry, 'text', r."text",
+          'category', r."category")) FROM resolved r),
+        'lifecycle', (SELECT row_to_json(l) FROM lifecycle l)) AS result`;
+    const result = rows[0].result;
+    if (!result.ok) return null;
+    const byOrd = new Map((result.tags ?? []).map((t) => [Number(t.ord), t]));
+    // The same choice as the statement: input order, the first of each entry per kind.
+    const seen = new Set<string>();
+    const stored: {
+      kind: TagKind;
+      entry: { id: string; text: string; category: string | null };
+    }[] = [];
+    tags.forEach((t, i) => {
+      const entry = t.known ?? byOrd.get(i + 1)!;
+      if (seen.has(`${t.kind}:${entry.id}`)) return;
+      seen.add(`${t.kind}:${entry.id}`);
+      stored.push({ kind: t.kind, entry: t.known ?? { ...entry, text: entry.text! } });
+    });
+    const history = lifecycle
+      ? [
+          {
+            id: historyId,
+            tenantId: data.tenantId,
+            personId: id,
+            lifecycleId: lifecycle.lifecycleId,
+            dateChanged: lifecycle.dateChanged,
+          },
+        ]
+      : [];
+    return {
+      record: this.newRecord(id, data, stored, history),
+      lifecycleEntry: result.lifecycle,
     };
   }
 

@@ -4,7 +4,8 @@ import type { RequestContext } from '@crm/request-context';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
 import type { Person, PeopleNote } from './dto/person.dto';
 import type { CreatePersonInput } from './dto/person.input';
-import { PeopleRepository, PersonRecord, Tx } from './people.repository';
+import type { EntryView } from '@crm/settings-lists';
+import { NamedTag, NewPersonRow, PeopleRepository, PersonRecord, Tx } from './people.repository';
 import { newPersonScalars } from './person-changes';
 import { requirePersonId } from './people-input';
 import { referencedEntryIds, toNote, toPerson } from './person.mapper';
@@ -47,6 +48,20 @@ export class PeopleService {
     const now = new Date();
     const lifecycleId = input.lifecycle?.lifecycleId ?? null;
     const { tenantId, language } = ctx;
+
+    const row = {
+      tenantId,
+      ...newPersonScalars(input),
+      lifecycleId,
+      lifecycleChanged: lifecycleId ? now : null,
+      dateCreated: now,
+      createdBy: by.name,
+      createdByUserId: by.userId,
+      modifiedBy: by.name,
+      modifiedByUserId: by.userId,
+    };
+    const fast = await this.createNamingTags(ctx, input, row);
+    if (fast) return fast;
 
     // The reads first, outside any transaction and side by side: the lifecycle and the tags
     // given by id must exist, tags given by text are looked up. The first problem in this order
@@ -96,17 +111,7 @@ export class PeopleService {
       ];
       return this.repo.create(
         db,
-        {
-          tenantId,
-          ...newPersonScalars(input),
-          lifecycleId,
-          lifecycleChanged: lifecycleId ? now : null,
-          dateCreated: now,
-          createdBy: by.name,
-          createdByUserId: by.userId,
-          modifiedBy: by.name,
-          modifiedByUserId: by.userId,
-        },
+        row,
         tags,
         lifecycleId ? { lifecycleId, dateChanged: now } : null,
       );
@@ -120,6 +125,49 @@ export class PeopleService {
     const createsTags = orga.toCreate.length > 0 || personality.toCreate.length > 0;
     const record = createsTags ? await this.repo.transaction(write) : await write(this.repo.client);
     return (await this.toDtos(ctx, [record]))[0];
+  }
+
+  /**
+   * The common create, in one statement: tags named by text only (no ids), looked up inside the
+   * insert (see PeopleRepository.createNamingTags). Null when it does not apply or a text or the
+   * lifecycle needs the long way (a new tag entry, or a problem to name).
+   */
+  private async createNamingTags(
+    ctx: RequestContext,
+    input: CreatePersonInput,
+    row: NewPersonRow,
+  ): Promise<Person | null> {
+    const named = [
+      ...(input.orgaTags ?? []).map((t) => ({
+        t,
+        kind: 'ORGA' as const,
+        list: 'ORGA_TAGS' as const,
+      })),
+      ...(input.personalities ?? []).map((t) => ({
+        t,
+        kind: 'PERSONALITY' as const,
+        list: 'PERSONALITY_TAGS' as const,
+      })),
+    ];
+    if (!named.length || named.some(({ t }) => t.id || !t.text?.trim())) return null;
+    const tags: NamedTag[] = named.map(({ t, kind, list }) => ({
+      kind,
+      list,
+      text: t.text!.trim(),
+      known: this.settings.systemTag(list, t.text!, ctx.language),
+    }));
+    const systemLifecycle = row.lifecycleId
+      ? this.settings.systemEntryView('LIFECYCLES', row.lifecycleId, ctx.language)
+      : undefined;
+    const lifecycle = row.lifecycleId
+      ? { lifecycleId: row.lifecycleId, dateChanged: row.dateCreated, known: !!systemLifecycle }
+      : null;
+    const created = await this.repo.createNamingTags(this.repo.client, row, tags, lifecycle);
+    if (!created) return null;
+    const entries = new Map<string, EntryView>();
+    const lifecycleEntry = systemLifecycle ?? created.lifecycleEntry;
+    if (lifecycleEntry) entries.set(lifecycleEntry.id, lifecycleEntry);
+    return toPerson(created.record, entries);
   }
 
   async updateNote(ctx: RequestContext, id: string, note: string | null): Promise<PeopleNote> {
