@@ -2,11 +2,12 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { createHash } from 'node:crypto';
 
 /**
- * Statements with at most this many parameters are prepared once per connection and reused.
- * Longer ones are mostly `IN (...)` lists of batches, whose text changes with the batch size:
- * preparing each would only fill the connection's statement cache.
+ * Statements with at most this many parameters are prepared once per connection and reused (the
+ * one-statement creates have about 40, always the same). Longer ones are mostly `IN (...)` lists
+ * of batches, whose text changes with the batch size: preparing each would only fill the
+ * connection's statement cache.
  */
-const MAX_PREPARED_ARGS = 32;
+const MAX_PREPARED_ARGS = 64;
 /** Connections are renewed after this long, which also bounds their statement caches. */
 const CONNECTION_LIFETIME_S = 600;
 
