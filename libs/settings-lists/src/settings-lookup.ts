@@ -54,6 +54,23 @@ export class SettingsLookup<L extends string, Db extends SettingsDb> extends Set
     };
   }
 
+  /**
+   * For each reference, whether it names no entry of its list (system, or the tenant's): one
+   * query for all lists, where checking list by list took one round trip per list.
+   */
+  async missingEntries(
+    tenantId: string,
+    refs: readonly { list: L; id: string }[],
+    db: Db = this.repo.client,
+  ): Promise<boolean[]> {
+    const isSystem = (r: { list: L; id: string }) => !!this.lists.systemEntry(r.list, r.id);
+    const tenantIds = [...new Set(refs.filter((r) => !isSystem(r)).map((r) => r.id))];
+    const lists = tenantIds.length
+      ? await this.repo.listsOf(db, tenantId, tenantIds)
+      : new Map<string, L>();
+    return refs.map((r) => !isSystem(r) && lists.get(r.id) !== r.list);
+  }
+
   /** The system entry a tag text names in any language, translated into `lang`; else undefined. */
   systemTag(list: L, text: string, lang: Language): EntryView | undefined {
     const e = this.systemEntriesByText(list).get(tagKey(text));

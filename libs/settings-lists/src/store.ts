@@ -156,6 +156,7 @@ const ORDER = [{ position: 'asc' }, { dateCreated: 'asc' }, { id: 'asc' }] as co
 /** Tenant entries of a service's settings lists; every query is scoped to the tenant. */
 export class SettingsEntryRepository<L extends string, Db extends SettingsDb> {
   private readonly byTextsSql: string;
+  private readonly listsOfSql: string;
   private readonly forTextsSql: string;
   private readonly insertTagsSql: { end: string; zero: string };
 
@@ -166,6 +167,9 @@ export class SettingsEntryRepository<L extends string, Db extends SettingsDb> {
     // identifiers come from the service's code, never from a request; values are parameters
     const table = quoted(store.sql.table);
     const list = `$2::${quoted(store.sql.listEnum)}`;
+    this.listsOfSql = `
+      SELECT "id"::text AS "id", "list"::text AS "list" FROM ${table}
+      WHERE "tenantId" = $1 AND "id" = ANY($2::uuid[])`;
     this.byTextsSql = `
       SELECT "id"::text AS "id", "text", "color", "category" FROM ${table}
       WHERE "tenantId" = $1 AND "list" = ${list}
@@ -249,6 +253,16 @@ export class SettingsEntryRepository<L extends string, Db extends SettingsDb> {
       where: { tenantId, ...(list !== undefined ? { list } : {}), id: { in: ids } },
       select: ENTRY_SELECT,
     });
+  }
+
+  /** The list of each of the tenant's entries among `ids` (any list), in one query. */
+  async listsOf(db: Db, tenantId: string, ids: string[]): Promise<Map<string, L>> {
+    const rows = await db.$queryRawUnsafe<{ id: string; list: L }[]>(
+      this.listsOfSql,
+      tenantId,
+      ids,
+    );
+    return new Map(rows.map((r) => [r.id, r.list]));
   }
 
   /** Entries whose text equals one of `texts`, ignoring case (compared by PostgreSQL's lower()). */

@@ -163,6 +163,32 @@ describe('C4 POST /companies', () => {
     expect(await t.count('Company', `"tenantId" = $1`, [A])).toBe(before);
   });
 
+  it("refuses the tenant's entry of another list, and another tenant's entry, in one check", async () => {
+    const lifecycle = await t.entry(A, 'LIFECYCLES', `Partner ${randomUUID()}`);
+    const sector = await t.entry(A, 'INDUSTRY_SECTORS', `Sector ${randomUUID()}`);
+    const foreign = await t.entry(B, 'LEGAL_FORMS', `Form ${randomUUID()}`);
+    const res = await t.rest(A, 'POST', '/companies', {
+      name: 'Mixed up',
+      legalForm: { id: foreign },
+      industrySector: { id: lifecycle },
+      lifecycle: { lifecycleId: sector },
+    });
+    expect(res.status).toBe(400);
+    expect(errorsOf(res.body)).toEqual(
+      expect.arrayContaining([
+        ['legalForm.id', 'unknownEntry'],
+        ['industrySector.id', 'unknownEntry'],
+        ['lifecycle.lifecycleId', 'unknownEntry'],
+      ]),
+    );
+    const ok = await t.rest(A, 'POST', '/companies', {
+      name: 'Right lists',
+      industrySector: { id: sector },
+      lifecycle: { lifecycleId: lifecycle },
+    });
+    expect(ok.status).toBe(201);
+  });
+
   it('translates errors and system entry texts by Accept-Language', async () => {
     const de = { 'Accept-Language': 'de-DE,de;q=0.9' };
     const bad = await t.rest(A, 'POST', '/companies', { name: '' }, de);

@@ -69,19 +69,25 @@ export class CompaniesService {
 
   /** C4 (checked by the validation pipe: shape and limits; here: list entries). */
   async create(ctx: RequestContext, input: CreateCompanyInput): Promise<Company> {
-    const problems = await this.checks.entryProblems(ctx, [{ prefix: '', input }]);
-    if (problems.length) throw AppException.validation(problems);
+    // read outside any transaction and side by side: the entries the body names by id are
+    // checked, tags given by text looked up; the entry problems answer first
+    const [problems, found] = await Promise.allSettled([
+      this.checks.entryProblems(ctx, [{ prefix: '', input }]),
+      this.settings.findTags(
+        this.repo.client,
+        ctx.tenantId,
+        'TAGS',
+        input.tags ?? [],
+        'tags',
+        ctx.language,
+      ),
+    ]);
+    if (problems.status === 'rejected') throw problems.reason;
+    if (problems.value.length) throw AppException.validation(problems.value);
+    if (found.status === 'rejected') throw found.reason;
+    const tags = found.value;
     const now = new Date();
     const lifecycleId = input.lifecycle?.lifecycleId?.toLowerCase() ?? null;
-    // read outside any transaction: tags given by text are looked up, ids checked
-    const tags = await this.settings.findTags(
-      this.repo.client,
-      ctx.tenantId,
-      'TAGS',
-      input.tags ?? [],
-      'tags',
-      ctx.language,
-    );
     const write = async (db: Tx) => {
       const entries = await this.settings.createTags(db, tags);
       return this.repo.create(

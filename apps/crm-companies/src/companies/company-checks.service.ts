@@ -114,27 +114,20 @@ export class CompanyChecks {
     );
   }
 
-  /** One problem per reference that is not an entry of its list (at most one query per list). */
+  /** One problem per reference that is not an entry of its list (one query for all lists). */
   async unknownEntries(ctx: RequestContext, refs: EntryRef[], db?: Tx): Promise<FieldProblem[]> {
-    const problems: FieldProblem[] = [];
-    for (const list of [...new Set(refs.map((r) => r.list))]) {
-      const wanted = refs.filter((r) => r.list === list);
-      const known = await this.settings.entries(
-        ctx.tenantId,
-        list,
-        wanted.map((r) => r.id.toLowerCase()),
-        ctx.language,
-        db,
-      );
-      for (const r of wanted.filter((w) => !known.has(w.id.toLowerCase()))) {
-        problems.push({
-          field: r.field,
-          rule: 'unknownEntry',
-          args: { list: this.listName(list, ctx) },
-        });
-      }
-    }
-    return problems;
+    const missing = await this.settings.missingEntries(
+      ctx.tenantId,
+      refs.map((r) => ({ list: r.list, id: r.id.toLowerCase() })),
+      db,
+    );
+    return refs
+      .filter((_, i) => missing[i])
+      .map((r) => ({
+        field: r.field,
+        rule: 'unknownEntry',
+        args: { list: this.listName(r.list, ctx) },
+      }));
   }
 
   /** Ids (at their fields) that name no company of the tenant: one query for all. */

@@ -18,14 +18,15 @@ afterAll(async () => {
   await svc?.app.close();
 });
 
-/** The statements crm-people sends while `fn` runs (this process is the service). */
-async function statementsDuring(fn: () => Promise<void>): Promise<string[]> {
+/** What `fn` answers, and the statements crm-people sent meanwhile (this process is the service). */
+async function withStatements<T>(fn: () => Promise<T>): Promise<[T, string[]]> {
   const spy = jest.spyOn(pg.Client.prototype, 'query');
   try {
-    await fn();
-    return spy.mock.calls
+    const result = await fn();
+    const sql = spy.mock.calls
       .map(([q]) => (typeof q === 'string' ? q : String((q as { text?: string })?.text)))
-      .filter((sql) => /"Person"|"SettingsEntry"|BEGIN/.test(sql));
+      .filter((text) => /"Person"|"SettingsEntry"|BEGIN/.test(text));
+    return [result, sql];
   } finally {
     spy.mockRestore();
   }
@@ -42,9 +43,8 @@ describe('P3 with tags that exist: one statement', () => {
     });
     expect(first.status).toBe(201);
 
-    let created: Awaited<ReturnType<typeof call>> | undefined;
-    const sql = await statementsDuring(async () => {
-      created = await call('POST', '/people', {
+    const [created, sql] = await withStatements(() =>
+      call('POST', '/people', {
         firstname: 'One',
         lastname: 'Statement',
         // other case, a repeat of the same entry, and the order given
@@ -52,11 +52,11 @@ describe('P3 with tags that exist: one statement', () => {
         personalities: [{ text: 'calm' }],
         lifecycle: { lifecycleId: lifecycle.id },
         birthday: { birthday: '1980-05-17', considerBirthYear: false },
-      });
-    });
-    expect(created!.status).toBe(201);
+      }),
+    );
+    expect(created.status).toBe(201);
     expect(sql).toHaveLength(1);
-    const data = created!.body.data;
+    const data = created.body.data;
     const tagsOfFirst = first.body.data;
     expect(data.orgaTags).toEqual([
       { id: tagsOfFirst.orgaTags[1].id, text: 'Sailing' },
@@ -70,18 +70,17 @@ describe('P3 with tags that exist: one statement', () => {
 
   it('takes a system lifecycle in the same statement', async () => {
     const PROSPECT = '00000000-0000-4000-a000-000000000102';
-    let created: Awaited<ReturnType<typeof call>> | undefined;
-    const sql = await statementsDuring(async () => {
-      created = await call('POST', '/people', {
+    const [created, sql] = await withStatements(() =>
+      call('POST', '/people', {
         orgaTags: [{ text: 'Golf' }],
         lifecycle: { lifecycleId: PROSPECT },
-      });
-    });
-    expect(created!.status).toBe(201);
+      }),
+    );
+    expect(created.status).toBe(201);
     expect(sql).toHaveLength(1);
-    expect(created!.body.data.lifecycleHistories).toHaveLength(1);
-    const read = await call('GET', `/people/${created!.body.data.id}`);
-    expect(read.body.data).toEqual(created!.body.data);
+    expect(created.body.data.lifecycleHistories).toHaveLength(1);
+    const read = await call('GET', `/people/${created.body.data.id}`);
+    expect(read.body.data).toEqual(created.body.data);
   });
 
   it('takes the long way for a new text, writing the entry and the person', async () => {
