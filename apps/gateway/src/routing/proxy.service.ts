@@ -97,21 +97,40 @@ export class ProxyService implements OnApplicationShutdown {
       res.off('close', onClose);
       // Read and discard the rest of the body, so the client finishes sending and gets the 503.
       req.resume();
-      const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-      this.logger.warn(`${target.service} unreachable for ${req.method} ${req.url}: ${code}`);
-      throw new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'gateway.serviceUnreachable', {
-        service: target.service,
-      });
+      throw this.unreachable(target, req, err, abort.signal.aborted);
     }
     const headers = answer.headers as IncomingHttpHeaders;
     const length = Number(headers['content-length'] ?? NaN);
     if (length <= BUFFERED_BODY_BYTES) {
-      const bytes = Buffer.from(await answer.body.arrayBuffer());
-      res.off('close', onClose);
+      // Nothing has gone to the client yet: a service breaking off here is still a clean 503.
+      let bytes: Buffer;
+      try {
+        bytes = Buffer.from(await answer.body.arrayBuffer());
+      } catch (err) {
+        throw this.unreachable(target, req, err, abort.signal.aborted);
+      } finally {
+        res.off('close', onClose);
+      }
       return { statusCode: answer.statusCode, headers, body: bytes };
     }
     answer.body.once('end', () => res.off('close', onClose));
     return { statusCode: answer.statusCode, headers, body: answer.body };
+  }
+
+  /** The 503 naming the service; logged unless the client went away first (nobody to answer). */
+  private unreachable(
+    target: ProxyTarget,
+    req: IncomingMessage,
+    err: unknown,
+    clientLeft: boolean,
+  ): AppException {
+    if (!clientLeft) {
+      const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      this.logger.warn(`${target.service} unreachable for ${req.method} ${req.url}: ${code}`);
+    }
+    return new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'gateway.serviceUnreachable', {
+      service: target.service,
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
