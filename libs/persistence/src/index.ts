@@ -1,2 +1,3 @@
 export * from './prisma-adapter';
 export * from './prisma-errors';
+export * from './record-stamps';

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { NewRecordStamps } from '@crm/persistence';
 import { randomUUID } from 'node:crypto';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
@@ -24,16 +25,7 @@ export type NoteRecord = Prisma.CompanyNoteGetPayload<object>;
 export type Tx = Prisma.TransactionClient;
 
 /** The columns of a new company that create writes (the rest start empty). */
-export interface NewCompanyRow extends CompanyScalars {
-  tenantId: string;
-  lifecycleId: string | null;
-  lifecycleChanged: Date | null;
-  dateCreated: Date;
-  createdBy: string;
-  createdByUserId: string | null;
-  modifiedBy: string;
-  modifiedByUserId: string | null;
-}
+export type NewCompanyRow = CompanyScalars & NewRecordStamps;
 
 /** A tag entry as written with a company: the output needs its text and color. */
 export interface TagEntry {

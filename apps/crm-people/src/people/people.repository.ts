@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { NewRecordStamps } from '@crm/persistence';
 import { randomUUID } from 'node:crypto';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
@@ -42,15 +43,28 @@ interface CreateNamingTagsResult {
 }
 
 /** The columns of a new person that create writes (the rest start empty). */
-export interface NewPersonRow extends NewPersonScalars {
-  tenantId: string;
-  lifecycleId: string | null;
-  lifecycleChanged: Date | null;
-  dateCreated: Date;
-  createdBy: string;
-  createdByUserId: string | null;
-  modifiedBy: string;
-  modifiedByUserId: string | null;
+export type NewPersonRow = NewPersonScalars & NewRecordStamps;
+
+/** The columns the creates write, in the order of personValues. */
+const PERSON_COLUMNS = Prisma.sql`(
+  "id", "tenantId", "salutation", "title", "firstname", "lastname", "birthday",
+  "considerBirthYear", "importantDates", "socialMedias", "customerNumber", "employeeStatus",
+  "employeeNumber", "lifecycleId", "lifecycleChanged", "createdBy", "modifiedBy",
+  "createdByUserId", "modifiedByUserId", "dateCreated", "dateModified")`;
+
+/**
+ * The values of a new person for PERSON_COLUMNS. Timestamps are stored as UTC without zone, as
+ * Prisma writes them; the ISO text's Z is ignored by the cast on purpose.
+ */
+function personValues(id: string, data: NewPersonRow): Prisma.Sql {
+  const iso = (d: Date | null) => d?.toISOString() ?? null;
+  return Prisma.sql`${id}::uuid, ${data.tenantId}, ${data.salutation}, ${data.title},
+    ${data.firstname}, ${data.lastname}, ${iso(data.birthday)}::date, ${data.considerBirthYear},
+    ${JSON.stringify(data.importantDates)}::jsonb, ${JSON.stringify(data.socialMedias)}::jsonb,
+    ${data.customerNumber}, ${data.employeeStatus}, ${data.employeeNumber},
+    ${data.lifecycleId}::uuid, ${iso(data.lifecycleChanged)}::timestamp(3), ${data.createdBy},
+    ${data.modifiedBy}, ${data.createdByUserId}::uuid, ${data.modifiedByUserId}::uuid,
+    ${iso(data.dateCreated)}::timestamp(3), ${iso(data.dateCreated)}::timestamp(3)`;
 }
 
 @Injectable()
@@ -118,25 +132,9 @@ export class PeopleRepository {
     const history = lifecycle
       ? [{ id: randomUUID(), tenantId: data.tenantId, personId: id, ...lifecycle }]
       : [];
-    // Timestamps are stored as UTC without zone, as Prisma writes them; the ISO text's Z is
-    // ignored by the cast on purpose.
     await db.$executeRaw`
       WITH person AS (
-        INSERT INTO "Person" (
-          "id", "tenantId", "salutation", "title", "firstname", "lastname", "birthday",
-          "considerBirthYear", "importantDates", "socialMedias", "customerNumber",
-          "employeeStatus", "employeeNumber", "lifecycleId", "lifecycleChanged", "createdBy",
-          "modifiedBy", "createdByUserId", "modifiedByUserId", "dateCreated", "dateModified")
-        VALUES (
-          ${id}::uuid, ${data.tenantId}, ${data.salutation}, ${data.title}, ${data.firstname},
-          ${data.lastname}, ${data.birthday?.toISOString() ?? null}::date,
-          ${data.considerBirthYear}, ${JSON.stringify(data.importantDates)}::jsonb,
-          ${JSON.stringify(data.socialMedias)}::jsonb, ${data.customerNumber},
-          ${data.employeeStatus}, ${data.employeeNumber}, ${data.lifecycleId}::uuid,
-          ${data.lifecycleChanged?.toISOString() ?? null}::timestamp(3), ${data.createdBy},
-          ${data.modifiedBy}, ${data.createdByUserId}::uuid, ${data.modifiedByUserId}::uuid,
-          ${data.dateCreated.toISOString()}::timestamp(3),
-          ${data.dateCreated.toISOString()}::timestamp(3))
+        INSERT INTO "Person" ${PERSON_COLUMNS} VALUES (${personValues(id, data)})
       ), tags AS (
         INSERT INTO "PersonTag" ("tenantId", "personId", "entryId", "kind", "position")
         SELECT ${data.tenantId}, ${id}::uuid, t.entry, t.kind::"PersonTagKind", t.position
@@ -214,20 +212,7 @@ export class PeopleRepository {
         SELECT NOT EXISTS (SELECT FROM resolved WHERE entry IS NULL)
           AND (${lifecycle === null || lifecycle.known} OR EXISTS (SELECT FROM lifecycle)) AS ok
       ), person AS (
-        INSERT INTO "Person" (
-          "id", "tenantId", "salutation", "title", "firstname", "lastname", "birthday",
-          "considerBirthYear", "importantDates", "socialMedias", "customerNumber",
-          "employeeStatus", "employeeNumber", "lifecycleId", "lifecycleChanged", "createdBy",
-          "modifiedBy", "createdByUserId", "modifiedByUserId", "dateCreated", "dateModified")
-        SELECT ${id}::uuid, ${data.tenantId}, ${data.salutation}, ${data.title},
-          ${data.firstname}, ${data.lastname}, ${data.birthday?.toISOString() ?? null}::date,
-          ${data.considerBirthYear}, ${JSON.stringify(data.importantDates)}::jsonb,
-          ${JSON.stringify(data.socialMedias)}::jsonb, ${data.customerNumber},
-          ${data.employeeStatus}, ${data.employeeNumber}, ${data.lifecycleId}::uuid,
-          ${data.lifecycleChanged?.toISOString() ?? null}::timestamp(3), ${data.createdBy},
-          ${data.modifiedBy}, ${data.createdByUserId}::uuid, ${data.modifiedByUserId}::uuid,
-          ${data.dateCreated.toISOString()}::timestamp(3),
-          ${data.dateCreated.toISOString()}::timestamp(3)
+        INSERT INTO "Person" ${PERSON_COLUMNS} SELECT ${personValues(id, data)}
         WHERE (SELECT ok FROM go)
         RETURNING "id"
       ), firsts AS (
