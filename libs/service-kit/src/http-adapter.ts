@@ -2,6 +2,7 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { replyBody } from '@crm/envelope';
+import { AppException } from '@crm/errors';
 
 /**
  * Fastify for every service and the gateway: Nest on Express answered a health probe at about a
@@ -40,7 +41,33 @@ export class CrmHttpAdapter extends FastifyAdapter {
  */
 function acceptEmptyJsonBodies(fastify: FastifyInstance): void {
   const parse = fastify.getDefaultJsonParser('error', 'error');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
-    body === '' ? done(null, undefined) : parse(req, body as string, done),
-  );
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (body === '') return done(null, undefined);
+    parse(req, body as string, (err, value) => {
+      if (err) return done(err);
+      // Refused before any transformation: class-transformer recurses once per level and a
+      // body of 2,000 nested arrays (8 KB) overflowed its stack (a 500).
+      if (deeperThan(value, MAX_JSON_DEPTH)) {
+        return done(AppException.invalidField('body', 'maxDepth', { max: MAX_JSON_DEPTH }));
+      }
+      done(null, value);
+    });
+  });
+}
+
+/** Deeper than any body of this API needs (a batch item's nested lists are about 5 levels). */
+export const MAX_JSON_DEPTH = 32;
+
+/** Whether `value` nests arrays or objects more than `max` levels deep (iterative: no recursion). */
+export function deeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }

@@ -160,6 +160,8 @@ export class ProfileImagesService {
     personId: string,
     next: (current: string | null) => string | null,
   ): Promise<string | null> {
+    // A malformed id names no person (and would reach PostgreSQL as a uuid): the same 404.
+    if (!isUuid(personId)) throw AppException.notFound('Person', personId);
     const by = { name: ctx.integrationName, userId: ctx.callerId };
     for (let attempt = 0; attempt < SWAP_ATTEMPTS; attempt++) {
       const row = await this.repo.current(ctx.tenantId, personId);
