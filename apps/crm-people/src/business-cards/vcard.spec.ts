@@ -1,5 +1,6 @@
 import type { BusinessCard } from '../people/dto/person.dto';
-import { buildVCard, cardNames, contentDisposition } from './vcard';
+import ICAL from 'ical.js';
+import { buildVCard, cardNames, contentDisposition, vCardTimestamp } from './vcard';
 
 const card = (over: Partial<BusinessCard> = {}): BusinessCard => ({
   id: '6f1c1c4e-8b0a-4b7e-9d3a-2f7d1c0b9a11',
@@ -80,6 +81,31 @@ describe('vCard', () => {
     expect(unfold(v.text).filter((l) => l.startsWith('ADR'))).toEqual([
       'ADR;TYPE=WORK:7;;A\\;B;C\\,D;;;',
     ]);
+  });
+
+  it('parses with an independent vCard parser (ical.js), every property, REV as a timestamp', () => {
+    const before = Date.now();
+    const v = buildVCard(
+      card({
+        business: 'ACME; Berlin',
+        emails: [{ mail: 'anna@acme.example', type: null, isFavorite: true }],
+        phones: [{ number: '+49 30 1234567', type: 'Mobil', isFavorite: true }],
+        businessPositions: [{ position: 'CTO', department: 'IT', isFavorite: true }],
+      }),
+      { ...person, title: 'Dr.' },
+    );
+    const vcard = new ICAL.Component(ICAL.parse(v.text) as unknown[]);
+    expect(vcard.name).toBe('vcard');
+    expect(vcard.getFirstPropertyValue('version')).toBe('4.0');
+    expect(vcard.getFirstPropertyValue('fn')).toBe('Dr. Anna Schmidt');
+    expect(vcard.getFirstPropertyValue('org')).toEqual(['ACME, Berlin', 'IT']);
+    expect(vcard.getFirstPropertyValue('email')).toBe('anna@acme.example');
+    const rev = vcard.getFirstProperty('rev')!;
+    expect(rev.type).toBe('timestamp');
+    const at = (rev.getFirstValue() as ICAL.VCardTime).toJSDate().getTime();
+    expect(at).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+    expect(at).toBeLessThanOrEqual(Date.now());
+    expect(vCardTimestamp(new Date('2026-11-23T16:34:55.289Z'))).toBe('20261123T163455Z');
   });
 
   it('names the file in ASCII and exactly (RFC 5987)', () => {

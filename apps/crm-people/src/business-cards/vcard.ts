@@ -66,6 +66,14 @@ function adrLine(a: CardAddress, preferred: boolean): string {
   return contentLine(`ADR;${params}:${values.map(escapeText).join(';')}`);
 }
 
+/** RFC 6350 timestamp, UTC: 20261123T163455Z. */
+export function vCardTimestamp(at: Date): string {
+  return at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z');
+}
+
 /** A vCard 4.0 of a business card (vcards-js), with every address of the card. */
 export function buildVCard(card: BusinessCard, person: PersonNames): VCardFile {
   const names = cardNames(card, person);
@@ -115,6 +123,9 @@ export function buildVCard(card: BusinessCard, person: PersonNames): VCardFile {
     .filter((line) => !/^ADR[^:]*:;;;;;;\r\n$/.test(line));
   const text = v
     .getFormattedString()
+    // vcards-js writes REV as an ISO string with separators and milliseconds, which RFC 6350's
+    // timestamp (4.3.5) is not: parsers refuse it
+    .replace(/^REV:[^\r\n]*\r\n/m, `REV:${vCardTimestamp(new Date())}\r\n`)
     .replace(/END:VCARD\r\n$/, `${addresses.join('')}END:VCARD\r\n`);
 
   const fileName = `${v.formattedName}.vcf`;

@@ -22,7 +22,7 @@ async function raw(method: string, path: string, body: string, lang = 'en') {
     headers: tenantHeaders(A, { 'Accept-Language': lang }),
     body,
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as { errors: { message: string }[] } };
 }
 
 describe('bodies nested too deep', () => {
