@@ -71,7 +71,7 @@ export class CompaniesService {
   async create(ctx: RequestContext, input: CreateCompanyInput): Promise<Company> {
     // read outside any transaction and side by side: the entries the body names by id are
     // checked, tags given by text looked up; the entry problems answer first
-    const [problems, found] = await Promise.allSettled([
+    const reads = [
       this.checks.entryProblems(ctx, [{ prefix: '', input }]),
       this.settings.findTags(
         this.repo.client,
@@ -81,11 +81,11 @@ export class CompaniesService {
         'tags',
         ctx.language,
       ),
-    ]);
-    if (problems.status === 'rejected') throw problems.reason;
-    if (problems.value.length) throw AppException.validation(problems.value);
-    if (found.status === 'rejected') throw found.reason;
-    const tags = found.value;
+    ] as const;
+    await Promise.allSettled(reads);
+    const problems = await reads[0];
+    if (problems.length) throw AppException.validation(problems);
+    const tags = await reads[1];
     const now = new Date();
     const lifecycleId = input.lifecycle?.lifecycleId?.toLowerCase() ?? null;
     const write = async (db: Tx) => {

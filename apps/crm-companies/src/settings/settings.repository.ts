@@ -1,22 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { MessageArgs } from '@crm/errors';
-import { lockTenantSettings, SettingsReferences, SettingsStore } from '@crm/settings-lists';
+import { SettingsReferences, SettingsStore } from '@crm/settings-lists';
 import { PrismaService } from '../database/prisma.service';
 import { CompanySettingsList, Prisma } from '../generated/prisma/client';
-import { COMPANY_SETTINGS } from './settings-lists';
 
 export type Tx = Prisma.TransactionClient;
 /** A client or transaction of this service, as the settings engine runs its queries on. */
 export type Db = Tx | PrismaService;
-
-/**
- * The lock of the settings writes S2-S5 of one tenant, until the transaction ends (see
- * lockTenantSettings). Tags created by text do not take it: the unique index on
- * ("tenantId", "list", lower("text")) keeps texts unique ignoring case.
- */
-export function lockSettings(tx: Tx, tenantId: string): Promise<void> {
-  return lockTenantSettings(tx, COMPANY_SETTINGS.definition.lockKeyPrefix, tenantId);
-}
 
 /** The table of the company settings lists, for the engine. */
 export function companySettingsStore(

@@ -39,6 +39,8 @@ export interface NamedTag {
 interface CreateNamingTagsResult {
   ok: boolean;
   tags: { ord: number; id: string; text: string | null; category: string | null }[] | null;
+  /** The ordinals of the inputs whose tag rows were written, in position order. */
+  stored: number[] | null;
   lifecycle: EntryView | null;
 }
 
@@ -222,6 +224,7 @@ export class PeopleRepository {
         SELECT ${data.tenantId}, p."id", f.entry, f.kind::"PersonTagKind",
           (row_number() OVER (ORDER BY f.ord) - 1)::int
         FROM firsts f, person p
+        RETURNING "entryId", "kind", "position"
       ), history AS (
         INSERT INTO "LifecycleHistory" ("id", "tenantId", "personId", "lifecycleId", "dateChanged")
         SELECT ${historyId}::uuid, ${data.tenantId}, p."id", ${data.lifecycleId}::uuid,
@@ -232,21 +235,20 @@ export class PeopleRepository {
         'ok', (SELECT ok FROM go),
         'tags', (SELECT json_agg(json_build_object('ord', r.ord, 'id', r.entry, 'text', r."text",
           'category', r."category")) FROM resolved r),
+        'stored', (SELECT json_agg(f.ord ORDER BY t."position") FROM tagged t
+          JOIN firsts f ON f.kind = t."kind"::text AND f.entry = t."entryId"),
         'lifecycle', (SELECT row_to_json(l) FROM lifecycle l)) AS result`;
     const result = rows[0].result;
     if (!result.ok) return null;
     const byOrd = new Map((result.tags ?? []).map((t) => [Number(t.ord), t]));
-    // The same choice as the statement: input order, the first of each entry per kind.
-    const seen = new Set<string>();
-    const stored: {
-      kind: TagKind;
-      entry: { id: string; text: string; category: string | null };
-    }[] = [];
-    tags.forEach((t, i) => {
-      const entry = t.known ?? byOrd.get(i + 1)!;
-      if (seen.has(`${t.kind}:${entry.id}`)) return;
-      seen.add(`${t.kind}:${entry.id}`);
-      stored.push({ kind: t.kind, entry: t.known ?? { ...entry, text: entry.text! } });
+    // The tags as the statement stored them, in position order (by their input's ordinal).
+    const stored = (result.stored ?? []).map((ord) => {
+      const t = tags[Number(ord) - 1];
+      const found = byOrd.get(Number(ord))!;
+      return {
+        kind: t.kind,
+        entry: t.known ?? { id: found.id, text: found.text!, category: found.category },
+      };
     });
     const history = lifecycle
       ? [

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { MessageArgs } from '@crm/errors';
-import { lockTenantSettings, SettingsReferences, SettingsStore } from '@crm/settings-lists';
+import { SettingsReferences, SettingsStore } from '@crm/settings-lists';
 import { PrismaService } from '../database/prisma.service';
 import { PeopleSettingsList, Prisma } from '../generated/prisma/client';
-import { PEOPLE_SETTINGS } from './settings-lists';
 
 export type Tx = Prisma.TransactionClient;
 /** A client or transaction of this service, as the settings engine runs its queries on. */
@@ -13,15 +12,6 @@ export type Db = Tx | PrismaService;
 export interface Usage {
   people: number;
   touchpoints: number;
-}
-
-/**
- * The lock of the settings writes S2-S5 of one tenant, until the transaction ends (see
- * lockTenantSettings). Tags created by text do not take it: the unique index on
- * ("tenantId", "list", lower("text")) keeps texts unique ignoring case.
- */
-export function lockSettings(tx: Tx, tenantId: string): Promise<void> {
-  return lockTenantSettings(tx, PEOPLE_SETTINGS.definition.lockKeyPrefix, tenantId);
 }
 
 /** The table of the people settings lists, for the engine. */

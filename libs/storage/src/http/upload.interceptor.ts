@@ -87,11 +87,12 @@ export function uploadError(
   });
 }
 
-export const UNEXPECTED_FIELD = (field: string, messages = DEFAULT_UPLOAD_MESSAGES) =>
-  new AppException(ErrorCode.BAD_REQUEST, `${messages}.unexpectedField`, {
+function unexpectedField(field: string, messages: string): AppException {
+  return new AppException(ErrorCode.BAD_REQUEST, `${messages}.unexpectedField`, {
     field,
     expected: FILE_FIELD,
   });
+}
 
 const RECEIVED = Symbol('crm.receivedFile');
 type WithFile = FastifyRequest & { [RECEIVED]?: ReceivedFile };
@@ -128,7 +129,7 @@ export async function receiveFile(
       if (part.type !== 'file') continue;
       if (part.fieldname !== FILE_FIELD) {
         await drain(part);
-        throw UNEXPECTED_FIELD(part.fieldname, messages);
+        throw unexpectedField(part.fieldname, messages);
       }
       received = await handle.receive(req, part);
     }
