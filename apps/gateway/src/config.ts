@@ -59,6 +59,15 @@ export class GatewayConfig {
   @Max(600000)
   KEY_CACHE_TTL_MS: number = 5000;
 
+  /**
+   * While tenant-info cannot be asked (NATS down), a key verified valid less than this long ago
+   * is still accepted (stale-if-error); 0 turns it off. A revocation is heard when NATS is back.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(3600000)
+  KEY_CACHE_STALE_MS: number = 900000;
+
   @Transform(noTrailingSlash)
   @IsUrl(URL_RULE)
   CRM_PEOPLE_URL: string = 'http://127.0.0.1:3001';

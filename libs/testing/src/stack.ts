@@ -79,13 +79,23 @@ async function stopProcess(p: StackProcess): Promise<void> {
 
 /**
  * Starts the built services and the gateway as real processes (as `npm start` does), each service
- * on a fresh database of its own, all on free ports. `name` keeps databases of test files apart.
+ * on a fresh database of its own, all on free ports. `name` keeps databases of test files apart;
+ * `options.env` is given to every process (e.g. a NATS_URL of the test's own).
  */
-export async function startStack(name: string, services: string[]): Promise<Stack> {
+export async function startStack(
+  name: string,
+  services: string[],
+  options: { env?: Record<string, string> } = {},
+): Promise<Stack> {
   const adminToken = randomBytes(24).toString('base64url');
   const internalToken = randomBytes(24).toString('base64url');
   const processes = new Map<string, StackProcess>();
-  const base = { NODE_ENV: 'test', NATS_URL: NATS_TEST_URL, APOLLO_TELEMETRY_DISABLED: 'true' };
+  const base = {
+    NODE_ENV: 'test',
+    NATS_URL: NATS_TEST_URL,
+    APOLLO_TELEMETRY_DISABLED: 'true',
+    ...options.env,
+  };
 
   const stack: Stack = {
     gatewayUrl: '',

@@ -12,7 +12,7 @@ describe('AccessEventsListener.handle', () => {
   afterAll(() => jest.restoreAllMocks());
 
   beforeEach(() => {
-    cache = new ApiKeyCache(60000);
+    cache = new ApiKeyCache({ ttlMs: 60000 });
     cache.set('a', { valid: true, keyId: 'ka', tenantId: 'tenant-a', modules: [] });
     cache.set('b', { valid: true, keyId: 'kb', tenantId: 'tenant-b', modules: [] });
     listener = new AccessEventsListener({} as GatewayConfig, cache);

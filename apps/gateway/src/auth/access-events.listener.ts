@@ -109,10 +109,13 @@ export class AccessEventsListener implements OnApplicationBootstrap, OnApplicati
     }
   }
 
-  /** Events published while we were disconnected are lost: forget everything on reconnect. */
+  /**
+   * Events published while we were disconnected are lost: on reconnect every answer is asked
+   * again (valid ones stay as stale copies in case tenant-info is not back yet).
+   */
   private async watch(nc: NatsConnection): Promise<void> {
     for await (const status of nc.status()) {
-      if (status.type === Events.Reconnect) this.cache.clear();
+      if (status.type === Events.Reconnect) this.cache.expireAll();
       if (status.type === Events.Disconnect) this.logger.warn('NATS disconnected');
     }
   }

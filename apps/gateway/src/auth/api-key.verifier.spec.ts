@@ -37,7 +37,7 @@ describe('ApiKeyVerifier', () => {
   beforeEach(() => {
     bus = new FakeBus();
     bus.answers.set(hashApiKey('good-key'), reply);
-    cache = new ApiKeyCache(60000);
+    cache = new ApiKeyCache({ ttlMs: 60000 });
     verifier = new ApiKeyVerifier(bus as unknown as MessageBus, cache);
   });
 
@@ -102,6 +102,69 @@ describe('ApiKeyVerifier', () => {
     bus.failWith = null;
     expect(await verifier.verify('good-key')).toEqual(reply);
     expect(bus.calls).toHaveLength(2);
+  });
+
+  describe('while tenant-info cannot be asked (stale-if-error)', () => {
+    const down = () =>
+      new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'errors.dependency.unavailable');
+    let now: number;
+    beforeEach(() => {
+      now = 1_000_000;
+      cache = new ApiKeyCache({ ttlMs: 5000, staleMs: 15 * 60_000, now: () => now });
+      verifier = new ApiKeyVerifier(bus as unknown as MessageBus, cache, 2000);
+    });
+
+    it('accepts a key verified within the stale window, refuses one it never verified', async () => {
+      await verifier.verify('good-key');
+      now += 10 * 60_000;
+      bus.failWith = down();
+      expect(await verifier.verify('good-key')).toEqual(reply);
+      await expect(verifier.verify('other-key')).rejects.toMatchObject({
+        code: ErrorCode.SERVICE_UNAVAILABLE,
+      });
+    });
+
+    it('refuses a key verified longer ago than the stale window', async () => {
+      await verifier.verify('good-key');
+      now += 15 * 60_000;
+      bus.failWith = down();
+      await expect(verifier.verify('good-key')).rejects.toMatchObject({
+        code: ErrorCode.SERVICE_UNAVAILABLE,
+      });
+    });
+
+    it('serves stale at once after a failure and asks in the background', async () => {
+      await verifier.verify('good-key');
+      now += 6000;
+      bus.failWith = down();
+      expect(await verifier.verify('good-key')).toEqual(reply); // asked, failed, stale
+      const gated = gate();
+      bus.gates.push(gated.promise); // the background question hangs ...
+      expect(await verifier.verify('good-key')).toEqual(reply); // ... the caller does not wait
+      expect(bus.calls).toHaveLength(3);
+      gated.open();
+    });
+
+    it('honours a revocation once tenant-info answers again', async () => {
+      await verifier.verify('good-key');
+      now += 6000;
+      bus.failWith = down();
+      expect(await verifier.verify('good-key')).toEqual(reply);
+      bus.failWith = null;
+      bus.answers.set(hashApiKey('good-key'), { valid: false });
+      await new Promise((r) => setTimeout(r, 2100)); // the degraded window ends
+      expect(await verifier.verify('good-key')).toEqual({ valid: false });
+      expect(cache.getStale(hashApiKey('good-key'))).toBeUndefined();
+    });
+
+    it('does not fall back on a refusal that is not an outage', async () => {
+      await verifier.verify('good-key');
+      now += 6000;
+      bus.failWith = new AppException(ErrorCode.FORBIDDEN, 'errors.auth.unknownKey');
+      await expect(verifier.verify('good-key')).rejects.toMatchObject({
+        code: ErrorCode.FORBIDDEN,
+      });
+    });
   });
 
   it('treats a reply without valid: true as invalid', async () => {

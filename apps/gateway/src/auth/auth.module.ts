@@ -10,7 +10,8 @@ import { GatewayAuthService } from './gateway-auth.service';
     {
       provide: API_KEY_CACHE,
       inject: [GATEWAY_CONFIG],
-      useFactory: (config: GatewayConfig) => new ApiKeyCache(config.KEY_CACHE_TTL_MS),
+      useFactory: (config: GatewayConfig) =>
+        new ApiKeyCache({ ttlMs: config.KEY_CACHE_TTL_MS, staleMs: config.KEY_CACHE_STALE_MS }),
     },
     ApiKeyVerifier,
     { provide: KEY_VERIFIER, useExisting: ApiKeyVerifier },
