@@ -173,6 +173,40 @@ describe('once composed', () => {
     });
   });
 
+  it('a batch (array body) is refused with a translated 400; variables of the wrong type too', async () => {
+    const headers = {
+      ...tenantHeaders('g-a'),
+      Authorization: `Bearer ${KEY}`,
+      'Content-Type': 'application/json',
+      'Accept-Language': 'de',
+    };
+    const query = '{ person(id: "1") { id } }';
+    const batch = await fetch(`${gw.url}/graphql`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify([{ query }, { query }]),
+    });
+    expect(batch.status).toBe(400);
+    expect(await json(batch)).toEqual({
+      errors: [
+        {
+          message:
+            'Mehrere Operationen in einer Anfrage werden nicht angenommen: bitte eine Operation pro Anfrage senden',
+          extensions: { code: 'BAD_REQUEST', statusCode: 400 },
+        },
+      ],
+    });
+    const variables = await fetch(`${gw.url}/graphql`, {
+      method: 'POST',
+      headers: { ...headers, 'Accept-Language': 'en' },
+      body: JSON.stringify({ query, variables: [1] }),
+    });
+    expect(variables.status).toBe(400);
+    expect((await json(variables)).errors[0].message).toBe(
+      'The field variables of the request body has the wrong type',
+    );
+  });
+
   it('HTTP 401 without a key or with an unknown one, 403 for a foreign key', async () => {
     const before = subgraph!.received.length;
     const none = await graphql('{ person(id: "1") { id } }', { Authorization: undefined });

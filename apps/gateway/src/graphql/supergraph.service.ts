@@ -1,7 +1,4 @@
 import { ApolloGateway, IntrospectAndCompose } from '@apollo/gateway';
-import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { fastifyApolloHandler } from '@as-integrations/fastify';
 import {
   Inject,
   Injectable,
@@ -9,14 +6,15 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import type { GraphQLFormattedError } from 'graphql';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { I18nService } from 'nestjs-i18n';
 import { AppException, ErrorCode, HTTP_STATUS, toAppException, translateError } from '@crm/errors';
 import { FALLBACK_LANGUAGE, resolveLanguage } from '@crm/i18n';
 import { GATEWAY_CONFIG, GatewayConfig, serviceUrl } from '../config';
 import { SERVICE_MODULE } from '../routing/services';
 import type { GatewayGraphQLContext, Translate } from './graphql-context';
+import { OperationRunner } from './operation-runner';
 import { SubgraphDataSource } from './subgraph.data-source';
 
 /** Apollo's own codes (parse, validation...) get the HTTP status REST would answer with. */
@@ -49,13 +47,19 @@ export function formatGatewayError(formatted: GraphQLFormattedError): GraphQLFor
 @Injectable()
 export class SupergraphService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Supergraph');
-  private server: ApolloServer<GatewayGraphQLContext> | null = null;
-  private handler: RouteHandlerMethod | null = null;
-  private readonly contexts = new WeakMap<FastifyRequest, GatewayGraphQLContext>();
+  private gateway: ApolloGateway | null = null;
+  private runner: OperationRunner | null = null;
   private stopped = false;
   private retryTimer: NodeJS.Timeout | null = null;
   private attempt: Promise<void> | null = null;
   private failures = 0;
+  private readonly gatewayLogger = {
+    debug: (m: unknown) => this.logger.debug(String(m)),
+    info: (m: unknown) => this.logger.log(String(m)),
+    warn: (m: unknown) => this.logger.warn(String(m)),
+    // Composition failures are expected while a subgraph starts: reported once per attempt below.
+    error: (m: unknown) => this.logger.debug(String(m)),
+  };
 
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
@@ -63,7 +67,7 @@ export class SupergraphService implements OnApplicationBootstrap, OnApplicationS
   ) {}
 
   get composed(): boolean {
-    return this.handler !== null;
+    return this.runner !== null;
   }
 
   onApplicationBootstrap(): void {
@@ -74,9 +78,9 @@ export class SupergraphService implements OnApplicationBootstrap, OnApplicationS
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     await this.attempt;
-    this.handler = null;
-    await this.server?.stop();
-    this.server = null;
+    this.runner = null;
+    await this.gateway?.stop();
+    this.gateway = null;
   }
 
   /** Runs an authenticated operation, or answers 503 while the supergraph is not composed. */
@@ -85,15 +89,20 @@ export class SupergraphService implements OnApplicationBootstrap, OnApplicationS
     reply: FastifyReply,
     context: GatewayGraphQLContext,
   ): Promise<unknown> {
-    if (!this.handler) {
+    const runner = this.runner;
+    if (!runner) {
       return this.reject(
         req,
         reply,
         new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'gateway.supergraphNotReady'),
       );
     }
-    this.contexts.set(req, context);
-    return this.handler.call(undefined as never, req, reply);
+    const { status, body } = await runner.run(req.body, context);
+    if (body.errors) body.errors = body.errors.map(formatGatewayError);
+    return reply
+      .status(status)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(JSON.stringify(body));
   }
 
   /** An error before execution, GraphQL-shaped, with the matching HTTP status. */
@@ -112,12 +121,12 @@ export class SupergraphService implements OnApplicationBootstrap, OnApplicationS
   private readonly translate: Translate = (err, lang) =>
     translateError(this.i18n, err, lang ?? FALLBACK_LANGUAGE).message;
 
-  private createServer(): ApolloServer<GatewayGraphQLContext> {
+  private createGateway(): ApolloGateway {
     const subgraphs = this.config.GRAPHQL_SUBGRAPHS.map((name) => ({
       name,
       url: `${serviceUrl(this.config, name)}/graphql`,
     }));
-    const gateway = new ApolloGateway({
+    return new ApolloGateway({
       supergraphSdl: new IntrospectAndCompose({
         subgraphs,
         pollIntervalInMs: this.config.SUPERGRAPH_POLL_MS || undefined,
@@ -132,30 +141,16 @@ export class SupergraphService implements OnApplicationBootstrap, OnApplicationS
           translate: this.translate,
         });
       },
-      logger: {
-        debug: (m) => this.logger.debug(String(m)),
-        info: (m) => this.logger.log(String(m)),
-        warn: (m) => this.logger.warn(String(m)),
-        // Composition failures are expected while a subgraph starts: reported once per attempt below.
-        error: (m) => this.logger.debug(String(m)),
-      },
-    });
-    return new ApolloServer<GatewayGraphQLContext>({
-      gateway,
-      introspection: true,
-      includeStacktraceInErrorResponses: false,
-      // Nest's shutdown hooks stop the server; Apollo's own signal handlers would kill the process.
-      stopOnTerminationSignals: false,
-      plugins: [ApolloServerPluginLandingPageDisabled()],
-      formatError: formatGatewayError,
+      logger: this.gatewayLogger,
     });
   }
 
   private async compose(): Promise<void> {
     if (this.stopped) return;
-    const server = this.createServer();
+    const gateway = this.createGateway();
+    let loaded: Awaited<ReturnType<ApolloGateway['load']>>;
     try {
-      await server.start();
+      loaded = await gateway.load();
     } catch (err) {
       this.failures++;
       // Quiet after the first report: a service still starting is normal during a deploy.
@@ -163,7 +158,7 @@ export class SupergraphService implements OnApplicationBootstrap, OnApplicationS
       this.logger[log](
         `supergraph not composed (${(err as Error).message}); retrying every ${this.config.SUPERGRAPH_RETRY_MS} ms`,
       );
-      await server.stop().catch(() => undefined);
+      await gateway.stop().catch(() => undefined);
       if (!this.stopped) {
         this.retryTimer = setTimeout(() => {
           this.attempt = this.compose();
@@ -172,13 +167,17 @@ export class SupergraphService implements OnApplicationBootstrap, OnApplicationS
       return;
     }
     if (this.stopped) {
-      await server.stop();
+      await gateway.stop();
       return;
     }
-    this.server = server;
-    this.handler = fastifyApolloHandler(server, {
-      context: async (req) => this.contexts.get(req)!,
-    }) as RouteHandlerMethod;
+    this.gateway = gateway;
+    const runner = (schema: GraphQLSchema) =>
+      new OperationRunner(schema, loaded.executor, { logger: this.gatewayLogger });
+    this.runner = runner(loaded.schema);
+    // Polling found a changed subgraph: new schema, new document cache.
+    gateway.onSchemaLoadOrUpdate(({ apiSchema }) => {
+      if (this.runner) this.runner = runner(apiSchema);
+    });
     this.logger.log(`supergraph composed from ${this.config.GRAPHQL_SUBGRAPHS.join(', ')}`);
   }
 }
