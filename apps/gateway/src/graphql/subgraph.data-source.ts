@@ -41,6 +41,33 @@ function requestHeaders(
     : (headers as Record<string, string>);
 }
 
+/** The headers of a subgraph's answer, read-only: all Apollo's data source asks of them is get(). */
+class AnswerHeaders {
+  constructor(private readonly raw: Record<string, string | string[] | undefined>) {}
+
+  get(name: string): string | null {
+    const value = this.raw[name.toLowerCase()];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  has(name: string): boolean {
+    return this.raw[name.toLowerCase()] !== undefined;
+  }
+}
+
+/** Subgraph URLs taken apart once (there are a handful), not on every fetch. */
+const targets = new Map<string, { origin: string; path: string }>();
+function targetOf(url: string): { origin: string; path: string } {
+  let target = targets.get(url);
+  if (!target) {
+    const parsed = new URL(url);
+    target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+    targets.set(url, target);
+  }
+  return target;
+}
+
 async function fetchSubgraph(
   url: string,
   init: {
@@ -49,25 +76,21 @@ async function fetchSubgraph(
     body?: string;
   },
 ) {
-  const target = new URL(url);
+  const { origin, path } = targetOf(url);
   const res = await subgraphAgent.request({
-    origin: target.origin,
-    path: `${target.pathname}${target.search}`,
+    origin,
+    path,
     method: (init.method ?? 'POST') as Dispatcher.HttpMethod,
     headers: requestHeaders(init.headers),
     body: init.body,
   });
   const text = await res.body.text();
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(res.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
   return {
     url,
     status: res.statusCode,
     statusText: '',
     ok: res.statusCode >= 200 && res.statusCode < 300,
-    headers,
+    headers: new AnswerHeaders(res.headers),
     text: async () => text,
     json: async () => JSON.parse(text) as unknown,
   };

@@ -4,8 +4,8 @@ import { AppException, ErrorCode, sendErrorEnvelope } from '@crm/errors';
 import { readRequestContext } from '@crm/request-context';
 import { GatewayAuthService } from '../auth/gateway-auth.service';
 import { GatewayConfig, serviceUrl } from '../config';
-import { ProxyService } from './proxy.service';
-import { resolveRestRoute } from './services';
+import { ProxyService, proxyTarget } from './proxy.service';
+import { resolveRestRoute, SERVICE_NAMES, ServiceName } from './services';
 import { downstreamResponseHeaders } from './upstream-headers';
 
 export interface ProxyRouteDeps {
@@ -22,6 +22,9 @@ export interface ProxyRouteDeps {
  * machinery, and its scope parses no body, so uploads and JSON reach the service untouched.
  */
 export function registerProxyRoute(scope: FastifyInstance, deps: ProxyRouteDeps): void {
+  const targets = new Map(
+    SERVICE_NAMES.map((s: ServiceName) => [s, proxyTarget(s, serviceUrl(deps.config, s))]),
+  );
   scope.all('/v1/crm/*', async (req: FastifyRequest, reply: FastifyReply) => {
     try {
       // Headers first (400), then the route (404), then the key and the tariff (401/403).
@@ -34,16 +37,11 @@ export function registerProxyRoute(scope: FastifyInstance, deps: ProxyRouteDeps)
         });
       }
       const caller = await deps.auth.authenticate(req.headers, route);
-      const answer = await deps.proxy.forward(
-        req.raw,
-        reply.raw,
-        { service: route.service, baseUrl: serviceUrl(deps.config, route.service) },
-        {
-          callerId: caller.keyId,
-          internalToken: deps.config.INTERNAL_TOKEN,
-          clientAddress: req.socket.remoteAddress,
-        },
-      );
+      const answer = await deps.proxy.forward(req.raw, reply.raw, targets.get(route.service)!, {
+        callerId: caller.keyId,
+        internalToken: deps.config.INTERNAL_TOKEN,
+        clientAddress: req.socket.remoteAddress,
+      });
       return reply
         .status(answer.statusCode)
         .headers(downstreamResponseHeaders(answer.headers))

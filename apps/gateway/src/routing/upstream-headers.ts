@@ -26,8 +26,12 @@ const GATEWAY_ONLY = new Set([CALLER_ID_HEADER.toLowerCase(), INTERNAL_TOKEN_HEA
  */
 const CREDENTIALS = new Set(['authorization', 'cookie']);
 
-function connectionListed(headers: IncomingHttpHeaders): Set<string> {
+const NONE: ReadonlySet<string> = new Set();
+
+function connectionListed(headers: IncomingHttpHeaders): ReadonlySet<string> {
   const value = headers.connection;
+  // Mostly absent or "keep-alive": nothing to split on the hot path.
+  if (!value || value === 'keep-alive') return NONE;
   return new Set(
     (value ?? '')
       .split(',')
