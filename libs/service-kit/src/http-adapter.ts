@@ -1,8 +1,11 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { replyBody } from '@crm/envelope';
 import { AppException } from '@crm/errors';
+
+/** Answers an error with the app's envelope (sendErrorEnvelope of @crm/errors with its i18n). */
+export type ErrorReplier = (err: Error, req: FastifyRequest, reply: FastifyReply) => void;
 
 /**
  * Fastify for every service and the gateway: Nest on Express answered a health probe at about a
@@ -12,9 +15,26 @@ import { AppException } from '@crm/errors';
  */
 export class CrmHttpAdapter extends FastifyAdapter {
   private parsersRegistered = false;
+  private readonly frameworkErrors: { replier?: ErrorReplier };
 
   constructor(options?: FastifyServerOptions) {
-    super(options);
+    // Fastify's router answers a malformed percent-encoding or an over-long path parameter itself,
+    // before any route or error handler, with a body of its own (not the envelope, English only).
+    // frameworkErrors hands those to the app's replier (useErrorReplier) once the app exists.
+    const frameworkErrors: { replier?: ErrorReplier } = {};
+    super({
+      ...options,
+      frameworkErrors: (err: Error, req: FastifyRequest, reply: FastifyReply) => {
+        if (frameworkErrors.replier) return frameworkErrors.replier(err, req, reply);
+        void reply.status(400).send({ statusCode: 400, message: err.message });
+      },
+    });
+    this.frameworkErrors = frameworkErrors;
+  }
+
+  /** How errors raised before routing are answered (the app's translated error envelope). */
+  useErrorReplier(replier: ErrorReplier): void {
+    this.frameworkErrors.replier = replier;
   }
 
   /** Nest's hook for the body parsers, called at init: JSON only (no route here takes forms). */
