@@ -30,6 +30,7 @@ export class CrmHttpAdapter extends FastifyAdapter {
       },
     });
     this.frameworkErrors = frameworkErrors;
+    refuseNulCharacters(this.getInstance() as unknown as FastifyInstance);
   }
 
   /** How errors raised before routing are answered (the app's translated error envelope). */
@@ -70,6 +71,8 @@ function acceptEmptyJsonBodies(fastify: FastifyInstance): void {
       if (deeperThan(value, MAX_JSON_DEPTH)) {
         return done(AppException.invalidField('body', 'maxDepth', { max: MAX_JSON_DEPTH }));
       }
+      const nul = nulCharacterAt(value);
+      if (nul !== undefined) return done(AppException.invalidField(nul, 'noNulCharacter'));
       done(null, value);
     });
   });
@@ -90,4 +93,46 @@ export function deeperThan(value: unknown, max: number): boolean {
     }
   }
   return false;
+}
+
+/**
+ * PostgreSQL cannot store U+0000 in text: a NUL in any text sent (`q=%00`, a note, a key) reached
+ * the database and answered 500. Refused at the edge with 400 naming the field: JSON bodies in
+ * the parser above, query and path parameters here, before validation and any handler.
+ */
+function refuseNulCharacters(fastify: FastifyInstance): void {
+  fastify.addHook('preValidation', (req, _reply, done) => {
+    for (const source of [req.params, req.query]) {
+      if (!source || typeof source !== 'object') continue;
+      for (const [name, value] of Object.entries(source as Record<string, unknown>)) {
+        const at = name.includes('\u0000') ? 'query' : nulCharacterAt(value, name);
+        if (at !== undefined) return done(AppException.invalidField(at, 'noNulCharacter'));
+      }
+    }
+    done();
+  });
+}
+
+/**
+ * Where the first text holding U+0000 is in `value` (a string, or a key or string inside
+ * arrays and objects), as a field path (`notes`, `tags[2].text`), or undefined. `root` names
+ * `value` itself (`body` for a whole body). Iterative, like deeperThan.
+ */
+export function nulCharacterAt(value: unknown, root = ''): string | undefined {
+  const join = (at: string, key: string) => (at ? `${at}.${key}` : key);
+  const stack: [unknown, string][] = [[value, root]];
+  while (stack.length) {
+    const [v, at] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return at || 'body';
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push([item, `${at}[${i}]`]));
+    } else if (v !== null && typeof v === 'object') {
+      for (const [key, item] of Object.entries(v)) {
+        if (key.includes('\u0000')) return at || 'body';
+        stack.push([item, join(at, key)]);
+      }
+    }
+  }
+  return undefined;
 }
