@@ -4,3 +4,4 @@ export * from './ports';
 export * from './stack';
 export * from './service';
 export * from './client';
+export * from './fuzz/schema-arbitrary';
