@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import { I18nService } from 'nestjs-i18n';
+import { sendErrorEnvelope } from '@crm/errors';
 import { CrmHttpAdapter, ROUTER_OPTIONS } from '@crm/service-kit';
 import { ADMIN_SECURITY } from './admin/admin.controller';
 import { AppModule } from './app.module';
@@ -24,19 +25,25 @@ const ADMIN_BODY_LIMIT = 100 * 1024;
  * (see registerProxyRoute, registerGraphqlRoute).
  */
 export async function createGatewayApp(config: GatewayConfig): Promise<NestFastifyApplication> {
-  const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(config),
-    new CrmHttpAdapter({ bodyLimit: ADMIN_BODY_LIMIT, routerOptions: ROUTER_OPTIONS }),
-    { logger: config.NODE_ENV === 'test' ? ['error', 'warn'] : undefined },
-  );
+  const adapter = new CrmHttpAdapter({
+    bodyLimit: ADMIN_BODY_LIMIT,
+    routerOptions: ROUTER_OPTIONS,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+    logger: config.NODE_ENV === 'test' ? ['error', 'warn'] : undefined,
+  });
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   fastify.addHook('onRequest', assignRequestId);
   const auth = app.get(GatewayAuthService);
   const i18n = app.get<I18nService>(I18nService);
+  adapter.useErrorReplier((err, req, reply) => sendErrorEnvelope(i18n, req, reply, err));
   await app.register(async (scope: FastifyInstance) => {
     // The services read the bodies: this scope passes every content type through unparsed.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
+    // What Fastify refuses before the route runs (a Content-Type header it cannot parse) gets
+    // the envelope too, not Fastify's own body.
+    scope.setErrorHandler((err, req, reply) => sendErrorEnvelope(i18n, req, reply, err));
     registerProxyRoute(scope, {
       auth,
       proxy: app.get(ProxyService),

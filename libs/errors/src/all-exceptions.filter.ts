@@ -23,6 +23,11 @@ import { translateError } from './translate';
 function fastifyRequestError(exception: unknown): AppException | undefined {
   const err = exception as { code?: unknown; statusCode?: unknown } | null;
   if (typeof err?.code !== 'string' || !err.code.startsWith('FST_')) return undefined;
+  // Raised by the router before any route (see frameworkErrors in @crm/service-kit).
+  if (err.code === 'FST_ERR_BAD_URL')
+    return new AppException(ErrorCode.BAD_REQUEST, 'errors.badUrl');
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH')
+    return new AppException(ErrorCode.BAD_REQUEST, 'errors.uriTooLong');
   const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
   if (status === 413)
     return new AppException(ErrorCode.PAYLOAD_TOO_LARGE, 'errors.payloadTooLarge');
@@ -54,10 +59,15 @@ export function toAppException(exception: unknown, logger?: Logger): AppExceptio
       return new AppException(code, 'errors.notFound.route', { method, path });
     }
     if (status === 413) return new AppException(code, 'errors.payloadTooLarge');
+    if (status === 415) return new AppException(code, 'errors.unsupportedMediaType', { type: '' });
     if (status === 400 && /JSON/i.test(raw)) return new AppException(code, 'errors.badJson');
+    if (status === 400 && /not a valid url/i.test(raw))
+      return new AppException(code, 'errors.badUrl');
+    if (status === 400) return new AppException(code, 'errors.badRequest');
     if (status === 429) return new AppException(code, 'errors.tooManyRequests');
-    // Keep Nest's own words where we have no key for them.
-    return new AppException(code, raw);
+    // Nest's and Fastify's own words are English only (and may quote the request): every other
+    // status gets a translated text naming it.
+    return new AppException(code, 'errors.httpStatus', { status });
   }
   const fastify = fastifyRequestError(exception);
   if (fastify) return fastify;
@@ -81,7 +91,12 @@ export function sendErrorEnvelope(
   exception: unknown,
   logger?: Logger,
 ): void {
-  const err = toAppException(exception, logger);
+  let err = toAppException(exception, logger);
+  if (err.messageKey === 'errors.unsupportedMediaType' && !err.args.type) {
+    // Fastify's error does not say which type: the request does.
+    const type = String(req?.headers?.['content-type'] ?? '').slice(0, 100);
+    err = new AppException(err.code, err.messageKey, { type });
+  }
   if (res.sent || res.raw.headersSent) {
     // The answer had begun: nothing valid can be sent any more.
     if (!res.raw.writableEnded) res.raw.destroy();

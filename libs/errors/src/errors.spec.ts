@@ -1,4 +1,4 @@
-import { NotFoundException, PayloadTooLargeException } from '@nestjs/common';
+import { HttpException, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { Type } from 'class-transformer';
 import { plainToInstance } from 'class-transformer';
@@ -99,6 +99,44 @@ describe('errors', () => {
     );
     expect(toAppException(new Error('boom'), { error: () => undefined } as never).code).toBe(
       ErrorCode.INTERNAL,
+    );
+  });
+
+  it("translates Fastify's and Nest's English-only errors: no raw framework text reaches a caller", async () => {
+    // Fastify's router and content-type parser errors, as Nest hands them to the filter
+    const cases: [unknown, string][] = [
+      [new HttpException('Unsupported Media Type', 415), 'errors.unsupportedMediaType'],
+      [
+        new HttpException("'/v1/crm/people/%zz' is not a valid url component", 400),
+        'errors.badUrl',
+      ],
+      [new HttpException('Bad Request', 400), 'errors.badRequest'],
+      [new HttpException('Method Not Allowed', 405), 'errors.httpStatus'],
+      [
+        Object.assign(new Error("'/x/%' is not a valid url component"), {
+          code: 'FST_ERR_BAD_URL',
+          statusCode: 400,
+        }),
+        'errors.badUrl',
+      ],
+      [
+        Object.assign(new Error("'/x' is exceeding the max param length"), {
+          code: 'FST_ERR_MAX_PARAM_LENGTH',
+          statusCode: 414,
+        }),
+        'errors.uriTooLong',
+      ],
+    ];
+    for (const [exception, key] of cases) {
+      const err = toAppException(exception);
+      expect(err.messageKey).toBe(key);
+      expect(err.status).toBeLessThan(500);
+      const de = translateError(i18n, err, 'de').message;
+      expect(de).not.toBe(translateError(i18n, err, 'en').message);
+      expect(de).not.toContain(key);
+    }
+    expect(translateError(i18n, toAppException(new HttpException('x', 405)), 'de').message).toBe(
+      'Die Anfrage wurde abgelehnt (HTTP 405)',
     );
   });
 

@@ -6,6 +6,12 @@ import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validato
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
+/**
+ * Highest page number: `page=99999999999999999999` is an integer to the validator, but its offset
+ * (page - 1) * pageSize is past what PostgreSQL's OFFSET and the database driver take (a 500).
+ * A million pages of 500 is far beyond any list here.
+ */
+export const MAX_PAGE = 1_000_000;
 
 const DEFAULT_SORT_DESCRIPTION =
   'Comma list of fields, `-` for descending: `lastname,-dateCreated`';
@@ -13,12 +19,18 @@ const DEFAULT_SORT_DESCRIPTION =
 /** `page`: the 1-based page of a list, as REST query parameter and GraphQL arg. */
 export const PageParam = () =>
   applyDecorators(
-    ApiPropertyOptional({ minimum: 1, default: 1, description: '1-based page number' }),
+    ApiPropertyOptional({
+      minimum: 1,
+      maximum: MAX_PAGE,
+      default: 1,
+      description: '1-based page number',
+    }),
     Field(() => Int, { nullable: true }),
     IsOptional(),
     Type(() => Number),
     IsInt(),
     Min(1),
+    Max(MAX_PAGE),
   );
 
 /** `pageSize`: 1 to MAX_PAGE_SIZE items, DEFAULT_PAGE_SIZE when not given. */

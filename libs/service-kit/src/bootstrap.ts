@@ -2,7 +2,9 @@ import { DynamicModule, INestApplication, Logger, RequestMethod, Type } from '@n
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import multipart from '@fastify/multipart';
+import { I18nService } from 'nestjs-i18n';
 import type { ServiceConfig } from '@crm/config';
+import { sendErrorEnvelope } from '@crm/errors';
 import { natsServerOptions } from '@crm/messaging';
 import { CrmHttpAdapter } from './http-adapter';
 import { buildOpenApi, OPENAPI_PATH } from './openapi';
@@ -42,6 +44,8 @@ export async function createServiceApp(
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: opts.config.NODE_ENV === 'test' ? ['error', 'warn'] : undefined,
   });
+  const i18n = app.get<I18nService>(I18nService);
+  adapter.useErrorReplier((err, req, reply) => sendErrorEnvelope(i18n, req, reply, err));
   // Parses nothing by itself: upload routes read their parts (@crm/storage uploadInterceptor).
   await app.register(multipart);
   app.setGlobalPrefix('v1/crm', {

@@ -1,8 +1,11 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { replyBody } from '@crm/envelope';
 import { AppException } from '@crm/errors';
+
+/** Answers an error with the app's envelope (sendErrorEnvelope of @crm/errors with its i18n). */
+export type ErrorReplier = (err: Error, req: FastifyRequest, reply: FastifyReply) => void;
 
 /**
  * Fastify for every service and the gateway: Nest on Express answered a health probe at about a
@@ -12,9 +15,27 @@ import { AppException } from '@crm/errors';
  */
 export class CrmHttpAdapter extends FastifyAdapter {
   private parsersRegistered = false;
+  private readonly frameworkErrors: { replier?: ErrorReplier };
 
   constructor(options?: FastifyServerOptions) {
-    super(options);
+    // Fastify's router answers a malformed percent-encoding or an over-long path parameter itself,
+    // before any route or error handler, with a body of its own (not the envelope, English only).
+    // frameworkErrors hands those to the app's replier (useErrorReplier) once the app exists.
+    const frameworkErrors: { replier?: ErrorReplier } = {};
+    super({
+      ...options,
+      frameworkErrors: (err: Error, req: FastifyRequest, reply: FastifyReply) => {
+        if (frameworkErrors.replier) return frameworkErrors.replier(err, req, reply);
+        void reply.status(400).send({ statusCode: 400, message: err.message });
+      },
+    });
+    this.frameworkErrors = frameworkErrors;
+    refuseNulCharacters(this.getInstance() as unknown as FastifyInstance);
+  }
+
+  /** How errors raised before routing are answered (the app's translated error envelope). */
+  useErrorReplier(replier: ErrorReplier): void {
+    this.frameworkErrors.replier = replier;
   }
 
   /** Nest's hook for the body parsers, called at init: JSON only (no route here takes forms). */
@@ -50,6 +71,8 @@ function acceptEmptyJsonBodies(fastify: FastifyInstance): void {
       if (deeperThan(value, MAX_JSON_DEPTH)) {
         return done(AppException.invalidField('body', 'maxDepth', { max: MAX_JSON_DEPTH }));
       }
+      const nul = nulCharacterAt(value);
+      if (nul !== undefined) return done(AppException.invalidField(nul, 'noNulCharacter'));
       done(null, value);
     });
   });
@@ -70,4 +93,46 @@ export function deeperThan(value: unknown, max: number): boolean {
     }
   }
   return false;
+}
+
+/**
+ * PostgreSQL cannot store U+0000 in text: a NUL in any text sent (`q=%00`, a note, a key) reached
+ * the database and answered 500. Refused at the edge with 400 naming the field: JSON bodies in
+ * the parser above, query and path parameters here, before validation and any handler.
+ */
+function refuseNulCharacters(fastify: FastifyInstance): void {
+  fastify.addHook('preValidation', (req, _reply, done) => {
+    for (const source of [req.params, req.query]) {
+      if (!source || typeof source !== 'object') continue;
+      for (const [name, value] of Object.entries(source as Record<string, unknown>)) {
+        const at = name.includes('\u0000') ? 'query' : nulCharacterAt(value, name);
+        if (at !== undefined) return done(AppException.invalidField(at, 'noNulCharacter'));
+      }
+    }
+    done();
+  });
+}
+
+/**
+ * Where the first text holding U+0000 is in `value` (a string, or a key or string inside
+ * arrays and objects), as a field path (`notes`, `tags[2].text`), or undefined. `root` names
+ * `value` itself (`body` for a whole body). Iterative, like deeperThan.
+ */
+export function nulCharacterAt(value: unknown, root = ''): string | undefined {
+  const join = (at: string, key: string) => (at ? `${at}.${key}` : key);
+  const stack: [unknown, string][] = [[value, root]];
+  while (stack.length) {
+    const [v, at] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return at || 'body';
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push([item, `${at}[${i}]`]));
+    } else if (v !== null && typeof v === 'object') {
+      for (const [key, item] of Object.entries(v)) {
+        if (key.includes('\u0000')) return at || 'body';
+        stack.push([item, join(at, key)]);
+      }
+    }
+  }
+  return undefined;
 }

@@ -68,3 +68,29 @@ describe('malformed ids', () => {
     expect(res.body).toMatchObject({ data: null, statusCode: 404 });
   });
 });
+
+describe('U+0000 in texts (PostgreSQL cannot store it: these answered 500)', () => {
+  it('answers 400 naming the field, translated, for a body text, a query and a path parameter; writes nothing', async () => {
+    const person = (await call('POST', '/people', { lastname: 'Nul' })).body.data.id;
+    const note = await raw('PUT', `/people/${person}/notes`, '{"note":"a\\u0000b"}', 'de');
+    expect(note.status).toBe(400);
+    expect(note.body.errors).toEqual([
+      {
+        field: 'note',
+        rule: 'noNulCharacter',
+        message: 'note darf das Zeichen U+0000 (NUL) nicht enthalten',
+      },
+    ]);
+    const search = await call('GET', '/people?q=%00');
+    expect(search.status).toBe(400);
+    expect(search.body.errors).toEqual([
+      {
+        field: 'q',
+        rule: 'noNulCharacter',
+        message: 'q must not contain the character U+0000 (NUL)',
+      },
+    ]);
+    expect((await call('GET', `/people/a%00b`)).status).toBe(400);
+    expect((await call('GET', `/people/${person}`)).body.data.notes ?? null).toBeNull();
+  });
+});

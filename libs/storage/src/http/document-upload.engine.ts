@@ -59,12 +59,22 @@ export class DocumentUploadEngine implements FilePartHandler {
   ) {}
 
   async receive(req: FastifyRequest, part: MultipartFile): Promise<StoredUpload> {
-    // Registered before any await: the limit must not fire unseen.
+    // Registered before any await: the limit must not fire unseen, nor the parser's error. pipe()
+    // alone does not pass errors on: a form that ends inside the file part ("Unexpected end of
+    // form") left `body` open and the request waiting for ever. The error now ends the write (the
+    // storage removes its temporary file) and becomes the 400 of a malformed form.
     const body = new PassThrough();
+    // Its errors reach the caller through storage.put's pipeline, or as `failed` before that.
+    body.on('error', () => undefined);
     let limited = false;
+    let failed: Error | undefined;
     part.file.once('limit', () => {
       limited = true;
       body.destroy(new FileTooLarge('file too large'));
+    });
+    part.file.once('error', (err: Error) => {
+      failed = err;
+      body.destroy(err);
     });
     const documentId = randomUUID();
     let key: string;
@@ -75,6 +85,7 @@ export class DocumentUploadEngine implements FilePartHandler {
       throw err;
     }
     if (limited) throw new FileTooLarge('file too large');
+    if (failed) throw failed;
     part.file.pipe(body);
     const stored = await this.storage.put(key, body, normalizeContentType(part.mimetype));
     return {

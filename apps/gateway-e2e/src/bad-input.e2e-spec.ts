@@ -1,0 +1,280 @@
+import fc from 'fast-check';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Agent } from 'undici';
+import { changedTables, Fingerprinter, messagePatterns } from './bad-input/fingerprint';
+import { createFixtures } from './bad-input/fixtures';
+import {
+  IdPool,
+  OpenApiDocument,
+  operations,
+  ProbeRequest,
+  requestArbitrary,
+} from './bad-input/requests';
+import { Client, startClient, TestTenant } from './client';
+import { tenantHeaders } from '@crm/testing';
+
+// The bad-input probe (issue 9): every operation of the served OpenAPI description, through the
+// gateway, with malformed JSON, wrong types, nulls, long strings, deep nesting, huge arrays,
+// prototype keys, malformed and foreign ids and hostile query parameters; bodies generated from
+// each operation's schema by fast-check, valid-shaped and mutated. Every answer: no 5xx but 503;
+// every 4xx the error envelope with a message in the caller's language (en or de). Nothing
+// written: the requests go in windows of WINDOW; after a window in which every write was refused
+// (4xx or 503), a digest of every row of every database (all tenants) must equal the one taken
+// before it. A write that succeeded starts a new baseline. The second tenant, whose ids are sent
+// as foreign ids, is compared before and after the whole run.
+//
+// CI runs it with the fixed seed below; `npm run fuzz` runs it longer (FUZZ_RUNS, FUZZ_SEED).
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 5200);
+const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 8);
+const WINDOW = CONCURRENCY * 2;
+const REQUEST_TIMEOUT_MS = 30_000;
+const ROOT = path.resolve(__dirname, '../../..');
+
+let client: Client;
+let probing: TestTenant;
+let other: TestTenant;
+let own: IdPool;
+let foreign: IdPool;
+let fingerprints: Fingerprinter;
+
+beforeAll(async () => {
+  client = await startClient('probe');
+  probing = await client.tenant();
+  other = await client.tenant();
+  own = await createFixtures(client, probing);
+  foreign = await createFixtures(client, other);
+  const urls = Object.fromEntries(
+    ['tenant-info', 'crm-people', 'crm-companies'].map((s) => [
+      s,
+      client.stack.processes.get(s)!.env.DATABASE_URL,
+    ]),
+  );
+  fingerprints = await Fingerprinter.open(urls);
+}, 180_000);
+
+afterAll(async () => {
+  await fingerprints?.close();
+  await client?.stack.shutdown();
+});
+
+interface Answered {
+  req: ProbeRequest;
+  status: number;
+  text: string;
+}
+
+/** Reads, and the validate and preview operations, which by contract store nothing either. */
+const isWrite = (r: ProbeRequest) =>
+  r.method !== 'GET' && !/\/(validate|preview)$/.test(r.operation);
+const refused = (status: number) => status >= 400;
+
+const ENVELOPE_KEYS = ['data', 'message', 'metaData', 'statusCode'];
+const ERROR_KEYS = ['field', 'message', 'rule'];
+
+/** What is wrong with an answer (null: nothing). */
+function problemWith(a: Answered, patterns: Record<'en' | 'de', RegExp[]>): string | null {
+  if (a.status >= 500 && a.status !== 503) return `status ${a.status}`;
+  if (a.status < 400) return null;
+  let body: any;
+  try {
+    body = JSON.parse(a.text);
+  } catch {
+    return `${a.status} is not JSON: ${a.text.slice(0, 120)}`;
+  }
+  const keys = Object.keys(body ?? {}).sort();
+  const expected = 'errors' in (body ?? {}) ? [...ENVELOPE_KEYS, 'errors'].sort() : ENVELOPE_KEYS;
+  if (JSON.stringify(keys) !== JSON.stringify(expected)) return `envelope keys ${keys}`;
+  if (body.data !== null) return 'data is not null';
+  if (body.statusCode !== a.status) return `statusCode ${body.statusCode} in a ${a.status}`;
+  if (body.metaData?.totalResults !== 0) return 'metaData.totalResults is not 0';
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(body.metaData?.responseTimeStamp ?? '')) {
+    return 'metaData.responseTimeStamp is not a UTC timestamp';
+  }
+  const translated = (m: unknown) =>
+    typeof m === 'string' && patterns[a.req.lang].some((re) => re.test(m));
+  if (!translated(body.message)) return `message not in ${a.req.lang}: ${body.message}`;
+  if (body.errors !== undefined) {
+    if (!Array.isArray(body.errors) || body.errors.length === 0) return 'errors is not a list';
+    for (const e of body.errors) {
+      if (JSON.stringify(Object.keys(e).sort()) !== JSON.stringify(ERROR_KEYS)) {
+        return `field error keys ${Object.keys(e)}`;
+      }
+      if (!translated(e.message)) return `field error not in ${a.req.lang}: ${e.message}`;
+    }
+  }
+  return null;
+}
+
+/** Windows of WINDOW requests, refused-by-design ones apart from valid-shaped ones. */
+function windows(requests: ProbeRequest[]): ProbeRequest[][] {
+  const chunk = (list: ProbeRequest[]) =>
+    Array.from({ length: Math.ceil(list.length / WINDOW) }, (_, i) =>
+      list.slice(i * WINDOW, (i + 1) * WINDOW),
+    );
+  const hostile = chunk(requests.filter((r) => r.hostile));
+  const benign = chunk(requests.filter((r) => !r.hostile));
+  const out: ProbeRequest[][] = [];
+  // interleaved in proportion, so the valid-shaped writes land all through the run
+  while (hostile.length || benign.length) {
+    const takeHostile =
+      benign.length === 0 ||
+      (hostile.length > 0 && hostile.length / (hostile.length + benign.length) >= 0.5);
+    out.push((takeHostile ? hostile : benign).shift()!);
+  }
+  return out;
+}
+
+it(
+  `answers ${RUNS}+ bad inputs to every operation with a translated 4xx and writes nothing`,
+  async () => {
+    const started = Date.now();
+    const docAnswer = await client.raw('/v1/crm/openapi.json');
+    expect(docAnswer.status).toBe(200);
+    const doc = docAnswer.body as OpenApiDocument;
+    const ops = operations(doc);
+    // all services behind the gateway are in the description (a missing one would be skipped)
+    for (const prefix of [
+      '/v1/crm/people',
+      '/v1/crm/companies',
+      '/v1/crm/tenant-info',
+      '/v1/admin',
+    ]) {
+      expect(ops.some((o) => o.path.startsWith(prefix))).toBe(true);
+    }
+
+    const ctx = {
+      doc,
+      own,
+      foreign,
+      tenantHeaders: { ...tenantHeaders(probing.id), Authorization: `Bearer ${probing.key}` },
+      adminToken: client.stack.adminToken,
+    };
+    const perOperation = Math.ceil(RUNS / ops.length);
+    const lists = ops.map((o, i) =>
+      fc.sample(requestArbitrary(o, ctx), { seed: SEED + i, numRuns: perOperation }),
+    );
+    // round robin over the operations
+    const requests = Array.from({ length: perOperation }, (_, k) => lists.map((l) => l[k])).flat();
+    const patterns = messagePatterns(ROOT);
+
+    const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 10_000 });
+    const origin = client.stack.gatewayUrl;
+    const send = async (req: ProbeRequest): Promise<Answered> => {
+      try {
+        const res = await agent.request({
+          origin,
+          path: req.url,
+          method: req.method as 'GET',
+          headers: req.headers,
+          body: req.body,
+          headersTimeout: REQUEST_TIMEOUT_MS,
+          bodyTimeout: REQUEST_TIMEOUT_MS,
+        });
+        const text = await res.body.text();
+        return { req, status: res.statusCode, text };
+      } catch (err) {
+        // a connection reset or a hang is a defect too: counted as status 0
+        return { req, status: 0, text: String((err as Error).message) };
+      }
+    };
+
+    const statuses = new Map<number, number>();
+    const problems: string[] = [];
+    let fiveHundreds = 0;
+    let checkedWindows = 0;
+    let checkedWrites = 0;
+    let refusedWrites = 0;
+    // windows with a successful write whose digest changed: the digest does see writes
+    let seenWrites = 0;
+    const otherBefore = await fingerprints.tenant(other.id);
+    let baseline = await fingerprints.all();
+
+    const all = windows(requests);
+    for (const window of all) {
+      const answers: Answered[] = new Array(window.length);
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (next < window.length) {
+            const i = next++;
+            answers[i] = await send(window[i]);
+          }
+        }),
+      );
+      for (const a of answers) {
+        statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
+        if ((a.status >= 500 && a.status !== 503) || a.status === 0) fiveHundreds++;
+        const problem = a.status === 0 ? `no answer: ${a.text}` : problemWith(a, patterns);
+        if (problem) {
+          problems.push(
+            `${a.req.method} ${a.req.url.slice(0, 160)} [${a.req.note.slice(0, 160)}] ` +
+              `lang ${a.req.lang} -> ${problem} ${a.text.slice(0, 200)}`,
+          );
+        }
+        if (isWrite(a.req) && refused(a.status)) refusedWrites++;
+      }
+      const after = await fingerprints.all();
+      if (answers.every((a) => !isWrite(a.req) || refused(a.status))) {
+        checkedWindows++;
+        checkedWrites += answers.filter((a) => isWrite(a.req)).length;
+        const changed = changedTables(baseline, after);
+        if (changed.length) {
+          problems.push(
+            `written although every write was refused: ${changed.join(', ')}; requests: ` +
+              answers
+                .map((a) => `${a.req.method} ${a.req.url.slice(0, 80)} ${a.status}`)
+                .join(', '),
+          );
+        }
+      } else if (changedTables(baseline, after).length) seenWrites++;
+      baseline = after;
+    }
+    await agent.close();
+
+    const otherAfter = await fingerprints.tenant(other.id);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const histogram = [...statuses].sort(([x], [y]) => x - y).map(([s, n]) => `${s}:${n}`);
+    const summary = {
+      requests: requests.length,
+      operations: ops.length,
+      seed: SEED,
+      concurrency: CONCURRENCY,
+      seconds: Number(seconds),
+      statuses: Object.fromEntries(statuses),
+      fiveHundreds,
+      problems: problems.length,
+      windows: all.length,
+      checkedWindows,
+      checkedWrites,
+      refusedWrites,
+      seenWrites,
+      otherTenantUnchanged: changedTables(otherBefore, otherAfter).length === 0,
+    };
+    process.stdout.write(
+      `\nbad-input probe: ${requests.length} requests to ${ops.length} operations in ${seconds} s ` +
+        `(seed ${SEED}, concurrency ${CONCURRENCY}); statuses ${histogram.join(' ')}; ` +
+        `5xx other than 503: ${fiveHundreds}; other problems: ${problems.length - fiveHundreds}; ` +
+        `nothing written in ${checkedWindows} of ${all.length} windows where every write was ` +
+        `refused (${checkedWrites} of ${refusedWrites} refused writes); other tenant unchanged: ${summary.otherTenantUnchanged}\n`,
+    );
+    if (process.env.FUZZ_REPORT) {
+      writeFileSync(
+        process.env.FUZZ_REPORT,
+        JSON.stringify({ ...summary, details: problems }, null, 1),
+      );
+    }
+
+    expect(requests.length).toBeGreaterThanOrEqual(RUNS);
+    expect(new Set(requests.map((r) => r.operation)).size).toBe(ops.length);
+    expect(problems.slice(0, 25)).toEqual([]);
+    expect(fiveHundreds).toBe(0);
+    expect(changedTables(otherBefore, otherAfter)).toEqual([]);
+    // the write check ran on most of the run (a window with a successful write is not checked)
+    expect(checkedWrites).toBeGreaterThan(refusedWrites / 2);
+    expect(seenWrites).toBeGreaterThan(0);
+  },
+  Math.max(600_000, RUNS * 60),
+);
