@@ -2,9 +2,12 @@ import { DynamicModule, INestApplication, Logger, RequestMethod, Type } from '@n
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import { I18nService } from 'nestjs-i18n';
 import type { ServiceConfig } from '@crm/config';
 import { natsServerOptions } from '@crm/messaging';
 import { CrmHttpAdapter } from './http-adapter';
+import { requireInternalToken } from './internal-token';
 import { buildOpenApi, OPENAPI_PATH } from './openapi';
 
 export interface ServiceBootOptions {
@@ -42,6 +45,13 @@ export async function createServiceApp(
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: opts.config.NODE_ENV === 'test' ? ['error', 'warn'] : undefined,
   });
+  if (opts.config.INTERNAL_TOKEN) {
+    requireInternalToken(
+      app.getHttpAdapter().getInstance() as unknown as FastifyInstance,
+      opts.config.INTERNAL_TOKEN,
+      app.get(I18nService),
+    );
+  }
   // Parses nothing by itself: upload routes read their parts (@crm/storage uploadInterceptor).
   await app.register(multipart);
   app.setGlobalPrefix('v1/crm', {
@@ -66,6 +76,6 @@ export async function createServiceApp(
 export async function startServiceApp(app: INestApplication, opts: ServiceBootOptions) {
   const logger = new Logger(opts.service);
   await app.startAllMicroservices();
-  await app.listen(opts.config.PORT, '0.0.0.0');
+  await app.listen(opts.config.PORT, opts.config.HOST);
   logger.log(`${opts.service} listening on ${await app.getUrl()} (NATS ${opts.config.NATS_URL})`);
 }

@@ -85,7 +85,13 @@ export async function startStack(name: string, services: string[]): Promise<Stac
   const adminToken = randomBytes(24).toString('base64url');
   const internalToken = randomBytes(24).toString('base64url');
   const processes = new Map<string, StackProcess>();
-  const base = { NODE_ENV: 'test', NATS_URL: NATS_TEST_URL, APOLLO_TELEMETRY_DISABLED: 'true' };
+  // Every process on 127.0.0.1 only, as under npm start.
+  const base = {
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    NATS_URL: NATS_TEST_URL,
+    APOLLO_TELEMETRY_DISABLED: 'true',
+  };
 
   const stack: Stack = {
     gatewayUrl: '',
