@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, runEsm, tool } from './support/esm';
 
@@ -49,4 +49,32 @@ describe('a built app with NODE_ENV=production', () => {
     });
     await Promise.all(runs);
   }, 60_000);
+});
+
+describe('dist/', () => {
+  const DIST = path.join(ROOT, 'dist');
+  const all = () =>
+    readdirSync(DIST, { recursive: true, encoding: 'utf8' }).map((p) => p.split(path.sep));
+
+  it('holds every app and no tests or test support', () => {
+    const files = all();
+    for (const app of apps) expect(existsSync(distMain(app))).toBe(true);
+    expect(files.length).toBeGreaterThan(100);
+    const tests = files.filter((parts) => /\.(spec|int-spec|e2e-spec)\.js$/.test(parts.at(-1)!));
+    const support = files.filter(
+      (parts) => parts.includes('test') || parts.includes('__fixtures__'),
+    );
+    const testingLib = files.filter((parts) => parts[0] === 'libs' && parts[1] === 'testing');
+    expect({ tests, support, testingLib }).toEqual({ tests: [], support: [], testingLib: [] });
+  });
+
+  it('has no compiled file that imports the testing library', () => {
+    const offenders = all()
+      .filter((parts) => parts.at(-1)!.endsWith('.js'))
+      .map((parts) => parts.join('/'))
+      .filter((p) =>
+        /libs\/testing\/src|@crm\/testing/.test(readFileSync(path.join(DIST, p), 'utf8')),
+      );
+    expect(offenders).toEqual([]);
+  });
 });
