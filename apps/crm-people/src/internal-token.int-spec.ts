@@ -72,3 +72,24 @@ describe('a service with INTERNAL_TOKEN', () => {
     }
   });
 });
+
+describe('its OpenAPI document (read by the gateway, which caches it)', () => {
+  it('carries an ETag and answers 304 to a matching If-None-Match', async () => {
+    const url = `${svc.url}/v1/crm/openapi.json`;
+    const first = await fetch(url, { headers: { 'X-Internal-Token': TOKEN } });
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as { paths: object }).paths).toHaveProperty(['/v1/crm/people']);
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[\w-]{43}"$/);
+    const again = await fetch(url, {
+      headers: { 'X-Internal-Token': TOKEN, 'If-None-Match': etag! },
+    });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    const other = await fetch(url, {
+      headers: { 'X-Internal-Token': TOKEN, 'If-None-Match': '"x"' },
+    });
+    expect(other.status).toBe(200);
+    expect(other.headers.get('etag')).toBe(etag);
+  });
+});

@@ -86,6 +86,15 @@ export class GatewayConfig {
   @IsUrl(URL_RULE)
   TENANT_INFO_URL: string = 'http://127.0.0.1:3005';
 
+  /**
+   * How old the cached OpenAPI description may get before a request starts revalidating every
+   * service's part (If-None-Match; the answer is served from the cache meanwhile).
+   */
+  @IsInt()
+  @Min(100)
+  @Max(86400000)
+  OPENAPI_REFRESH_MS: number = 30000;
+
   /** Services composed into the supergraph (comma list of service names). */
   @Transform(({ obj, key }: { obj: Record<string, unknown>; key: string }) =>
     typeof obj[key] === 'string'

@@ -2,6 +2,7 @@ import { DynamicModule, INestApplication, Logger, RequestMethod, Type } from '@n
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import multipart from '@fastify/multipart';
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { I18nService } from 'nestjs-i18n';
 import type { ServiceConfig } from '@crm/config';
@@ -64,11 +65,18 @@ export async function createServiceApp(
     inheritAppConfig: true,
   });
   app.enableShutdownHooks();
-  const doc = buildOpenApi(app, opts.title);
+  // Built once: the description changes only with a new version of the service. Its ETag lets
+  // the gateway revalidate its cached copy with a 304 instead of the whole document.
+  const body = JSON.stringify(buildOpenApi(app, opts.title));
+  const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
   app
     .getHttpAdapter()
     .getInstance()
-    .get(`/${OPENAPI_PATH}`, (_req, reply) => reply.send(doc));
+    .get(`/${OPENAPI_PATH}`, (req, reply) => {
+      void reply.header('ETag', etag).header('Cache-Control', 'no-cache');
+      if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(body);
+    });
   return app;
 }
 
