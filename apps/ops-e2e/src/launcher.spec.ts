@@ -404,4 +404,27 @@ describe('ready banner', () => {
     });
     expect(lines.join('\n')).not.toMatch(/curl|Gateway|Tenant id/);
   });
+
+  it('keeps every value in one column, however long a service name', async () => {
+    const services = {
+      'crm-companies': 'http://127.0.0.1:3002',
+      'bookings-invitations': 'http://127.0.0.1:3004',
+      events: 'http://127.0.0.1:3003',
+    };
+    const lines = await callEsm<string[]>(BANNER, 'readyBanner', {
+      gatewayUrl: 'http://127.0.0.1:3000',
+      services,
+      database: 'postgresql://postgres:***@127.0.0.1:5433/',
+      natsUrl: 'nats://127.0.0.1:4222',
+      demo: { tenantId: 'demo', apiKey: 'demo_key_0123456789abcdefgh' },
+      adminToken: 'admin-token-0123456789',
+    });
+    const rows = lines.slice(lines.indexOf('Ready.') + 1, lines.indexOf('', 2));
+    expect(rows.length).toBeGreaterThanOrEqual(10);
+    // the longest label, then two spaces, then the value
+    expect(rows).toContain('  bookings-invitations  http://127.0.0.1:3004');
+    expect(rows).toContain(`  crm-companies${' '.repeat(9)}http://127.0.0.1:3002`);
+    const column = (l: string) => l.search(/(?<=\S {2,})\S/);
+    expect(new Set(rows.map(column))).toEqual(new Set([24]));
+  });
 });
