@@ -2,6 +2,8 @@
 // Runs the test tiers in order: unit (parallel), integration and end-to-end (one file at a time:
 // they share PostgreSQL and NATS). Prints one closing line `tests: N passed, N failed`.
 //   node tools/test.mjs [unit|int|e2e ...] [--project name[,name]]
+// PostgreSQL: TEST_DATABASE_SERVER_URL, else the server on 127.0.0.1:5432 (CI's), else, when
+// nothing answers there, an embedded PostgreSQL started for this run (as npm start does).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -16,13 +18,20 @@ const projects = pIdx >= 0 ? args.splice(pIdx, 2)[1] : undefined;
 const tiers = args.length ? args : ['unit', 'int', 'e2e'];
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'crm-tests-'));
 
+/**
+ * Runs a command to its end; asynchronously, so that this process keeps reading the output of
+ * what it started itself (an embedded PostgreSQL would stall on a full log pipe otherwise).
+ */
 function run(cmd, cmdArgs, env = {}) {
-  const r = spawnSync(cmd, cmdArgs, {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, ...env },
+  return new Promise((resolve) => {
+    const child = spawn(cmd, cmdArgs, {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, ...env },
+    });
+    child.on('error', () => resolve(1));
+    child.on('exit', (code) => resolve(code ?? 1));
   });
-  return r.status ?? 1;
 }
 
 /** A free port on 127.0.0.1. */
@@ -36,11 +45,35 @@ function freePort() {
   });
 }
 
-const answers = (port) =>
+const answers = (port, host = '127.0.0.1') =>
   new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.end(() => resolve(true)));
+    const socket = net.connect(port, host, () => socket.end(() => resolve(true)));
     socket.on('error', () => resolve(false));
   });
+
+/**
+ * The PostgreSQL server of the run: TEST_DATABASE_SERVER_URL when set; else the one on
+ * 127.0.0.1:5432 (the project's machines and CI run one there); else, on a machine without one,
+ * an embedded PostgreSQL (data in .data/test-postgres, a free port), exported to the tests as
+ * TEST_DATABASE_SERVER_URL and stopped at the end. TEST_DATABASE_PROBE (host:port) replaces the
+ * address probed, to try the embedded path on a machine that has a server.
+ */
+async function testDatabase() {
+  if (process.env.TEST_DATABASE_SERVER_URL) return null;
+  const probe = process.env.TEST_DATABASE_PROBE || '127.0.0.1:5432';
+  const [host, port] = [probe.slice(0, probe.lastIndexOf(':')), Number(probe.split(':').pop())];
+  if (await answers(port, host)) return null;
+  const { startEmbeddedPostgres } = await import('./dev/database.mjs');
+  const pg = await startEmbeddedPostgres({
+    dataDir: path.join(root, '.data', 'test-postgres'),
+    port: await freePort(),
+  });
+  console.log(
+    `tests: no PostgreSQL answers on ${probe}: an embedded one on ${new URL(pg.url).host} ` +
+      '(set TEST_DATABASE_SERVER_URL to use another server)',
+  );
+  return pg;
+}
 
 /**
  * Integration and e2e tests use NATS queue groups: a dev stack (npm start) on the same server
@@ -63,12 +96,28 @@ async function privateNats() {
 let passed = 0;
 let failed = 0;
 let exit = 0;
-if (run(process.execPath, ['tools/prisma.mjs', 'generate']) !== 0) process.exit(1);
-const nats = tiers.some((t) => t !== 'unit') ? await privateNats() : null;
+if ((await run(process.execPath, ['tools/prisma.mjs', 'generate'])) !== 0) process.exit(1);
+const needsServers = tiers.some((t) => t !== 'unit');
+const nats = needsServers ? await privateNats() : null;
+let postgres = null;
+try {
+  postgres = needsServers ? await testDatabase() : null;
+} catch (err) {
+  console.error(`tests: ${err.message}${err.hint ? `\n${err.hint}` : ''}`);
+  nats?.stop();
+  process.exit(1);
+}
+const stopServers = async () => {
+  nats?.stop();
+  await postgres?.stop();
+};
+// Ctrl-C: the embedded PostgreSQL and nats-server go too (jest gets the signal from the terminal).
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => void stopServers().finally(() => process.exit(130)));
 for (const tier of tiers) {
   // End-to-end tests start the built services as processes, as production does.
-  if (tier === 'e2e' && run(process.execPath, ['tools/build.mjs']) !== 0) {
-    nats?.stop();
+  if (tier === 'e2e' && (await run(process.execPath, ['tools/build.mjs'])) !== 0) {
+    await stopServers();
     process.exit(1);
   }
   console.log(`\n=== ${tier} tests ===`);
@@ -84,12 +133,13 @@ for (const tier of tiers) {
     `--testTimeout=${tier === 'unit' ? 10000 : 60000}`,
     ...(tier === 'unit' ? [] : ['--runInBand']),
   ];
-  const status = run(process.execPath, jestArgs, {
+  const status = await run(process.execPath, jestArgs, {
     JEST_TIERS: tier,
     ...(projects ? { JEST_PROJECTS: projects } : {}),
     APOLLO_TELEMETRY_DISABLED: 'true',
     NODE_ENV: 'test',
     ...(nats ? { NATS_URL: nats.url } : {}),
+    ...(postgres ? { TEST_DATABASE_SERVER_URL: postgres.url } : {}),
   });
   try {
     const res = JSON.parse(readFileSync(out, 'utf8'));
@@ -100,7 +150,7 @@ for (const tier of tiers) {
   }
   if (status !== 0) exit = status;
 }
-nats?.stop();
+await stopServers();
 rmSync(tmp, { recursive: true, force: true });
 console.log(`\ntests: ${passed} passed, ${failed} failed`);
 process.exit(exit || (failed ? 1 : 0));

@@ -176,7 +176,7 @@ export async function startBenchStack({ peopleDb, companiesDb, tenantDb, ports, 
   try {
     const nats = await benchNats();
     if (nats.stop) apps.push(nats); // stopped last
-    const service = { NATS_URL: nats.url, INTERNAL_TOKEN: internalToken };
+    const service = { NATS_URL: nats.url, INTERNAL_TOKEN: internalToken, HOST: '127.0.0.1' };
     apps.push(await startApp('tenant-info', ports.tenant, { ...service, DATABASE_URL: tenantDb }));
     apps.push(await startApp('crm-people', ports.people, { ...service, DATABASE_URL: peopleDb }));
     const subgraphs = ['crm-people', 'tenant-info'];

@@ -12,19 +12,35 @@ function common(env, natsUrl) {
   };
 }
 
-export function serviceEnv({ env = process.env, port, databaseUrl, natsUrl }) {
-  return { ...common(env, natsUrl), PORT: String(port), DATABASE_URL: databaseUrl };
+/** Where `npm start` lets the services listen unless SERVICES_HOST says otherwise. */
+export const SERVICES_HOST_DEFAULT = '127.0.0.1';
+
+/**
+ * A service: its port, database, NATS, the internal token (only the gateway's calls are served)
+ * and the address to listen on: 127.0.0.1 unless SERVICES_HOST is set (clients reach the stack
+ * through the gateway only).
+ */
+export function serviceEnv({ env = process.env, port, databaseUrl, natsUrl, internalToken }) {
+  return {
+    ...common(env, natsUrl),
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    HOST: env.SERVICES_HOST || SERVICES_HOST_DEFAULT,
+    INTERNAL_TOKEN: internalToken,
+  };
 }
 
 /**
  * The gateway: where each service listens (`CRM_PEOPLE_URL`...), which of them serve GraphQL,
- * and the admin token. INTERNAL_TOKEN and KEY_CACHE_TTL_MS pass through from `env` when set.
+ * the admin token and the internal token it sends to the services. It listens where its own
+ * default says (every interface) unless HOST is set; KEY_CACHE_TTL_MS passes through from `env`.
  */
 export function gatewayEnv({
   env = process.env,
   port,
   natsUrl,
   adminToken,
+  internalToken,
   servicePorts,
   subgraphs,
 }) {
@@ -41,6 +57,7 @@ export function gatewayEnv({
     ...urls,
     PORT: String(port),
     ADMIN_TOKEN: adminToken,
+    INTERNAL_TOKEN: internalToken,
     GRAPHQL_SUBGRAPHS: subgraphs.join(','),
   };
 }

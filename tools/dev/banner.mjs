@@ -2,8 +2,8 @@
 
 /** Lines of the closing summary. `demo` is absent when the gateway or tenant-info did not start. */
 export function readyBanner({ gatewayUrl, services, database, natsUrl, demo, adminToken }) {
-  const lines = ['', 'Ready.'];
-  const row = (label, value) => lines.push(`  ${label.padEnd(13)}${value}`);
+  const rows = [];
+  const row = (label, value) => rows.push([label, value]);
   if (gatewayUrl) {
     row('Gateway', gatewayUrl);
     row('API docs', `${gatewayUrl}/docs`);
@@ -17,6 +17,10 @@ export function readyBanner({ gatewayUrl, services, database, natsUrl, demo, adm
     row('API key', demo.apiKey);
   }
   row('Admin token', `${adminToken}  (npm run admin -- --help)`);
+  // One column for the values, two spaces after the longest label (a service name may be long:
+  // bookings-invitations).
+  const width = Math.max(...rows.map(([label]) => label.length)) + 2;
+  const lines = ['', 'Ready.', ...rows.map(([label, value]) => `  ${label.padEnd(width)}${value}`)];
   if (demo && gatewayUrl) {
     lines.push('', '  Try it:');
     lines.push(`    curl -s ${gatewayUrl}/v1/crm/tenant-info \\`);

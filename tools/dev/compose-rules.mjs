@@ -161,12 +161,16 @@ export function checkCompose(doc, { root = ROOT, composeDir = root } = {}) {
     if (name !== app) problems.push(`${name}: runs app ${app}; name the service after its app`);
 
     // Environment names: only what the app reads, and everything it requires.
-    const { names, required } = appEnvNames(app, root);
+    const { names, required, production } = appEnvNames(app, root);
     for (const key of Object.keys(env))
       if (!names.includes(key) && !RUNTIME_ENV.includes(key))
         problems.push(`${name}: environment ${key} is not read by ${app}`);
     for (const key of required)
       if (!(key in env)) problems.push(`${name}: environment ${key} is required by ${app}`);
+    if (env.NODE_ENV === 'production')
+      for (const key of production)
+        if (!env[key])
+          problems.push(`${name}: environment ${key} is required by ${app} in production`);
 
     if (env.NATS_URL) {
       const host = urlHost(env.NATS_URL);

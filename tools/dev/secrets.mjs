@@ -1,15 +1,20 @@
-// Credentials of the local stack: ADMIN_TOKEN and the demo tenant's API key come from the
-// environment, else from .data/dev-secrets.json, else are generated once and written there, so
-// every restart prints the same ones and `npm run admin` finds the token.
+// Credentials of the local stack: ADMIN_TOKEN, INTERNAL_TOKEN and the demo tenant's API key come
+// from the environment, else from .data/dev-secrets.json, else are generated once and written
+// there, so every restart prints the same ones and `npm run admin` finds the token. The internal
+// token is kept too (not drawn anew per start): a service or the gateway restarted by hand
+// (`node dist/apps/crm-people/src/main.js` while debugging) and a direct call with curl can read
+// it from the same file, and a stack restarted halfway keeps agreeing with itself.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const ADMIN_TOKEN_MIN = 16;
+export const INTERNAL_TOKEN_MIN = 16;
 export const API_KEY_PATTERN = /^[A-Za-z0-9_-]{24,200}$/;
 
 export const generateAdminToken = () => randomBytes(24).toString('base64url');
 export const generateApiKey = () => `demo_${randomBytes(24).toString('base64url')}`;
+export const generateInternalToken = () => randomBytes(24).toString('base64url');
 
 /** The stored secrets, {} when the file does not exist; a broken file is an error naming it. */
 export function readSecrets(file) {
@@ -33,10 +38,12 @@ export function writeSecrets(file, secrets) {
 }
 
 /** Checks the values the gateway would reject later, with a message naming the variable. */
-export function validateSecrets({ adminToken, demoApiKey }) {
+export function validateSecrets({ adminToken, demoApiKey, internalToken }) {
   const problems = [];
   if (adminToken.length < ADMIN_TOKEN_MIN)
     problems.push(`ADMIN_TOKEN must have at least ${ADMIN_TOKEN_MIN} characters`);
+  if (internalToken.length < INTERNAL_TOKEN_MIN)
+    problems.push(`INTERNAL_TOKEN must have at least ${INTERNAL_TOKEN_MIN} characters`);
   if (!API_KEY_PATTERN.test(demoApiKey))
     problems.push('DEMO_API_KEY must be 24-200 characters of A-Z, a-z, 0-9, _ and -');
   return problems;
@@ -49,14 +56,18 @@ export function validateSecrets({ adminToken, demoApiKey }) {
 export function resolveSecrets(
   stored,
   env,
-  generate = { adminToken: generateAdminToken, apiKey: generateApiKey },
+  generate = {
+    adminToken: generateAdminToken,
+    apiKey: generateApiKey,
+    internalToken: generateInternalToken,
+  },
 ) {
   const secrets = {
     adminToken: env.ADMIN_TOKEN || stored.adminToken || generate.adminToken(),
     demoApiKey: env.DEMO_API_KEY || stored.demoApiKey || generate.apiKey(),
+    internalToken: env.INTERNAL_TOKEN || stored.internalToken || generate.internalToken(),
   };
-  const changed =
-    secrets.adminToken !== stored.adminToken || secrets.demoApiKey !== stored.demoApiKey;
+  const changed = Object.keys(secrets).some((k) => secrets[k] !== stored[k]);
   return { secrets: { ...stored, ...secrets }, changed };
 }
 

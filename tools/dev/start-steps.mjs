@@ -119,17 +119,17 @@ export async function services(ctx, step) {
         port: ctx.opts.ports[app],
         databaseUrl: databaseUrl(ctx, app),
         natsUrl: ctx.opts.natsUrl,
+        internalToken: ctx.secrets.internalToken,
       }),
     }),
   );
   await Promise.all(
     entries.map((entry) => waitForHttp(`${appUrl(ctx, entry.name)}/health/ready`, { entry })),
   );
-  const token = process.env.INTERNAL_TOKEN;
   const subgraphs = [];
+  const headers = { 'X-Internal-Token': ctx.secrets.internalToken };
   for (const app of ctx.opts.services)
-    if (await servesSubgraph(appUrl(ctx, app), token ? { 'X-Internal-Token': token } : {}))
-      subgraphs.push(app);
+    if (await servesSubgraph(appUrl(ctx, app), headers)) subgraphs.push(app);
   step.note(ctx.opts.services.map((a) => `${a} :${ctx.opts.ports[a]}`).join(', ') || 'none');
   step.note(`GraphQL: ${subgraphs.join(', ') || 'none'}`);
   return subgraphs;
@@ -143,6 +143,7 @@ export async function gateway(ctx, step) {
       port: ctx.opts.ports[GATEWAY],
       natsUrl: ctx.opts.natsUrl,
       adminToken: ctx.secrets.adminToken,
+      internalToken: ctx.secrets.internalToken,
       servicePorts: Object.fromEntries(ctx.opts.services.map((s) => [s, ctx.opts.ports[s]])),
       subgraphs: ctx.subgraphs,
     }),

@@ -21,7 +21,10 @@ Environment (all optional):
   PORT               the gateway's port (3000); <APP>_PORT for a service, e.g. CRM_PEOPLE_PORT
   ADMIN_TOKEN        the gateway's operator token (else generated once, kept in .data/dev-secrets.json)
   DEMO_TENANT_ID     the demo tenant (demo); DEMO_API_KEY its key (else generated and kept)
-  INTERNAL_TOKEN     shared secret gateway -> services (off when unset)
+  INTERNAL_TOKEN     shared secret gateway -> services, always on (else generated once, kept in
+                     .data/dev-secrets.json); a service answers 401 to calls without it
+  SERVICES_HOST      address the services listen on (127.0.0.1); the gateway listens on HOST
+                     (default 0.0.0.0, every interface)
   START_ONLY         comma list of apps to start, e.g. crm-people,tenant-info`;
 
 function options(argv, env) {

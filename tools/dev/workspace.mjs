@@ -88,7 +88,11 @@ function* walkTs(dir) {
 const CONFIG_PROPERTY = /^\s+(?:override\s+|readonly\s+)*([A-Z][A-Z0-9_]*)\s*([!?])?\s*[:=]/gm;
 const PROCESS_ENV = /process\.env(?:\.([A-Z][A-Z0-9_]*)|\[['"]([A-Z][A-Z0-9_]*)['"]\])/g;
 
-function configDeclarations(text, names, required, optional) {
+// A property checked by @InternalTokenRule() (libs/config) must be set when NODE_ENV=production.
+const PRODUCTION_RULE = /@InternalTokenRule\(\)\s+(?:override\s+|readonly\s+)*([A-Z][A-Z0-9_]*)/g;
+
+function configDeclarations(text, names, required, optional, production = new Set()) {
+  for (const m of text.matchAll(PRODUCTION_RULE)) production.add(m[1]);
   for (const m of text.matchAll(CONFIG_PROPERTY)) {
     const [, name, mark] = m;
     names.add(name);
@@ -101,17 +105,19 @@ function configDeclarations(text, names, required, optional) {
 /**
  * The environment variables an app reads: properties of its config classes (files with
  * "config" in their path, plus ServiceConfig when extended) and direct `process.env.X` reads.
- * `required` are those without a default.
+ * `required` are those without a default; `production` those required when NODE_ENV=production
+ * (docker-compose.yml and deploy/k8s run the apps so).
  */
 export function appEnvNames(app, root = ROOT) {
   const names = new Set();
   const required = new Set();
   const optional = new Set();
+  const production = new Set();
   let extendsServiceConfig = false;
   for (const file of walkTs(path.join(root, 'apps', app, 'src'))) {
     const text = readFileSync(file, 'utf8');
     if (/config/i.test(path.relative(path.join(root, 'apps', app, 'src'), file)))
-      configDeclarations(text, names, required, optional);
+      configDeclarations(text, names, required, optional, production);
     if (/extends\s+ServiceConfig\b/.test(text)) extendsServiceConfig = true;
     for (const m of text.matchAll(PROCESS_ENV)) {
       names.add(m[1] ?? m[2]);
@@ -120,8 +126,12 @@ export function appEnvNames(app, root = ROOT) {
   }
   const base = path.join(root, 'libs', 'config', 'src', 'service-config.ts');
   if (extendsServiceConfig && existsSync(base))
-    configDeclarations(readFileSync(base, 'utf8'), names, required, optional);
+    configDeclarations(readFileSync(base, 'utf8'), names, required, optional, production);
   // A default anywhere (an app's `override PORT = 3001`) makes the variable optional.
   for (const n of optional) required.delete(n);
-  return { names: [...names].sort(), required: [...required].sort() };
+  return {
+    names: [...names].sort(),
+    required: [...required].sort(),
+    production: [...production].sort(),
+  };
 }

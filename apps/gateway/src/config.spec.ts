@@ -29,6 +29,18 @@ describe('GatewayConfig', () => {
       GRAPHQL_SUBGRAPHS: ['crm-people', 'crm-companies', 'tenant-info'],
     });
     expect(c.INTERNAL_TOKEN).toBeUndefined();
+    expect(c.HOST).toBe('0.0.0.0');
+  });
+
+  it('refuses to start in production without INTERNAL_TOKEN, naming it', () => {
+    expect(problems({ ADMIN_TOKEN, NODE_ENV: 'production' })).toEqual([
+      expect.stringMatching(
+        /^environment variable INTERNAL_TOKEN is not set: must be set .* when NODE_ENV=production/,
+      ),
+    ]);
+    expect(
+      problems({ ADMIN_TOKEN, NODE_ENV: 'production', INTERNAL_TOKEN: 'a-long-internal-token' }),
+    ).toEqual([]);
   });
 
   it('reads numbers, URLs (trailing slash dropped) and the subgraph list from the environment', () => {
@@ -40,7 +52,9 @@ describe('GatewayConfig', () => {
       EVENTS_URL: 'http://events:3003/',
       GRAPHQL_SUBGRAPHS: ' crm-people, events ,',
       INTERNAL_TOKEN: 'secret',
+      HOST: '127.0.0.1',
     });
+    expect(c.HOST).toBe('127.0.0.1');
     expect(c.PORT).toBe(8080);
     expect(c.KEY_CACHE_TTL_MS).toBe(0);
     expect(c.NATS_REQUEST_TIMEOUT_MS).toBe(750);

@@ -4,7 +4,6 @@ import {
   IsArray,
   IsIn,
   IsInt,
-  IsOptional,
   IsString,
   IsUrl,
   Matches,
@@ -12,6 +11,7 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
+import { InternalTokenRule } from '@crm/config';
 import { SERVICE_NAMES, ServiceName } from './routing/services';
 
 const URL_RULE = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
@@ -31,6 +31,11 @@ export class GatewayConfig {
   @Max(65535)
   PORT: number = 3000;
 
+  /** The address to listen on: every interface (the gateway is what clients call). */
+  @IsString()
+  @MinLength(1)
+  HOST: string = '0.0.0.0';
+
   @IsString()
   @Matches(/^(nats|tls|ws|wss):\/\//, {
     message: 'must be a nats:// URL (comma-separated for a cluster)',
@@ -48,9 +53,11 @@ export class GatewayConfig {
   @MinLength(16)
   ADMIN_TOKEN!: string;
 
-  /** When set, sent as X-Internal-Token on every call to a service. */
-  @IsOptional()
-  @IsString()
+  /**
+   * Sent as X-Internal-Token on every call to a service (REST, GraphQL, OpenAPI). Required with
+   * NODE_ENV=production, where the services refuse calls without it.
+   */
+  @InternalTokenRule()
   INTERNAL_TOKEN?: string;
 
   /** How long an API key verification (valid or not) is remembered; 0 disables the cache. */
@@ -87,6 +94,15 @@ export class GatewayConfig {
   @Transform(noTrailingSlash)
   @IsUrl(URL_RULE)
   TENANT_INFO_URL: string = 'http://127.0.0.1:3005';
+
+  /**
+   * How old the cached OpenAPI description may get before a request starts revalidating every
+   * service's part (If-None-Match; the answer is served from the cache meanwhile).
+   */
+  @IsInt()
+  @Min(100)
+  @Max(86400000)
+  OPENAPI_REFRESH_MS: number = 30000;
 
   /** Services composed into the supergraph (comma list of service names). */
   @Transform(({ obj, key }: { obj: Record<string, unknown>; key: string }) =>

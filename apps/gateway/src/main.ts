@@ -9,7 +9,7 @@ import { createGatewayApp } from './gateway.app';
 async function main() {
   const config = loadConfigOrExit(GatewayConfig);
   const app = await createGatewayApp(config);
-  await app.listen(config.PORT, '0.0.0.0');
+  await app.listen(config.PORT, config.HOST);
   new Logger(SERVICE_NAME).log(
     `gateway listening on ${await app.getUrl()} (NATS ${config.NATS_URL}; subgraphs ${config.GRAPHQL_SUBGRAPHS.join(', ')})`,
   );

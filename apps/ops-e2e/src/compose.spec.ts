@@ -104,6 +104,22 @@ describe('docker-compose.yml', () => {
       expect(problems).toContain('crm-people: environment DATABASE_URL is required by crm-people');
     });
 
+    it('an app without INTERNAL_TOKEN in production (it would refuse to start)', async () => {
+      const problems = await edited((d) => {
+        for (const app of ['crm-people', 'gateway']) {
+          const env = d.services[app].environment!;
+          delete env.INTERNAL_TOKEN;
+          env.NODE_ENV = 'production';
+        }
+      });
+      expect(problems).toContain(
+        'crm-people: environment INTERNAL_TOKEN is required by crm-people in production',
+      );
+      expect(problems).toContain(
+        'gateway: environment INTERNAL_TOKEN is required by gateway in production',
+      );
+    });
+
     it("a service on another service's database", async () => {
       await expect(
         edited((d) => {

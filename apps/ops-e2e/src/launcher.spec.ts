@@ -77,7 +77,8 @@ describe('workspace discovery', () => {
     const root = path.join(tmp, 'config');
     write(
       path.join(root, 'libs/config/src/service-config.ts'),
-      'export class ServiceConfig {\n  PORT!: number;\n  DATABASE_URL!: string;\n  NATS_URL = "x";\n}\n',
+      'export class ServiceConfig {\n  PORT!: number;\n  DATABASE_URL!: string;\n  NATS_URL = "x";\n' +
+        '  @InternalTokenRule()\n  INTERNAL_TOKEN?: string;\n}\n',
     );
     write(
       path.join(root, 'apps/shop/src/config.ts'),
@@ -86,9 +87,19 @@ describe('workspace discovery', () => {
     );
     write(path.join(root, 'apps/shop/src/main.ts'), 'const x = process.env.SHOP_DEBUG;\n');
     await expect(callEsm(WORKSPACE, 'appEnvNames', 'shop', root)).resolves.toEqual({
-      names: ['DATABASE_URL', 'NATS_URL', 'PORT', 'SHOP_DEBUG', 'SHOP_MODE', 'SHOP_SECRET'],
+      names: [
+        'DATABASE_URL',
+        'INTERNAL_TOKEN',
+        'NATS_URL',
+        'PORT',
+        'SHOP_DEBUG',
+        'SHOP_MODE',
+        'SHOP_SECRET',
+      ],
       // PORT has a default in the app, so only the two without one stay required
       required: ['DATABASE_URL', 'SHOP_SECRET'],
+      // optional, except with NODE_ENV=production
+      production: ['INTERNAL_TOKEN'],
     });
   });
 });
@@ -126,16 +137,18 @@ describe('ports', () => {
 });
 
 describe('app environment', () => {
-  it('gives a service its port, database and NATS, keeping the rest of the environment', async () => {
+  it('gives a service its port, database, NATS, the internal token and 127.0.0.1, keeping the rest', async () => {
     const env = await callEsm<Record<string, string>>(APP_ENV, 'serviceEnv', {
-      env: { PATH: '/bin', INTERNAL_TOKEN: 'shared' },
+      env: { PATH: '/bin', HOST: '0.0.0.0' },
       port: 3001,
       databaseUrl: 'postgresql://p@h/crm_people',
       natsUrl: 'nats://127.0.0.1:24222',
+      internalToken: 'generated-internal-token',
     });
     expect(env).toEqual({
       PATH: '/bin',
-      INTERNAL_TOKEN: 'shared',
+      HOST: '127.0.0.1',
+      INTERNAL_TOKEN: 'generated-internal-token',
       NODE_ENV: 'development',
       NATS_URL: 'nats://127.0.0.1:24222',
       APOLLO_TELEMETRY_DISABLED: 'true',
@@ -144,12 +157,24 @@ describe('app environment', () => {
     });
   });
 
+  it('lets SERVICES_HOST open the services to other interfaces', async () => {
+    const env = await callEsm<Record<string, string>>(APP_ENV, 'serviceEnv', {
+      env: { SERVICES_HOST: '0.0.0.0' },
+      port: 3001,
+      databaseUrl: 'postgresql://p@h/crm_people',
+      natsUrl: 'nats://127.0.0.1:24222',
+      internalToken: 'generated-internal-token',
+    });
+    expect(env.HOST).toBe('0.0.0.0');
+  });
+
   it('tells the gateway where each service listens and which serve GraphQL', async () => {
     const env = await callEsm<Record<string, string>>(APP_ENV, 'gatewayEnv', {
       env: { DATABASE_URL: 'postgresql://server', NODE_ENV: 'production' },
       port: 3000,
       natsUrl: 'nats://n:4222',
       adminToken: 'a'.repeat(20),
+      internalToken: 'i'.repeat(20),
       servicePorts: { 'crm-people': 3001, 'bookings-invitations': 3004 },
       subgraphs: ['crm-people'],
     });
@@ -157,6 +182,7 @@ describe('app environment', () => {
       PORT: '3000',
       NODE_ENV: 'production',
       ADMIN_TOKEN: 'a'.repeat(20),
+      INTERNAL_TOKEN: 'i'.repeat(20),
       CRM_PEOPLE_URL: 'http://127.0.0.1:3001',
       BOOKINGS_INVITATIONS_URL: 'http://127.0.0.1:3004',
       GRAPHQL_SUBGRAPHS: 'crm-people',
@@ -166,7 +192,7 @@ describe('app environment', () => {
 });
 
 describe('secrets file', () => {
-  const fixed = `const gen = { adminToken: () => 'generated-admin-token', apiKey: () => 'generated_api_key_0123456789' };`;
+  const fixed = `const gen = { adminToken: () => 'generated-admin-token', apiKey: () => 'generated_api_key_0123456789', internalToken: () => 'generated-internal-token' };`;
   const resolve = (stored: object, env: object) =>
     runEsm<{ secrets: Record<string, string>; changed: boolean }>(
       `const { resolveSecrets } = await import(${JSON.stringify(SECRETS)}); ${fixed}
@@ -176,7 +202,11 @@ describe('secrets file', () => {
 
   it('generates what is neither set nor stored, and says the file must be written', async () => {
     await expect(resolve({}, {})).resolves.toEqual({
-      secrets: { adminToken: 'generated-admin-token', demoApiKey: 'generated_api_key_0123456789' },
+      secrets: {
+        adminToken: 'generated-admin-token',
+        demoApiKey: 'generated_api_key_0123456789',
+        internalToken: 'generated-internal-token',
+      },
       changed: true,
     });
   });
@@ -185,18 +215,38 @@ describe('secrets file', () => {
     const stored = {
       adminToken: 'stored-admin-token-1',
       demoApiKey: 'stored_key_0123456789abcdef',
+      internalToken: 'stored-internal-token',
     };
     await expect(resolve(stored, {})).resolves.toEqual({ secrets: stored, changed: false });
+  });
+
+  it('adds an internal token to a file written before there was one', async () => {
+    const stored = {
+      adminToken: 'stored-admin-token-1',
+      demoApiKey: 'stored_key_0123456789abcdef',
+    };
+    await expect(resolve(stored, {})).resolves.toEqual({
+      secrets: { ...stored, internalToken: 'generated-internal-token' },
+      changed: true,
+    });
   });
 
   it('prefers the environment and records it for npm run admin', async () => {
     const stored = {
       adminToken: 'stored-admin-token-1',
       demoApiKey: 'stored_key_0123456789abcdef',
+      internalToken: 'stored-internal-token',
     };
-    const r = await resolve(stored, { ADMIN_TOKEN: 'from-env-admin-token' });
+    const r = await resolve(stored, {
+      ADMIN_TOKEN: 'from-env-admin-token',
+      INTERNAL_TOKEN: 'from-env-internal-token',
+    });
     expect(r).toEqual({
-      secrets: { adminToken: 'from-env-admin-token', demoApiKey: stored.demoApiKey },
+      secrets: {
+        adminToken: 'from-env-admin-token',
+        demoApiKey: stored.demoApiKey,
+        internalToken: 'from-env-internal-token',
+      },
       changed: true,
     });
   });
@@ -206,6 +256,8 @@ describe('secrets file', () => {
     const first = await callEsm<Record<string, string>>(SECRETS, 'loadDevSecrets', file, {});
     expect(first.adminToken.length).toBeGreaterThanOrEqual(16);
     expect(first.demoApiKey).toMatch(/^[A-Za-z0-9_-]{24,200}$/);
+    expect(first.internalToken.length).toBeGreaterThanOrEqual(16);
+    expect(first.internalToken).not.toBe(first.adminToken);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const again = await callEsm<Record<string, string>>(SECRETS, 'loadDevSecrets', file, {});
     expect(again).toEqual(first);
@@ -220,6 +272,9 @@ describe('secrets file', () => {
     await expect(
       callEsm(SECRETS, 'loadDevSecrets', file, { DEMO_API_KEY: 'has spaces in it, 24+ chars' }),
     ).rejects.toThrow('DEMO_API_KEY must be 24-200 characters');
+    await expect(
+      callEsm(SECRETS, 'loadDevSecrets', file, { INTERNAL_TOKEN: 'short' }),
+    ).rejects.toThrow('INTERNAL_TOKEN must have at least 16 characters');
   });
 
   it('names a broken secrets file instead of overwriting it', async () => {
@@ -348,5 +403,28 @@ describe('ready banner', () => {
       adminToken: 'z'.repeat(16),
     });
     expect(lines.join('\n')).not.toMatch(/curl|Gateway|Tenant id/);
+  });
+
+  it('keeps every value in one column, however long a service name', async () => {
+    const services = {
+      'crm-companies': 'http://127.0.0.1:3002',
+      'bookings-invitations': 'http://127.0.0.1:3004',
+      events: 'http://127.0.0.1:3003',
+    };
+    const lines = await callEsm<string[]>(BANNER, 'readyBanner', {
+      gatewayUrl: 'http://127.0.0.1:3000',
+      services,
+      database: 'postgresql://postgres:***@127.0.0.1:5433/',
+      natsUrl: 'nats://127.0.0.1:4222',
+      demo: { tenantId: 'demo', apiKey: 'demo_key_0123456789abcdefgh' },
+      adminToken: 'admin-token-0123456789',
+    });
+    const rows = lines.slice(lines.indexOf('Ready.') + 1, lines.indexOf('', 2));
+    expect(rows.length).toBeGreaterThanOrEqual(10);
+    // the longest label, then two spaces, then the value
+    expect(rows).toContain('  bookings-invitations  http://127.0.0.1:3004');
+    expect(rows).toContain(`  crm-companies${' '.repeat(9)}http://127.0.0.1:3002`);
+    const column = (l: string) => l.search(/(?<=\S {2,})\S/);
+    expect(new Set(rows.map(column))).toEqual(new Set([24]));
   });
 });

@@ -119,6 +119,21 @@ describe('deploy/k8s', () => {
       ).toContain('Deployment/gateway: environment ADMIN_TOKEN is required by gateway');
     });
 
+    it('an app without INTERNAL_TOKEN (it refuses to start in production)', () => {
+      const problems = problemsAfter((all) => {
+        for (const app of ['crm-people', 'gateway']) {
+          const c = containerOf(all, 'Deployment', app);
+          c.env = c.env.filter((e) => e.name !== 'INTERNAL_TOKEN');
+        }
+      });
+      expect(problems).toContain(
+        'Deployment/crm-people: environment INTERNAL_TOKEN is required by crm-people in production',
+      );
+      expect(problems).toContain(
+        'Deployment/gateway: environment INTERNAL_TOKEN is required by gateway in production',
+      );
+    });
+
     it('a probe on the wrong path', () => {
       expect(
         problemsAfter((all) => {

@@ -1,2 +1,3 @@
+export * from './internal-token';
 export * from './load-config';
 export * from './service-config';

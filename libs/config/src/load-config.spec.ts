@@ -39,4 +39,44 @@ describe('loadConfig', () => {
       expect((err as ConfigError).problems.join()).toMatch(/DATABASE_URL is not set/);
     }
   });
+
+  it('listens on every interface unless HOST says otherwise', () => {
+    expect(loadConfig(ServiceConfig, base).HOST).toBe('0.0.0.0');
+    expect(loadConfig(ServiceConfig, { ...base, HOST: '127.0.0.1' }).HOST).toBe('127.0.0.1');
+  });
+});
+
+describe('INTERNAL_TOKEN', () => {
+  const problems = (env: Record<string, string>) => {
+    try {
+      loadConfig(ServiceConfig, { ...base, ...env });
+      return [];
+    } catch (err) {
+      if (err instanceof ConfigError) return err.problems;
+      throw err;
+    }
+  };
+
+  it('is optional in development and tests', () => {
+    expect(problems({})).toEqual([]);
+    expect(problems({ NODE_ENV: 'test' })).toEqual([]);
+    expect(problems({ NODE_ENV: 'development', INTERNAL_TOKEN: 'short' })).toEqual([]);
+  });
+
+  it('is required with NODE_ENV=production, and the message names the variable', () => {
+    expect(problems({ NODE_ENV: 'production' })).toEqual([
+      'environment variable INTERNAL_TOKEN is not set: must be set to a secret of at least 16 characters when NODE_ENV=production (the gateway sends it to every service in X-Internal-Token; services refuse calls without it)',
+    ]);
+    // an empty value is no value (loadConfig drops it)
+    expect(problems({ NODE_ENV: 'production', INTERNAL_TOKEN: '' })[0]).toMatch(
+      /^environment variable INTERNAL_TOKEN is not set: must be set/,
+    );
+  });
+
+  it('must be long enough in production', () => {
+    expect(problems({ NODE_ENV: 'production', INTERNAL_TOKEN: 'x'.repeat(15) })[0]).toMatch(
+      /^environment variable INTERNAL_TOKEN is "x{15}": must be set to a secret of at least 16/,
+    );
+    expect(problems({ NODE_ENV: 'production', INTERNAL_TOKEN: 'x'.repeat(16) })).toEqual([]);
+  });
 });

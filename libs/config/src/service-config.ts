@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { InternalTokenRule } from './internal-token';
 
 const toBool = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.toLowerCase()) : value;
@@ -17,6 +18,14 @@ export class ServiceConfig {
   @Max(65535)
   PORT!: number;
 
+  /**
+   * The address to listen on: every interface by default (containers, Kubernetes), where the
+   * gateway reaches the service over the network. `npm start` sets 127.0.0.1 (SERVICES_HOST).
+   */
+  @IsString()
+  @MinLength(1)
+  HOST: string = '0.0.0.0';
+
   @IsString()
   @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// or postgresql:// URL' })
   DATABASE_URL!: string;
@@ -33,9 +42,11 @@ export class ServiceConfig {
   @Max(60000)
   NATS_REQUEST_TIMEOUT_MS: number = 3000;
 
-  /** When set, only requests carrying this token in X-Internal-Token (the gateway's) are served. */
-  @IsOptional()
-  @IsString()
+  /**
+   * When set, only requests carrying this token in X-Internal-Token (the gateway's) are served,
+   * REST and GraphQL alike (not /health). Required with NODE_ENV=production.
+   */
+  @InternalTokenRule()
   INTERNAL_TOKEN?: string;
 
   @Transform(toBool)

@@ -1,3 +1,4 @@
 export * from './headers';
+export * from './internal-token';
 export * from './request-context';
 export * from './request-context.guard';

@@ -2,28 +2,17 @@ import {
   CanActivate,
   createParamDecorator,
   ExecutionContext,
-  Inject,
   Injectable,
-  Optional,
   SetMetadata,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { GqlExecutionContext } from '@nestjs/graphql';
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { AppException, ErrorCode } from '@crm/errors';
-import { INTERNAL_TOKEN_HEADER } from './headers';
 import { readRequestContext, RequestContext } from './request-context';
 
 const NO_CONTEXT = 'crm:no-request-context';
 /** Health, docs and OpenAPI routes: served without the tenant headers. */
 export const WithoutRequestContext = () => SetMetadata(NO_CONTEXT, true);
-
-export const REQUEST_CONTEXT_OPTIONS = Symbol('REQUEST_CONTEXT_OPTIONS');
-export interface RequestContextOptions {
-  /** When set, calls must carry it in X-Internal-Token (the gateway adds it). */
-  internalToken?: string;
-}
 
 type RequestWithContext = FastifyRequest & { crmContext?: RequestContext };
 
@@ -35,32 +24,20 @@ function requestOf(ctx: ExecutionContext): RequestWithContext | undefined {
   return undefined;
 }
 
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-/** Global guard: checks the required headers on REST and GraphQL calls and keeps the context. */
+/**
+ * Global guard: checks the required headers on REST and GraphQL calls and keeps the context. The
+ * internal token is checked before routing, for every route but /health, by the service's HTTP
+ * server (@crm/service-kit requireInternalToken): GraphQL's `_entities` runs no guard.
+ */
 @Injectable()
 export class RequestContextGuard implements CanActivate {
-  constructor(
-    private readonly reflector: Reflector,
-    @Optional() @Inject(REQUEST_CONTEXT_OPTIONS) private readonly options?: RequestContextOptions,
-  ) {}
+  constructor(private readonly reflector: Reflector) {}
 
   canActivate(ctx: ExecutionContext): boolean {
     if (this.reflector.getAllAndOverride<boolean>(NO_CONTEXT, [ctx.getHandler(), ctx.getClass()]))
       return true;
     const req = requestOf(ctx);
     if (!req) return true; // NATS messages carry their tenant in the payload
-    const expected = this.options?.internalToken;
-    if (expected) {
-      const got = req.headers[INTERNAL_TOKEN_HEADER.toLowerCase()];
-      if (typeof got !== 'string' || !sameSecret(got, expected)) {
-        throw new AppException(ErrorCode.UNAUTHENTICATED, 'errors.auth.internalTokenInvalid');
-      }
-    }
     req.crmContext ??= readRequestContext(req.headers);
     return true;
   }

@@ -2,11 +2,14 @@ import { DynamicModule, INestApplication, Logger, RequestMethod, Type } from '@n
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import multipart from '@fastify/multipart';
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import { I18nService } from 'nestjs-i18n';
 import type { ServiceConfig } from '@crm/config';
 import { sendErrorEnvelope } from '@crm/errors';
 import { natsServerOptions } from '@crm/messaging';
 import { CrmHttpAdapter } from './http-adapter';
+import { requireInternalToken } from './internal-token';
 import { buildOpenApi, OPENAPI_PATH } from './openapi';
 
 export interface ServiceBootOptions {
@@ -46,6 +49,13 @@ export async function createServiceApp(
   });
   const i18n = app.get<I18nService>(I18nService);
   adapter.useErrorReplier((err, req, reply) => sendErrorEnvelope(i18n, req, reply, err));
+  if (opts.config.INTERNAL_TOKEN) {
+    requireInternalToken(
+      app.getHttpAdapter().getInstance() as unknown as FastifyInstance,
+      opts.config.INTERNAL_TOKEN,
+      i18n,
+    );
+  }
   // Parses nothing by itself: upload routes read their parts (@crm/storage uploadInterceptor).
   await app.register(multipart);
   app.setGlobalPrefix('v1/crm', {
@@ -58,11 +68,18 @@ export async function createServiceApp(
     inheritAppConfig: true,
   });
   app.enableShutdownHooks();
-  const doc = buildOpenApi(app, opts.title);
+  // Built once: the description changes only with a new version of the service. Its ETag lets
+  // the gateway revalidate its cached copy with a 304 instead of the whole document.
+  const body = JSON.stringify(buildOpenApi(app, opts.title));
+  const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
   app
     .getHttpAdapter()
     .getInstance()
-    .get(`/${OPENAPI_PATH}`, (_req, reply) => reply.send(doc));
+    .get(`/${OPENAPI_PATH}`, (req, reply) => {
+      void reply.header('ETag', etag).header('Cache-Control', 'no-cache');
+      if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(body);
+    });
   return app;
 }
 
@@ -70,6 +87,6 @@ export async function createServiceApp(
 export async function startServiceApp(app: INestApplication, opts: ServiceBootOptions) {
   const logger = new Logger(opts.service);
   await app.startAllMicroservices();
-  await app.listen(opts.config.PORT, '0.0.0.0');
+  await app.listen(opts.config.PORT, opts.config.HOST);
   logger.log(`${opts.service} listening on ${await app.getUrl()} (NATS ${opts.config.NATS_URL})`);
 }

@@ -5,3 +5,4 @@ export * from './health.controller';
 export * from './openapi';
 export * from './api-envelope.decorator';
 export * from './http-adapter';
+export * from './internal-token';

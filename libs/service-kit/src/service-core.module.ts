@@ -3,11 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AllExceptionsFilter, createValidationPipe } from '@crm/errors';
 import { CrmI18nModule } from '@crm/i18n';
 import { MessagingModule } from '@crm/messaging';
-import {
-  REQUEST_CONTEXT_OPTIONS,
-  RequestContextGuard,
-  RequestContextOptions,
-} from '@crm/request-context';
+import { RequestContextGuard } from '@crm/request-context';
 import type { ServiceConfig } from '@crm/config';
 
 export const SERVICE_CONFIG = Symbol('SERVICE_CONFIG');
@@ -42,10 +38,6 @@ export class ServiceCoreModule {
       ],
       providers: [
         { provide: SERVICE_CONFIG, useValue: config },
-        {
-          provide: REQUEST_CONTEXT_OPTIONS,
-          useValue: { internalToken: config.INTERNAL_TOKEN } satisfies RequestContextOptions,
-        },
         { provide: APP_GUARD, useClass: RequestContextGuard },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

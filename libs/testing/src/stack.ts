@@ -90,8 +90,10 @@ export async function startStack(
   const adminToken = randomBytes(24).toString('base64url');
   const internalToken = randomBytes(24).toString('base64url');
   const processes = new Map<string, StackProcess>();
+  // Every process on 127.0.0.1 only, as under npm start.
   const base = {
     NODE_ENV: 'test',
+    HOST: '127.0.0.1',
     NATS_URL: NATS_TEST_URL,
     APOLLO_TELEMETRY_DISABLED: 'true',
     ...options.env,

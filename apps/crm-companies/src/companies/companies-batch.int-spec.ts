@@ -4,7 +4,7 @@ import { Subjects } from '@crm/messaging';
 import { FILE_STORAGE, FileStorage } from '@crm/storage';
 import { companyFilesPrefix } from '../files/files.storage';
 import { startCrmCompanies, RunningService } from '../test/service-harness';
-import { companyTestClient, errorsOf, SYS } from './company-test-client';
+import { companyTestClient, errorsOf, SYS } from './test/company-test-client';
 
 // C7, C8 (batches), C12, C13 (tags of a selection), C14 (validate): REST and GraphQL.
 

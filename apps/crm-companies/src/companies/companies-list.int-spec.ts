@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
 import { startCrmCompanies, RunningService } from '../test/service-harness';
-import { companyTestClient, errorsOf, SYS } from './company-test-client';
+import { companyTestClient, errorsOf, SYS } from './test/company-test-client';
 
 // C1 list and C3 by domain: REST and GraphQL on a real database.
 

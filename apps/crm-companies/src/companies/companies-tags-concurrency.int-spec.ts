@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { tenantHeaders } from '@crm/testing';
 import { COMPANY_SETTINGS } from '../settings/settings-lists';
 import { startCrmCompanies, RunningService } from '../test/service-harness';
-import { companyTestClient } from './company-test-client';
+import { companyTestClient } from './test/company-test-client';
 
 // Tags named by text under concurrency: no settings lock on that path, the unique index ignoring
 // case keeps one entry per text, S2 racing it answers 201 or 409.

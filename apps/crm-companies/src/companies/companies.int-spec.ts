@@ -7,7 +7,7 @@ import { companyFilesPrefix } from '../files/files.storage';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
 import { startCrmCompanies, RunningService } from '../test/service-harness';
 import { CompaniesRepository } from './companies.repository';
-import { companyTestClient, errorsOf, SYS } from './company-test-client';
+import { companyTestClient, errorsOf, SYS } from './test/company-test-client';
 
 // C2, C4-C6, C9-C11 over REST and GraphQL, the federation reference and the NATS request, on a
 // real database and NATS.

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ContactTestKit, favoriteCases, fieldRules } from './contact-test-kit';
+import { ContactTestKit, favoriteCases, fieldRules } from './test/contact-test-kit';
 
 // startup and requests can be slow on a loaded machine (jest's default is 5 s)
 jest.setTimeout(60000);

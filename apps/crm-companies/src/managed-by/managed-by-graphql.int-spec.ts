@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ManagedByRepository } from './managed-by.repository';
-import { ACCOUNT_MANAGER, KEY_ACCOUNT_MANAGER, ManagedByKit } from './managed-by-test-kit';
+import { ACCOUNT_MANAGER, KEY_ACCOUNT_MANAGER, ManagedByKit } from './test/managed-by-test-kit';
 
 // M1-M7 over GraphQL (same service methods as REST) and Company.managedBy: the managers of all
 // companies of one response come from one SQL query; CompanyManager.person is a federation

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ACCOUNT_MANAGER, KEY_ACCOUNT_MANAGER, ManagedByKit } from './managed-by-test-kit';
+import { ACCOUNT_MANAGER, KEY_ACCOUNT_MANAGER, ManagedByKit } from './test/managed-by-test-kit';
 
 // M1-M7 over REST against the real service, database and NATS (crm-people answered by a
 // stand-in on the real NATS): person and role confirmed before writing, 503 with nothing

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CompaniesStandIn } from '../test/companies-stand-in';
-import { CardTestKit } from './card-test-fixtures';
+import { CardTestKit } from './test/card-test-fixtures';
 
 // startup and requests can be slow on a loaded machine (jest's default is 5 s)
 jest.setTimeout(60000);

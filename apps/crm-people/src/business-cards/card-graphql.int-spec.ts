@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CardTestKit } from './card-test-fixtures';
+import { CardTestKit } from './test/card-test-fixtures';
 
 // startup and requests can be slow on a loaded machine (jest's default is 5 s)
 jest.setTimeout(60000);

@@ -3,7 +3,7 @@ import { AckPolicy, connect, DeliverPolicy, NatsConnection } from 'nats';
 import { CRM_EVENTS_STREAM, Subjects } from '@crm/messaging';
 import { NATS_TEST_URL } from '@crm/testing';
 import { RunningService, startCrmPeople } from '../test/service-harness';
-import { mergeTestClient } from './merge-fixtures';
+import { mergeTestClient } from './test/merge-fixtures';
 
 // crm-people's outbox relay with the real service, database and NATS: the merge's event and a
 // row inserted the way other helpers write theirs (tx.outboxEvent.create) reach JetStream.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Subjects } from '@crm/messaging';
 import { RunningService, startCrmPeople } from '../test/service-harness';
-import { CUSTOMER, mergeTestClient, PROSPECT } from './merge-fixtures';
+import { CUSTOMER, mergeTestClient, PROSPECT } from './test/merge-fixtures';
 
 // P20, P21 against the real service and database: every kind moves, repeats are dropped, the
 // preview writes nothing, a failure leaves nothing half done, other tenants' ids are unknown.

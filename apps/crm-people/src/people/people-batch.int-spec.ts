@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { startCrmPeople, RunningService } from '../test/service-harness';
-import { peopleTestClient } from './people-test-client';
+import { peopleTestClient } from './test/people-test-client';
 
 // P6 delete, P8-P10 batches, P15 validate: REST and GraphQL on a real database.
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PrismaService } from '../database/prisma.service';
 import { startCrmPeople, RunningService } from '../test/service-harness';
 import { PERSON_INCLUDE } from './people.repository';
-import { peopleTestClient } from './people-test-client';
+import { peopleTestClient } from './test/people-test-client';
 import { loadPersonRecords } from './person-records.sql';
 
 // P1, P2 keyset paging (after=, metaData.nextCursor) and the capped total, REST and GraphQL, on a

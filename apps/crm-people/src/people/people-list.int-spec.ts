@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { startCrmPeople, RunningService } from '../test/service-harness';
-import { peopleTestClient } from './people-test-client';
+import { peopleTestClient } from './test/people-test-client';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
 
 // P1 filter, P2 list, P7 quicklook: REST and GraphQL on a real database.

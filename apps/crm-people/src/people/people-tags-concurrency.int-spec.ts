@@ -5,7 +5,7 @@ import { PrismaService } from '../database/prisma.service';
 import { PEOPLE_SETTINGS } from '../settings/settings-lists';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
 import { startCrmPeople, RunningService } from '../test/service-harness';
-import { peopleTestClient } from './people-test-client';
+import { peopleTestClient } from './test/people-test-client';
 
 // Tags named by text under concurrency: no settings lock on that path, the unique index ignoring
 // case keeps one entry per text, the settings writes (S2, S3) racing it answer 201/200 or 409.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startCrmPeople, RunningService } from '../test/service-harness';
-import { peopleTestClient } from './people-test-client';
+import { peopleTestClient } from './test/people-test-client';
 
 // P5 update, P12/P13 tag lists, P14 lifecycle: REST and GraphQL on a real database.
 

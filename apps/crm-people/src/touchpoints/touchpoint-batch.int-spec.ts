@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppException } from '@crm/errors';
 import { MessageBus, MoveTouchpointsReply, Subjects } from '@crm/messaging';
 import { startCrmPeople, RunningService } from '../test/service-harness';
-import { apiOf } from './__fixtures__/api';
+import { apiOf } from './test/api';
 
 // T6, T8-T14 and the NATS command crm-people.touchpoints.move against a real crm-people.
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PeopleService } from '../people/people.service';
 import { CompaniesStandIn } from '../test/companies-stand-in';
 import { startCrmPeople, RunningService } from '../test/service-harness';
-import { apiOf } from './__fixtures__/api';
+import { apiOf } from './test/api';
 
 // T1-T5 and T7 over REST and GraphQL against a real crm-people (PostgreSQL, NATS).
 

@@ -14,8 +14,8 @@ export type Doc = {
 
 export interface WorkspaceFacts {
   apps: string[];
-  /** Environment names each app reads, and those it requires. */
-  env: Record<string, { names: string[]; required: string[] }>;
+  /** Environment names each app reads, those it requires, and those required in production. */
+  env: Record<string, { names: string[]; required: string[]; production: string[] }>;
   /** Services with prisma/<svc>/migrations. */
   migrated: string[];
   runtimeEnv: string[];
@@ -170,6 +170,10 @@ export function checkManifests(docs: Doc[], secrets: Doc[], facts: WorkspaceFact
         problems.push(`${id}: environment ${n} is not read by ${app}`);
     for (const n of reads.required)
       if (!env.includes(n)) problems.push(`${id}: environment ${n} is required by ${app}`);
+    // The manifests run every app with NODE_ENV=production (config.yaml).
+    for (const n of reads.production)
+      if (!env.includes(n))
+        problems.push(`${id}: environment ${n} is required by ${app} in production`);
     for (const n of ['DATABASE_URL', 'ADMIN_TOKEN', 'INTERNAL_TOKEN'])
       if (env.includes(n) && !secretOf(c, n)) problems.push(`${id}: ${n} must come from a Secret`);
 

@@ -16,7 +16,7 @@ import { OutboxDb } from './outbox-db';
 import { OutboxEventsModule } from './outbox-events.module';
 import { OutboxRelay } from './outbox-relay';
 import { addOutboxEvent } from './outbox-write';
-import { natsServer, NatsProcess, pgOutboxDb, scratchDatabase, waitFor } from './testing/scratch';
+import { natsServer, NatsProcess, pgOutboxDb, scratchDatabase, waitFor } from './test/scratch';
 
 // Real PostgreSQL (a scratch database with the two outbox tables) and a nats-server process of
 // this file's own (free port, temporary store), so the outage test can kill and restart it.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ServiceTestClient } from '@crm/testing';
-import { PrismaService } from '../database/prisma.service';
-import type { RunningService } from '../test/service-harness';
+import { PrismaService } from '../../database/prisma.service';
+import type { RunningService } from '../../test/service-harness';
 
 // Test support of the merge integration tests: calls, and people with every kind of data that a
 // merge moves, written straight into the database (the routes that write them are other tests').

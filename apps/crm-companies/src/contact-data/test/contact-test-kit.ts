@@ -1,7 +1,7 @@
 import { ServiceTestKit } from '@crm/testing';
-import { PrismaService } from '../database/prisma.service';
-import type { AddressRow, ContactKind, EmailRow, PhoneRow } from './contact-data.repository';
-import { startCrmCompanies } from '../test/service-harness';
+import { PrismaService } from '../../database/prisma.service';
+import type { AddressRow, ContactKind, EmailRow, PhoneRow } from '../contact-data.repository';
+import { startCrmCompanies } from '../../test/service-harness';
 
 // Shared by the integration tests of contact data: a running crm-companies and small helpers.
 

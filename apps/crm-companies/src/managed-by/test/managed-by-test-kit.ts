@@ -2,8 +2,8 @@ import { connect, JSONCodec, NatsConnection, Subscription } from 'nats';
 import { randomUUID } from 'node:crypto';
 import { Subjects } from '@crm/messaging';
 import { NATS_TEST_URL, ServiceTestKit } from '@crm/testing';
-import { PrismaService } from '../database/prisma.service';
-import { RunningService, startCrmCompanies } from '../test/service-harness';
+import { PrismaService } from '../../database/prisma.service';
+import { RunningService, startCrmCompanies } from '../../test/service-harness';
 
 // Shared by the integration tests of managed-by relations: the real crm-companies (HTTP, GraphQL,
 // NATS, database) and, over real NATS, a responder standing in for crm-people's peopleExist.

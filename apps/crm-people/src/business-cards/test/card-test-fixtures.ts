@@ -1,7 +1,7 @@
 import { ServiceTestKit } from '@crm/testing';
-import { PrismaService } from '../database/prisma.service';
-import type { PeopleSettingsList } from '../generated/prisma/client';
-import { startCrmPeople } from '../test/service-harness';
+import { PrismaService } from '../../database/prisma.service';
+import type { PeopleSettingsList } from '../../generated/prisma/client';
+import { startCrmPeople } from '../../test/service-harness';
 
 // Shared by the integration tests of business cards: a running crm-people and small helpers.
 

@@ -1,5 +1,5 @@
 import { runSql, ServiceTestClient } from '@crm/testing';
-import type { RunningService } from '../test/service-harness';
+import type { RunningService } from '../../test/service-harness';
 
 // Calls of the companies integration tests against a running crm-companies (REST, GraphQL, SQL).
 
