@@ -1,0 +1,5 @@
+export * from './documents/document-store';
+export * from './documents/document-files';
+export * from './images/image-store';
+export * from './images/image-files';
+export * from './providers';
