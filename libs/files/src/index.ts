@@ -3,3 +3,4 @@ export * from './documents/document-files';
 export * from './images/image-store';
 export * from './images/image-files';
 export * from './providers';
+export * from './locales';
