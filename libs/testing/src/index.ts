@@ -5,3 +5,4 @@ export * from './nats-server';
 export * from './stack';
 export * from './service';
 export * from './client';
+export * from './images';
