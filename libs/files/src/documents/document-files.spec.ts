@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import { AppException, ErrorCode } from '@crm/errors';
 import { DiskStorage, storageKey } from '@crm/storage';
 import type { StoredUpload } from '@crm/storage';
@@ -167,5 +170,44 @@ describe('DocumentFiles reads and deletes', () => {
     jest.spyOn(storage, 'delete').mockRejectedValueOnce(new Error('EACCES'));
     expect(await documents.remove(A, owner, doc.id)).toEqual({ id: doc.id, deleted: true });
     expect(store.rows).toEqual([]);
+  });
+});
+
+describe('DocumentFiles.uploadEngine', () => {
+  const request = (ownerId: string, tenantId = A.tenantId) =>
+    ({
+      headers: {
+        'x-integration-name': 'test-suite',
+        'x-integration-provider': 'jest',
+        'x-service-tenantid': tenantId,
+      },
+      params: { id: ownerId },
+    }) as unknown as FastifyRequest;
+  const part = (data: string) =>
+    ({
+      fieldname: 'file',
+      filename: 'notes.txt',
+      mimetype: 'text/plain',
+      file: Readable.from([Buffer.from(data)]),
+    }) as unknown as MultipartFile;
+
+  it("streams the file under the owner's key, the owner id in lower case", async () => {
+    const stored = await documents.uploadEngine().receive(request(owner.toUpperCase()), part('hi'));
+    expect(stored).toMatchObject({
+      originalname: 'notes.txt',
+      size: 2,
+      storageKey: keyOf(A.tenantId, owner, stored.documentId),
+    });
+    expect(await storage.exists(stored.storageKey)).toBe(true);
+  });
+
+  it('checks the owner before a byte is stored: unknown or foreign owners store nothing', async () => {
+    for (const req of [request(randomUUID()), request('nope'), request(owner, 'tenant-b')]) {
+      const err = (await rejection(
+        documents.uploadEngine().receive(req, part('x')),
+      )) as AppException;
+      expect(err.args).toMatchObject({ resource: 'Owner' });
+    }
+    expect(await readdir(root)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { Paged, paged } from '@crm/envelope';
 import { AppException, isUuid } from '@crm/errors';
 import { actorOf } from '@crm/persistence';
 import { PageQuery, parseSort, skipTake, toOrderBy } from '@crm/paging';
+import { readRequestContext } from '@crm/request-context';
 import type { RequestContext } from '@crm/request-context';
 import {
   DocumentUploadEngine,
@@ -11,7 +12,6 @@ import {
   sanitizeFileName,
 } from '@crm/storage';
 import type { FileAnswer, StoredUpload } from '@crm/storage';
-import { readRequestContext } from '@crm/request-context';
 import { DOCUMENT_SORT_FIELDS, DocumentStore } from './document-store';
 
 /** Largest document accepted by default (C31, P22): 20 MB. */
