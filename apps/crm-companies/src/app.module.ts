@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import path from 'node:path';
+import { FILES_LOCALES_DIR } from '@crm/files';
 import { HealthController, Readiness, ServiceCoreModule, subgraphModule } from '@crm/service-kit';
 import type { CrmCompaniesConfig } from './config';
 import { DatabaseModule } from './database/database.module';
@@ -23,7 +24,7 @@ export class AppModule {
         ServiceCoreModule.forRoot({
           service: SERVICE_NAME,
           config,
-          localeDirs: [path.join(__dirname, 'i18n')],
+          localeDirs: [FILES_LOCALES_DIR, path.join(__dirname, 'i18n')],
         }),
         DatabaseModule,
         subgraphModule(),

@@ -6,3 +6,4 @@ export * from './stack';
 export * from './service';
 export * from './client';
 export * from './fuzz/schema-arbitrary';
+export * from './images';

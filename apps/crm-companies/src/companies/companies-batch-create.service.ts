@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { createdStamps } from '@crm/persistence';
 import { checkItems, throwIfProblems } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import type { Prisma } from '../generated/prisma/client';
@@ -59,10 +60,7 @@ export class CompaniesBatchCreateService {
           lifecycleChanged: lifecycleId ? now : null,
           dateCreated: now,
           dateModified: now,
-          createdBy: ctx.integrationName,
-          createdByUserId: ctx.callerId,
-          modifiedBy: ctx.integrationName,
-          modifiedByUserId: ctx.callerId,
+          ...createdStamps(ctx),
         };
       });
       await this.writes.createCompanies(tx, rows);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { modifiedStamps } from '@crm/persistence';
 import { checkObject, throwIfProblems } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import { CompanyTagsSelectionInput } from './dto/company-batch.input';
@@ -49,10 +50,7 @@ export class CompaniesTagsService {
       );
       if (action === 'add') await this.writes.appendTags(tx, tenantId, companyIds, tagIds);
       else await this.writes.removeTags(tx, tenantId, companyIds, tagIds);
-      await this.writes.touch(tx, tenantId, companyIds, {
-        modifiedBy: ctx.integrationName,
-        modifiedByUserId: ctx.callerId,
-      });
+      await this.writes.touch(tx, tenantId, companyIds, modifiedStamps(ctx));
     }, true);
     const byId = new Map(
       (await this.companies.toDtos(ctx, await this.repo.findByIds(tenantId, companyIds))).map(

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { modifiedStamps } from '@crm/persistence';
 import { checkItems, checkObject, fieldPath, isUuid, throwIfProblems } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import type { Prisma } from '../generated/prisma/client';
@@ -162,8 +163,7 @@ export class CompaniesUpdateService {
         if (Object.keys(data).length === 0 && !c.tags) continue;
         await this.writes.update(tx, tenantId, item.id, {
           ...data,
-          modifiedBy: ctx.integrationName,
-          modifiedByUserId: ctx.callerId,
+          ...modifiedStamps(ctx),
         });
       }
       await this.writes.addHistories(tx, histories);

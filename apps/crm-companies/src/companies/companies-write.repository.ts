@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import type { ModifiedStamps } from '@crm/persistence';
 import { addOutboxEvent, CompaniesDeletedEvent, Subjects } from '@crm/messaging';
 import { BATCH_MAX } from '@crm/errors';
 import type { Prisma } from '../generated/prisma/client';
@@ -13,10 +14,7 @@ export interface HistoryRow {
 }
 
 /** Who changed a company (X-Integration-Name, X-Caller-Id). */
-export interface Author {
-  modifiedBy: string;
-  modifiedByUserId: string | null;
-}
+export type Author = ModifiedStamps;
 
 /** Writes of updates, batches, tag selections and deletes; every method runs in the caller's tx. */
 @Injectable()

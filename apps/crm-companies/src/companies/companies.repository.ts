@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { NewRecordStamps } from '@crm/persistence';
+import type { Actor, NewRecordStamps } from '@crm/persistence';
 import { randomUUID } from 'node:crypto';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
@@ -156,7 +156,7 @@ export class CompaniesRepository {
     tenantId: string,
     companyId: string,
     note: string | null,
-    by: { name: string; userId: string | null },
+    by: Actor,
   ): Promise<NoteRecord> {
     return tx.companyNote.upsert({
       where: { companyId },

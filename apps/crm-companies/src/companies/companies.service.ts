@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { actorOf, createdStamps } from '@crm/persistence';
 import { AppException, isUuid } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
@@ -98,10 +99,7 @@ export class CompaniesService {
           lifecycleId,
           lifecycleChanged: lifecycleId ? now : null,
           dateCreated: now,
-          createdBy: ctx.integrationName,
-          createdByUserId: ctx.callerId,
-          modifiedBy: ctx.integrationName,
-          modifiedByUserId: ctx.callerId,
+          ...createdStamps(ctx),
         },
         entries,
         lifecycleId ? { lifecycleId, dateChanged: now } : null,
@@ -126,10 +124,7 @@ export class CompaniesService {
   ): Promise<CompanyNoteOutput> {
     const saved = await this.repo.transaction(async (tx) => {
       await this.lookup.lock(tx, ctx, id);
-      return this.repo.upsertNote(tx, ctx.tenantId, id.toLowerCase(), note, {
-        name: ctx.integrationName,
-        userId: ctx.callerId,
-      });
+      return this.repo.upsertNote(tx, ctx.tenantId, id.toLowerCase(), note, actorOf(ctx));
     });
     return toCompanyNote(saved);
   }

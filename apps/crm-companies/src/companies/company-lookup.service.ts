@@ -35,12 +35,17 @@ export class CompanyLookup {
   }
 
   async lock(tx: Tx, ctx: RequestContext, companyId: string): Promise<void> {
+    if (!(await this.tryLock(tx, ctx.tenantId, companyId))) throw this.notFound(ctx, companyId);
+  }
+
+  /** `lock` without the 404: false when the tenant has no such company. */
+  async tryLock(tx: Tx, tenantId: string, companyId: string): Promise<boolean> {
     const rows = isUuid(companyId)
       ? await tx.$queryRaw<{ id: string }[]>`
           SELECT id FROM "Company"
-          WHERE id = ${companyId}::uuid AND "tenantId" = ${ctx.tenantId}
+          WHERE id = ${companyId}::uuid AND "tenantId" = ${tenantId}
           FOR UPDATE`
       : [];
-    if (!rows.length) throw this.notFound(ctx, companyId);
+    return rows.length > 0;
   }
 }

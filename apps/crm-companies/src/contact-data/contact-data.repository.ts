@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Actor } from '@crm/persistence';
 import { PrismaService } from '../database/prisma.service';
 import type {
   CompanyAddress as AddressRow,
@@ -42,12 +43,7 @@ export class ContactDataRepository {
   }
 
   /** The company was changed through its contact data: modifiedBy and dateModified follow. */
-  async touchCompany(
-    tx: Tx,
-    tenantId: string,
-    companyId: string,
-    by: { name: string; userId: string | null },
-  ): Promise<void> {
+  async touchCompany(tx: Tx, tenantId: string, companyId: string, by: Actor): Promise<void> {
     await tx.company.updateMany({
       where: { tenantId, id: companyId },
       data: { modifiedBy: by.name, modifiedByUserId: by.userId },

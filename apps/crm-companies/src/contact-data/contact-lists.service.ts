@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { I18nService } from 'nestjs-i18n';
+import { actorOf } from '@crm/persistence';
 import { AppException, ErrorCode, FieldProblem, translateError } from '@crm/errors';
 import type { FieldError } from '@crm/envelope';
 import type { RequestContext } from '@crm/request-context';
@@ -52,10 +53,7 @@ export class ContactLists {
     return this.repo.transaction(async (tx) => {
       await this.lookup.lock(tx, ctx, companyId);
       const out = await fn(tx, await load(tx));
-      await this.repo.touchCompany(tx, ctx.tenantId, companyId, {
-        name: ctx.integrationName,
-        userId: ctx.callerId,
-      });
+      await this.repo.touchCompany(tx, ctx.tenantId, companyId, actorOf(ctx));
       return out;
     });
   }

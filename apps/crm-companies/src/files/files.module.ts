@@ -1,34 +1,33 @@
 import { Module } from '@nestjs/common';
+import { diskStorageProvider, documentUploadProvider } from '@crm/files';
 import { FILE_STORAGE } from '@crm/storage';
 import { CompanyLookupModule } from '../companies/company-lookup.module';
-import { documentUploadEngineProvider } from './documents/document-upload.provider';
 import { DocumentsController } from './documents/documents.controller';
 import { DocumentsRepository } from './documents/documents.repository';
 import { DocumentsResolver } from './documents/documents.resolver';
 import { DocumentsService } from './documents/documents.service';
-import { storageProvider } from './files.storage';
 import { LogoController } from './logo/logo.controller';
 import { LogoRepository } from './logo/logo.repository';
 import { LogoResolver } from './logo/logo.resolver';
 import { LogoService } from './logo/logo.service';
 
 /**
- * Logos (C28) and documents (C31, C32): bytes in the FileStorage (@crm/storage,
- * FILE_STORAGE_DIR), references in Company.logo and CompanyDocument. Exports the storage for the
+ * Logos (C28) and documents (C31, C32) on @crm/files: bytes in the FileStorage
+ * (FILE_STORAGE_DIR), references in Company.logo and CompanyDocument. Exports the storage for the
  * clean-up on company delete (deletePrefix(companyFilesPrefix(...)) after the commit).
  */
 @Module({
   imports: [CompanyLookupModule],
   controllers: [LogoController, DocumentsController],
   providers: [
-    storageProvider,
+    diskStorageProvider,
     LogoRepository,
     LogoService,
     LogoResolver,
     DocumentsRepository,
     DocumentsService,
     DocumentsResolver,
-    documentUploadEngineProvider,
+    documentUploadProvider(DocumentsService),
   ],
   exports: [FILE_STORAGE],
 })

@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
+import { diskStorageProvider, documentUploadProvider } from '@crm/files';
 import { FILE_STORAGE } from '@crm/storage';
-import { documentUploadEngineProvider } from './documents/document-upload.provider';
 import { DocumentsController } from './documents/documents.controller';
 import { DocumentsRepository } from './documents/documents.repository';
 import { DocumentsService } from './documents/documents.service';
-import { storageProvider } from './files.storage';
 import { PersonFilesService } from './person-files.service';
 import { ProfileImagesController } from './profile-images/profile-images.controller';
 import { ProfileImagesRepository } from './profile-images/profile-images.repository';
@@ -12,20 +11,20 @@ import { ProfileImagesResolver } from './profile-images/profile-images.resolver'
 import { ProfileImagesService } from './profile-images/profile-images.service';
 
 /**
- * Profile images (P16-P19) and documents (P22, P23): bytes in the FileStorage (@crm/storage,
- * FILE_STORAGE_DIR), references in Person.profileImage and PersonDocument. Exports the storage
+ * Profile images (P16-P19) and documents (P22, P23) on @crm/files: bytes in the FileStorage
+ * (FILE_STORAGE_DIR), references in Person.profileImage and PersonDocument. Exports the storage
  * and PersonFilesService for the clean-up on person delete and merge.
  */
 @Module({
   controllers: [ProfileImagesController, DocumentsController],
   providers: [
-    storageProvider,
+    diskStorageProvider,
     ProfileImagesRepository,
     ProfileImagesService,
     ProfileImagesResolver,
     DocumentsRepository,
     DocumentsService,
-    documentUploadEngineProvider,
+    documentUploadProvider(DocumentsService),
     PersonFilesService,
   ],
   exports: [FILE_STORAGE, PersonFilesService],

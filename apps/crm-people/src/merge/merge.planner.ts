@@ -1,3 +1,4 @@
+import type { Actor } from '@crm/persistence';
 import type { Prisma } from '../generated/prisma/client';
 import { displayName } from '../people/person.mapper';
 import type { PersonRecord } from '../people/people.repository';
@@ -31,7 +32,7 @@ export function planMerge(
   tenantId: string,
   target: MergeRecord,
   sources: readonly MergeRecord[],
-  by: { name: string; userId: string | null },
+  by: Actor,
 ): MergePlan {
   const sourceIds = sources.map((s) => s.id);
   const everyone = [target, ...sources];

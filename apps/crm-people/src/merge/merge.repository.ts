@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Actor } from '@crm/persistence';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
 import { PERSON_INCLUDE } from '../people/people.repository';
@@ -33,7 +34,7 @@ export interface MergeWrite {
     importantDates: Prisma.InputJsonValue;
     socialMedias: Prisma.InputJsonValue;
   };
-  by: { name: string; userId: string | null };
+  by: Actor;
 }
 
 const CHUNK = 500;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { actorOf } from '@crm/persistence';
 import { AppException, ErrorCode, FieldProblem, isUuid } from '@crm/errors';
 import { addOutboxEvent, PeopleMergedEvent, Subjects } from '@crm/messaging';
 import type { RequestContext } from '@crm/request-context';
@@ -116,7 +117,7 @@ export class MergeService {
       ctx.tenantId,
       byId.get(targetId)!,
       sourceIds.map((id) => byId.get(id)!),
-      { name: ctx.integrationName, userId: ctx.callerId },
+      actorOf(ctx),
     );
   }
 }

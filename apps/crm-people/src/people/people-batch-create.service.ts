@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { createdStamps } from '@crm/persistence';
 import type { RequestContext } from '@crm/request-context';
 import type { Prisma } from '../generated/prisma/client';
 import type { Person } from './dto/person.dto';
@@ -76,10 +77,7 @@ export class PeopleBatchCreateService {
           lifecycleChanged: lifecycleId ? now : null,
           dateCreated: now,
           dateModified: now,
-          createdBy: ctx.integrationName,
-          createdByUserId: ctx.callerId,
-          modifiedBy: ctx.integrationName,
-          modifiedByUserId: ctx.callerId,
+          ...createdStamps(ctx),
         };
       });
       await this.writes.createPeople(tx, rows);

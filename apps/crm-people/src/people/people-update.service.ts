@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { modifiedStamps } from '@crm/persistence';
 import { AppException, checkItems, fieldPath, throwIfProblems, isUuid } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import type { Prisma } from '../generated/prisma/client';
@@ -172,8 +173,7 @@ export class PeopleUpdateService {
         if (Object.keys(data).length === 0 && !c.orgaTags && !c.personalities) continue;
         await this.writes.update(tx, tenantId, item.id, {
           ...data,
-          modifiedBy: ctx.integrationName,
-          modifiedByUserId: ctx.callerId,
+          ...modifiedStamps(ctx),
         });
       }
       await this.writes.addHistories(tx, histories);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { NewRecordStamps } from '@crm/persistence';
+import type { Actor, NewRecordStamps } from '@crm/persistence';
 import { randomUUID } from 'node:crypto';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
@@ -272,7 +272,7 @@ export class PeopleRepository {
     tenantId: string,
     personId: string,
     note: string | null,
-    by: { name: string; userId: string | null },
+    by: Actor,
   ): Promise<NoteRecord> {
     return tx.personNote.upsert({
       where: { personId },

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { actorOf, createdStamps } from '@crm/persistence';
 import { AppException, isUuid } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
@@ -44,7 +45,6 @@ export class PeopleService {
   }
 
   async create(ctx: RequestContext, input: CreatePersonInput): Promise<Person> {
-    const by = { name: ctx.integrationName, userId: ctx.callerId };
     const now = new Date();
     const lifecycleId = input.lifecycle?.lifecycleId ?? null;
     const { tenantId, language } = ctx;
@@ -55,10 +55,7 @@ export class PeopleService {
       lifecycleId,
       lifecycleChanged: lifecycleId ? now : null,
       dateCreated: now,
-      createdBy: by.name,
-      createdByUserId: by.userId,
-      modifiedBy: by.name,
-      modifiedByUserId: by.userId,
+      ...createdStamps(ctx),
     };
     const fast = await this.createNamingTags(ctx, input, row);
     if (fast) return fast;
@@ -175,10 +172,7 @@ export class PeopleService {
     const saved = await this.repo.transaction(async (tx) => {
       if (!(await this.repo.exists(ctx.tenantId, id, tx)))
         throw AppException.notFound('Person', id);
-      return this.repo.upsertNote(tx, ctx.tenantId, id, note, {
-        name: ctx.integrationName,
-        userId: ctx.callerId,
-      });
+      return this.repo.upsertNote(tx, ctx.tenantId, id, note, actorOf(ctx));
     });
     return toNote(saved);
   }

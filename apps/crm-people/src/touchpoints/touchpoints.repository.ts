@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import type { Actor } from '@crm/persistence';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
 
@@ -23,10 +24,7 @@ export const TOUCHPOINT_INCLUDE = {
 export type TouchpointRecord = Prisma.TouchpointGetPayload<{ include: typeof TOUCHPOINT_INCLUDE }>;
 export type Tx = Prisma.TransactionClient;
 type Db = Tx | PrismaService;
-export interface Author {
-  name: string;
-  userId: string | null;
-}
+export type Author = Actor;
 export type TouchpointFields = Pick<
   Prisma.TouchpointUncheckedCreateInput,
   'type' | 'subject' | 'description' | 'start' | 'end' | 'companyId' | 'priority'

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { I18nService } from 'nestjs-i18n';
+import { actorOf } from '@crm/persistence';
 import { paged, Paged } from '@crm/envelope';
 import { AppException, flattenValidationErrors, translateError, isUuid } from '@crm/errors';
 import { parseSort, skipTake, toOrderBy } from '@crm/paging';
@@ -21,10 +22,7 @@ import { dateOf, TouchpointRules } from './touchpoint.rules';
 import { Author, TouchpointFields, TouchpointsRepository, Tx } from './touchpoints.repository';
 
 export const RESOURCE = 'Touchpoint';
-export const authorOf = (ctx: RequestContext): Author => ({
-  name: ctx.integrationName,
-  userId: ctx.callerId,
-});
+export const authorOf = (ctx: RequestContext): Author => actorOf(ctx);
 
 function fieldsOf(input: TouchpointInput): TouchpointFields {
   return {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { DocumentPageQuery, DocumentRecord, DocumentStore, NewDocumentRow } from '@crm/files';
 import { PrismaService } from '../../database/prisma.service';
 import type { Prisma } from '../../generated/prisma/client';
 import type { CompanyDocument } from './dto/company-document.output';
@@ -6,38 +7,23 @@ import { toDocument } from './documents.mapper';
 
 export type Tx = Prisma.TransactionClient;
 
-export const DOCUMENT_SORT_FIELDS = [
-  'fileName',
-  'contentType',
-  'size',
-  'dateCreated',
-  'id',
-] as const;
-
-/** A stored document: what the API shows and where its bytes are. */
-export interface DocumentRecord {
-  document: CompanyDocument;
-  storageKey: string;
-}
-
-/** CompanyDocument rows; every query is scoped to the tenant and the company. */
+/** CompanyDocument rows for @crm/files; every query is scoped to the tenant and the company. */
 @Injectable()
-export class DocumentsRepository {
+export class DocumentsRepository implements DocumentStore<CompanyDocument, Tx> {
   constructor(private readonly prisma: PrismaService) {}
 
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.prisma.$transaction(fn);
   }
 
+  ownerExists(tenantId: string, companyId: string, db: Tx = this.prisma): Promise<boolean> {
+    return db.company.count({ where: { tenantId, id: companyId } }).then((n) => n > 0);
+  }
+
   async page(
     tenantId: string,
     companyId: string,
-    opts: {
-      skip: number;
-      take: number;
-      orderBy: Prisma.CompanyDocumentOrderByWithRelationInput[];
-      q?: string;
-    },
+    opts: DocumentPageQuery,
   ): Promise<[CompanyDocument[], number]> {
     const where: Prisma.CompanyDocumentWhereInput = {
       tenantId,
@@ -61,16 +47,22 @@ export class DocumentsRepository {
     companyId: string,
     id: string,
     db: Tx = this.prisma,
-  ): Promise<DocumentRecord | null> {
+  ): Promise<DocumentRecord<CompanyDocument> | null> {
     const row = await db.companyDocument.findFirst({ where: { tenantId, companyId, id } });
-    return row ? { document: toDocument(row), storageKey: row.storageKey } : null;
+    return row
+      ? {
+          document: toDocument(row),
+          storageKey: row.storageKey,
+          fileName: row.fileName,
+          contentType: row.contentType,
+        }
+      : null;
   }
 
-  create(
-    tx: Tx,
-    data: Omit<Prisma.CompanyDocumentUncheckedCreateInput, 'dateCreated'>,
-  ): Promise<CompanyDocument> {
-    return tx.companyDocument.create({ data }).then(toDocument);
+  insert(tx: Tx, { ownerId, createdBy, ...row }: NewDocumentRow): Promise<CompanyDocument> {
+    return tx.companyDocument
+      .create({ data: { ...row, companyId: ownerId, createdBy: createdBy.name } })
+      .then(toDocument);
   }
 
   async delete(tx: Tx, tenantId: string, companyId: string, id: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { DEFAULT_IMAGE_MAX_BYTES } from '@crm/files';
 import type { ImageRendering } from '@crm/storage';
 
 /**
@@ -12,7 +13,7 @@ export type LogoSize = (typeof LOGO_SIZES)[number];
 export const DEFAULT_LOGO_SIZE: LogoSize = 'original';
 
 /** Largest upload accepted (C28). */
-export const LOGO_MAX_BYTES = 5 * 1024 * 1024;
+export const LOGO_MAX_BYTES = DEFAULT_IMAGE_MAX_BYTES;
 
 export const LOGO_RENDERING: ImageRendering<LogoSize> = {
   sizes: LOGO_SIZES,
@@ -26,6 +27,3 @@ export const LOGO_RENDERING: ImageRendering<LogoSize> = {
   vectorPx: 2048,
   messages: 'files.image',
 };
-
-export const isLogoSize = (v: string): v is LogoSize =>
-  (LOGO_SIZES as readonly string[]).includes(v);

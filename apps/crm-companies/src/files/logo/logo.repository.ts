@@ -1,30 +1,39 @@
 import { Injectable } from '@nestjs/common';
+import type { ImageState, ImageStore } from '@crm/files';
+import type { Actor } from '@crm/persistence';
+import { CompanyLookup } from '../../companies/company-lookup.service';
 import { PrismaService } from '../../database/prisma.service';
 import type { Prisma } from '../../generated/prisma/client';
 
 export type Tx = Prisma.TransactionClient;
 
-export interface LogoState {
-  /** The version of the current logo (a folder in the FileStorage), or null. */
-  logo: string | null;
-  logoDateModified: Date | null;
-}
-
-/** Company.logo and logoDateModified: which version of the files is the logo. */
+/** Company.logo and logoDateModified for @crm/files: which version of the files is the logo. */
 @Injectable()
-export class LogoRepository {
-  constructor(private readonly prisma: PrismaService) {}
+export class LogoRepository implements ImageStore<Tx> {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly companies: CompanyLookup,
+  ) {}
 
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.prisma.$transaction(fn);
   }
 
   /** null when the tenant has no such company. */
-  state(tenantId: string, companyId: string, db: Tx = this.prisma): Promise<LogoState | null> {
-    return db.company.findFirst({
+  async state(
+    tenantId: string,
+    companyId: string,
+    db: Tx = this.prisma,
+  ): Promise<ImageState | null> {
+    const row = await db.company.findFirst({
       where: { tenantId, id: companyId },
       select: { logo: true, logoDateModified: true },
     });
+    return row ? { version: row.logo, dateModified: row.logoDateModified } : null;
+  }
+
+  lock(tx: Tx, tenantId: string, companyId: string): Promise<boolean> {
+    return this.companies.tryLock(tx, tenantId, companyId);
   }
 
   async set(
@@ -32,7 +41,7 @@ export class LogoRepository {
     tenantId: string,
     companyId: string,
     logo: string | null,
-    by: { name: string; userId: string | null },
+    by: Actor,
   ): Promise<Date> {
     const now = new Date();
     await tx.company.updateMany({

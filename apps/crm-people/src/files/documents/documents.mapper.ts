@@ -1,10 +1,10 @@
+import type { PersonDocument as DocumentRow } from '../../generated/prisma/client';
 import type { PersonDocument } from './dto/person-document.dto';
-import type { DocumentRecord } from './documents.repository';
 
 export const documentUrl = (personId: string, id: string) =>
   `/v1/crm/people/${personId}/documents/${id}`;
 
-export function toDocument(r: DocumentRecord): PersonDocument {
+export function toDocument(r: DocumentRow): PersonDocument {
   return {
     id: r.id,
     personId: r.personId,

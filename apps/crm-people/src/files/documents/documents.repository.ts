@@ -1,42 +1,36 @@
 import { Injectable } from '@nestjs/common';
+import type { DocumentPageQuery, DocumentRecord, DocumentStore, NewDocumentRow } from '@crm/files';
 import { PrismaService } from '../../database/prisma.service';
-import { Prisma } from '../../generated/prisma/client';
+import type { Prisma } from '../../generated/prisma/client';
+import type { PersonDocument } from './dto/person-document.dto';
+import { toDocument } from './documents.mapper';
 
-export type DocumentRecord = Prisma.PersonDocumentGetPayload<object>;
-export const DOCUMENT_SORT_FIELDS = [
-  'fileName',
-  'contentType',
-  'size',
-  'dateCreated',
-  'id',
-] as const;
-export type DocumentSortField = (typeof DOCUMENT_SORT_FIELDS)[number];
+export type Tx = Prisma.TransactionClient;
 
-/** PersonDocument rows; every query is scoped to the tenant and the person. */
+/** PersonDocument rows for @crm/files; every query is scoped to the tenant and the person. */
 @Injectable()
-export class DocumentsRepository {
+export class DocumentsRepository implements DocumentStore<PersonDocument, Tx> {
   constructor(private readonly prisma: PrismaService) {}
 
-  personExists(tenantId: string, personId: string): Promise<boolean> {
-    return this.prisma.person.count({ where: { tenantId, id: personId } }).then((n) => n > 0);
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(fn);
   }
 
-  async list(
+  ownerExists(tenantId: string, personId: string, db: Tx = this.prisma): Promise<boolean> {
+    return db.person.count({ where: { tenantId, id: personId } }).then((n) => n > 0);
+  }
+
+  async page(
     tenantId: string,
     personId: string,
-    opts: {
-      skip: number;
-      take: number;
-      orderBy: Prisma.PersonDocumentOrderByWithRelationInput[];
-      q?: string;
-    },
-  ): Promise<[DocumentRecord[], number]> {
+    opts: DocumentPageQuery,
+  ): Promise<[PersonDocument[], number]> {
     const where: Prisma.PersonDocumentWhereInput = {
       tenantId,
       personId,
       ...(opts.q ? { fileName: { contains: opts.q, mode: 'insensitive' } } : {}),
     };
-    return this.prisma.$transaction([
+    const [rows, total] = await this.prisma.$transaction([
       this.prisma.personDocument.findMany({
         where,
         orderBy: opts.orderBy,
@@ -45,35 +39,33 @@ export class DocumentsRepository {
       }),
       this.prisma.personDocument.count({ where }),
     ]);
+    return [rows.map(toDocument), total];
   }
 
-  find(tenantId: string, personId: string, id: string): Promise<DocumentRecord | null> {
-    return this.prisma.personDocument.findFirst({ where: { tenantId, personId, id } });
+  async find(
+    tenantId: string,
+    personId: string,
+    id: string,
+    db: Tx = this.prisma,
+  ): Promise<DocumentRecord<PersonDocument> | null> {
+    const row = await db.personDocument.findFirst({ where: { tenantId, personId, id } });
+    return row
+      ? {
+          document: toDocument(row),
+          storageKey: row.storageKey,
+          fileName: row.fileName,
+          contentType: row.contentType,
+        }
+      : null;
   }
 
-  /**
-   * Inserts the row if the person belongs to the tenant; null when it does not, also when the
-   * person is deleted between the check and the insert (the foreign key refuses the row).
-   */
-  async create(
-    data: Omit<Prisma.PersonDocumentUncheckedCreateInput, 'dateCreated'>,
-  ): Promise<DocumentRecord | null> {
-    if (!(await this.personExists(data.tenantId, data.personId))) return null;
-    try {
-      return await this.prisma.personDocument.create({ data });
-    } catch (err) {
-      if ((err as { code?: string }).code === 'P2003') return null;
-      throw err;
-    }
+  insert(tx: Tx, { ownerId, createdBy, ...row }: NewDocumentRow): Promise<PersonDocument> {
+    return tx.personDocument
+      .create({ data: { ...row, personId: ownerId, createdBy: createdBy.name } })
+      .then(toDocument);
   }
 
-  /** Deletes the row and returns it; null when the tenant's person has no such document. */
-  delete(tenantId: string, personId: string, id: string): Promise<DocumentRecord | null> {
-    return this.prisma.$transaction(async (tx) => {
-      const row = await tx.personDocument.findFirst({ where: { tenantId, personId, id } });
-      if (!row) return null;
-      const { count } = await tx.personDocument.deleteMany({ where: { tenantId, personId, id } });
-      return count ? row : null;
-    });
+  async delete(tx: Tx, tenantId: string, personId: string, id: string): Promise<void> {
+    await tx.personDocument.deleteMany({ where: { tenantId, personId, id } });
   }
 }

@@ -1,35 +1,50 @@
 import { Injectable } from '@nestjs/common';
+import type { ImageState, ImageStore } from '@crm/files';
+import type { Actor } from '@crm/persistence';
 import { PrismaService } from '../../database/prisma.service';
+import type { Prisma } from '../../generated/prisma/client';
 
-/** Person.profileImage: the version of the current image (a folder in the FileStorage). */
+export type Tx = Prisma.TransactionClient;
+
+/** Person.profileImage for @crm/files: the version of the current image (a storage folder). */
 @Injectable()
-export class ProfileImagesRepository {
+export class ProfileImagesRepository implements ImageStore<Tx> {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** null when the tenant has no such person. */
-  current(tenantId: string, personId: string): Promise<{ profileImage: string | null } | null> {
-    return this.prisma.person.findFirst({
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(fn);
+  }
+
+  /** null when the tenant has no such person; the person keeps no date of its image. */
+  async state(
+    tenantId: string,
+    personId: string,
+    db: Tx = this.prisma,
+  ): Promise<ImageState | null> {
+    const row = await db.person.findFirst({
       where: { tenantId, id: personId },
       select: { profileImage: true },
     });
+    return row ? { version: row.profileImage, dateModified: null } : null;
   }
 
-  /**
-   * Compare-and-set: moves the person from `expected` to `next` only if nobody changed it
-   * meanwhile, so two concurrent uploads cannot both believe they replaced the same image (the
-   * loser's files would be orphaned otherwise). True when the row was updated.
-   */
-  async swap(
+  async lock(tx: Tx, tenantId: string, personId: string): Promise<boolean> {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM "Person" WHERE id = ${personId}::uuid AND "tenantId" = ${tenantId} FOR UPDATE`;
+    return rows.length > 0;
+  }
+
+  async set(
+    tx: Tx,
     tenantId: string,
     personId: string,
-    expected: string | null,
-    next: string | null,
-    by: { name: string; userId: string | null },
-  ): Promise<boolean> {
-    const { count } = await this.prisma.person.updateMany({
-      where: { tenantId, id: personId, profileImage: expected },
-      data: { profileImage: next, modifiedBy: by.name, modifiedByUserId: by.userId },
+    version: string | null,
+    by: Actor,
+  ): Promise<Date> {
+    await tx.person.updateMany({
+      where: { tenantId, id: personId },
+      data: { profileImage: version, modifiedBy: by.name, modifiedByUserId: by.userId },
     });
-    return count === 1;
+    return new Date();
   }
 }

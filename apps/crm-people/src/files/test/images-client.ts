@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import { ServiceTestClient, uploadHeaders } from '@crm/testing';
 import type { FilesService } from './files-harness';
 
@@ -50,29 +49,5 @@ export function imagesClient(svc: () => FilesService, A: string) {
   return { api, call, upload, image, person, filesOfPerson };
 }
 
-/** A photo-like JPEG: a gradient, so it compresses like a picture and not like one colour. */
-export async function jpeg(width: number, height: number): Promise<Buffer> {
-  const raw = Buffer.alloc(width * height * 3);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) {
-      const i = (y * width + x) * 3;
-      raw[i] = (x * 255) / width;
-      raw[i + 1] = (y * 255) / height;
-      raw[i + 2] = 128;
-    }
-  return sharp(raw, { raw: { width, height, channels: 3 } })
-    .jpeg({ quality: 90 })
-    .toBuffer();
-}
-
-export const png = (w: number, h: number) =>
-  sharp({
-    create: { width: w, height: h, channels: 4, background: { r: 200, g: 10, b: 10, alpha: 0.5 } },
-  })
-    .png()
-    .toBuffer();
-
-export const webp = (w: number, h: number) =>
-  sharp({ create: { width: w, height: h, channels: 3, background: 'navy' } })
-    .webp()
-    .toBuffer();
+/** Test images of the profile image tests: the shared makers of @crm/testing. */
+export { jpeg, png, webp } from '@crm/testing';

@@ -1,0 +1,6 @@
+export * from './documents/document-store';
+export * from './documents/document-files';
+export * from './images/image-store';
+export * from './images/image-files';
+export * from './providers';
+export * from './locales';
