@@ -1,7 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { VerifyApiKeyReply } from '@crm/messaging';
 import { Subjects } from '@crm/messaging';
-import { freePort, tenantHeaders } from '@crm/testing';
+import { rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '@crm/config';
+import { freePort, NATS_TEST_URL, tenantHeaders } from '@crm/testing';
+import { GatewayConfig } from '../config';
+import { createGatewayApp } from '../gateway.app';
 import {
   bootGateway,
   closedPortUrl,
@@ -107,6 +113,25 @@ describe('the supergraph file', () => {
     const res = await graphql(dev, '{ person(id: "p-1") { id firstname } }');
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ data: { person: { id: 'p-1', firstname: 'Ada' } } });
+  });
+
+  it('that does not load stops the start instead of answering 503 later', async () => {
+    const broken = path.join(os.tmpdir(), `supergraph-${randomUUID()}.graphql`);
+    writeFileSync(broken, 'schema { query: Query }\ntype Query {');
+    const app = await createGatewayApp(
+      loadConfig(GatewayConfig, {
+        NODE_ENV: 'test',
+        NATS_URL: NATS_TEST_URL,
+        ADMIN_TOKEN: 'admin-token-for-tests-0123456789',
+        SUPERGRAPH_FILE: broken,
+      }),
+    );
+    try {
+      await expect(app.init()).rejects.toThrow(/Syntax Error/);
+    } finally {
+      await app.close();
+      rmSync(broken);
+    }
   });
 
   it("a subgraph that is down fails its own fields with 503; the others' still answer", async () => {
