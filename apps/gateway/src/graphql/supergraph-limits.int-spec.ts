@@ -24,6 +24,22 @@ import { hashApiKey } from '../auth/api-key.verifier';
 // operation passes the GraphQL limits first. crm-people is a small real subgraph (person(id)
 // only); crm-companies and tenant-info are down.
 
+/** How often graphql-armor's depth rule runs (the other rules run beside it). */
+const mockDepthChecks = { count: 0 };
+jest.mock('@escape.tech/graphql-armor-max-depth', () => {
+  const actual = jest.requireActual('@escape.tech/graphql-armor-max-depth');
+  return {
+    ...actual,
+    maxDepthRule: (options: unknown) => {
+      const rule = actual.maxDepthRule(options);
+      return (context: unknown) => {
+        mockDepthChecks.count++;
+        return rule(context);
+      };
+    },
+  };
+});
+
 const KEY = `lim-${randomBytes(16).toString('hex')}`;
 const keys = new Map<string, VerifyApiKeyReply>([
   [
@@ -208,6 +224,15 @@ describe('GraphQL limits (HTTP 400 naming the limit and the figures)', () => {
       message: 'Token limit of 1000 exceeded: the document has more than 1000 tokens.',
       extensions: { code: 'GRAPHQL_PARSE_FAILED', statusCode: 400, limit: 'tokens', max: 1000 },
     });
+  });
+
+  it("run once per distinct document: Apollo's document store keeps it validated", async () => {
+    const query = `{ person(id: "p-${randomUUID()}") { id } }`;
+    const before = mockDepthChecks.count;
+    for (let i = 0; i < 3; i++) expect((await graphql(dev, query)).status).toBe(200);
+    expect(mockDepthChecks.count - before).toBe(1);
+    await graphql(dev, `{ person(id: "p-${randomUUID()}") { id } }`);
+    expect(mockDepthChecks.count - before).toBe(2);
   });
 
   it('refuses a batch (an array body) with HTTP 400, running none of it', async () => {
