@@ -226,7 +226,7 @@ describe('GraphQL limits (HTTP 400 naming the limit and the figures)', () => {
     });
   });
 
-  it("run once per distinct document: Apollo's document store keeps it validated", async () => {
+  it("run once per distinct query: the runner's document cache keeps the result", async () => {
     const query = `{ person(id: "p-${randomUUID()}") { id } }`;
     const before = mockDepthChecks.count;
     for (let i = 0; i < 3; i++) expect((await graphql(dev, query)).status).toBe(200);
