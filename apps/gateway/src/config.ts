@@ -2,8 +2,10 @@ import { Transform } from 'class-transformer';
 import {
   ArrayNotEmpty,
   IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
+  IsOptional,
   IsString,
   IsUrl,
   Matches,
@@ -17,6 +19,15 @@ import { SERVICE_NAMES, ServiceName } from './routing/services';
 const URL_RULE = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 const noTrailingSlash = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.replace(/\/+$/, '') : value;
+/** true/false (1/0, yes/no, on/off) from the raw text; anything else fails IsBoolean. */
+const toBool = ({ obj, key }: { obj: Record<string, unknown>; key: string }) => {
+  const raw = obj[key];
+  if (typeof raw !== 'string') return raw;
+  const text = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(text)) return true;
+  if (['0', 'false', 'no', 'off'].includes(text)) return false;
+  return raw;
+};
 
 /**
  * The gateway's settings. It has no database, so it does not extend ServiceConfig (whose
@@ -104,7 +115,21 @@ export class GatewayConfig {
   @Max(86400000)
   OPENAPI_REFRESH_MS: number = 30000;
 
-  /** Services composed into the supergraph (comma list of service names). */
+  /**
+   * Where the supergraph comes from. `file` (default): the one composed at build time from the
+   * committed subgraph schemas (`npm run supergraph`), loaded at start; a subgraph that is down
+   * fails only its own fields. `introspect` (development): composed at run time from the running
+   * GRAPHQL_SUBGRAPHS, retried until they answer and polled for changes.
+   */
+  @IsIn(['file', 'introspect'])
+  SUPERGRAPH_SOURCE: 'file' | 'introspect' = 'file';
+
+  /** Another supergraph file for SUPERGRAPH_SOURCE=file (default: the one built with the app). */
+  @IsOptional()
+  @IsString()
+  SUPERGRAPH_FILE?: string;
+
+  /** SUPERGRAPH_SOURCE=introspect: services composed into the supergraph (comma list). */
   @Transform(({ obj, key }: { obj: Record<string, unknown>; key: string }) =>
     typeof obj[key] === 'string'
       ? (obj[key] as string)
@@ -118,17 +143,59 @@ export class GatewayConfig {
   @IsIn(SERVICE_NAMES, { each: true })
   GRAPHQL_SUBGRAPHS: ServiceName[] = ['crm-people', 'crm-companies', 'tenant-info'];
 
-  /** Pause between attempts to compose the supergraph while a subgraph is not reachable. */
+  /** SUPERGRAPH_SOURCE=introspect: pause between attempts while a subgraph is not reachable. */
   @IsInt()
   @Min(100)
   @Max(600000)
   SUPERGRAPH_RETRY_MS: number = 2000;
 
-  /** Once composed, how often the subgraphs are introspected again for changes; 0 = never. */
+  /** SUPERGRAPH_SOURCE=introspect: how often the subgraphs are introspected again; 0 = never. */
   @IsInt()
   @Min(0)
   @Max(3600000)
   SUPERGRAPH_POLL_MS: number = 30000;
+
+  /** Schema introspection (__schema, __type); unset: on, except with NODE_ENV=production. */
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  GRAPHQL_INTROSPECTION?: boolean;
+
+  /** "Did you mean ...?" in validation errors; unset: on, except with NODE_ENV=production. */
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  GRAPHQL_SUGGESTIONS?: boolean;
+
+  /** Deepest selection nesting of an operation (fragments counted as a level, as graphql-armor). */
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  GRAPHQL_MAX_DEPTH: number = 10;
+
+  /** Most aliases in an operation. */
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  GRAPHQL_MAX_ALIASES: number = 15;
+
+  /** Most lexical tokens in a document (checked while parsing, before anything else). */
+  @IsInt()
+  @Min(50)
+  @Max(100000)
+  GRAPHQL_MAX_TOKENS: number = 1000;
+
+  /** Highest graphql-armor cost (object 2, scalar 1, x1.5 per level of nesting). */
+  @IsInt()
+  @Min(10)
+  @Max(1000000)
+  GRAPHQL_MAX_COST: number = 2000;
+
+  /** Most directives (@include, @skip, ...) in an operation. */
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  GRAPHQL_MAX_DIRECTIVES: number = 20;
 }
 
 /** The base URL of a service, from the configuration. */
@@ -141,6 +208,18 @@ export function serviceUrl(config: GatewayConfig, service: ServiceName): string 
     'tenant-info': config.TENANT_INFO_URL,
   };
   return urls[service];
+}
+
+/** Introspection and field suggestions: as configured, else off in production only. */
+export function graphqlDisclosure(config: GatewayConfig): {
+  introspection: boolean;
+  suggestions: boolean;
+} {
+  const byDefault = config.NODE_ENV !== 'production';
+  return {
+    introspection: config.GRAPHQL_INTROSPECTION ?? byDefault,
+    suggestions: config.GRAPHQL_SUGGESTIONS ?? byDefault,
+  };
 }
 
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

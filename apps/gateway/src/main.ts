@@ -11,7 +11,11 @@ async function main() {
   const app = await createGatewayApp(config);
   await app.listen(config.PORT, config.HOST);
   new Logger(SERVICE_NAME).log(
-    `gateway listening on ${await app.getUrl()} (NATS ${config.NATS_URL}; subgraphs ${config.GRAPHQL_SUBGRAPHS.join(', ')})`,
+    `gateway listening on ${await app.getUrl()} (NATS ${config.NATS_URL}; supergraph ${
+      config.SUPERGRAPH_SOURCE === 'file'
+        ? 'from its file'
+        : `introspected from ${config.GRAPHQL_SUBGRAPHS.join(', ')}`
+    })`,
   );
 }
 

@@ -33,6 +33,8 @@ export interface OperationAnswer {
 export interface OperationRunnerOptions {
   /** Validation rules besides graphql-js' own (limits). */
   rules?: readonly ValidationRule[];
+  /** Most lexical tokens of a query: parsing stops there (graphql-js' parse option). */
+  maxTokens?: number;
   /** Longest query text kept in the document cache; longer ones are checked every time. */
   maxCachedQueryLength?: number;
   /** Documents kept (least recently used go first). */
@@ -170,7 +172,7 @@ export class OperationRunner {
     }
     let checked: Checked;
     try {
-      const document = parse(query);
+      const document = parse(query, { maxTokens: this.options.maxTokens });
       const errors = validate(this.schema, document, this.rules);
       checked = errors.length
         ? { code: 'GRAPHQL_VALIDATION_FAILED', errors }

@@ -1,4 +1,6 @@
 import { ApolloGateway, IntrospectAndCompose } from '@apollo/gateway';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import {
   Inject,
   Injectable,
@@ -7,13 +9,19 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import {
+  GraphQLFormattedError,
+  GraphQLSchema,
+  NoSchemaIntrospectionCustomRule,
+  ValidationRule,
+} from 'graphql';
 import { I18nService } from 'nestjs-i18n';
 import { AppException, ErrorCode, HTTP_STATUS, toAppException, translateError } from '@crm/errors';
 import { FALLBACK_LANGUAGE, resolveLanguage } from '@crm/i18n';
-import { GATEWAY_CONFIG, GatewayConfig, serviceUrl } from '../config';
-import { SERVICE_MODULE } from '../routing/services';
+import { GATEWAY_CONFIG, GatewayConfig, graphqlDisclosure, serviceUrl } from '../config';
+import { SERVICE_MODULE, SERVICE_NAMES } from '../routing/services';
 import type { GatewayGraphQLContext, Translate } from './graphql-context';
+import { clarifyError, GraphqlLimits, limitRules, limitsOf } from './graphql-limits';
 import { OperationRunner } from './operation-runner';
 import { SubgraphDataSource } from './subgraph.data-source';
 
@@ -30,8 +38,18 @@ const APOLLO_STATUS: Record<string, number> = {
   FORBIDDEN: 403,
 };
 
-/** Every error leaves with extensions.code and extensions.statusCode, and without stack traces. */
-export function formatGatewayError(formatted: GraphQLFormattedError): GraphQLFormattedError {
+/** The supergraph composed at build time (`npm run supergraph`), copied beside the build. */
+export const SUPERGRAPH_FILE = path.join(__dirname, '..', 'supergraph.graphql');
+
+/**
+ * Every error leaves with extensions.code and extensions.statusCode, without stack traces, with
+ * the token limit named, and without field suggestions when they are off.
+ */
+export function formatGatewayError(
+  error: GraphQLFormattedError,
+  options: { suggestions: boolean } = { suggestions: true },
+): GraphQLFormattedError {
+  const formatted = clarifyError(error, options);
   const { stacktrace: _stack, exception: _exception, ...extensions } = formatted.extensions ?? {};
   const code = typeof extensions.code === 'string' ? extensions.code : 'INTERNAL_SERVER_ERROR';
   const statusCode =
@@ -40,9 +58,11 @@ export function formatGatewayError(formatted: GraphQLFormattedError): GraphQLFor
 }
 
 /**
- * The supergraph: composed from the configured subgraphs by introspection. A subgraph that is
- * down at start does not stop the gateway: composition is retried in the background and
- * /graphql answers 503 until it succeeds; once composed, the subgraphs are polled for changes.
+ * The supergraph. By default read from the file composed at build time, at start (a file that
+ * does not load stops the start): no subgraph needs to be up, and one that is down fails only the
+ * fields it resolves (503 naming it, see SubgraphDataSource). With SUPERGRAPH_SOURCE=introspect
+ * (development) it is composed from the running GRAPHQL_SUBGRAPHS instead: retried in the
+ * background while one does not answer (/graphql answers 503 until then), then polled for changes.
  */
 @Injectable()
 export class SupergraphService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -61,17 +81,32 @@ export class SupergraphService implements OnApplicationBootstrap, OnApplicationS
     error: (m: unknown) => this.logger.debug(String(m)),
   };
 
+  private readonly disclosure: { introspection: boolean; suggestions: boolean };
+  private readonly limits: GraphqlLimits;
+  /** The limits, and no introspection when it is off: run once per distinct query text. */
+  private readonly rules: ValidationRule[];
+
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     private readonly i18n: I18nService,
-  ) {}
-
-  get composed(): boolean {
-    return this.runner !== null;
+  ) {
+    this.disclosure = graphqlDisclosure(config);
+    this.limits = limitsOf(config);
+    this.rules = [
+      ...limitRules(this.limits),
+      ...(this.disclosure.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
+    ];
   }
 
-  onApplicationBootstrap(): void {
-    this.attempt = this.compose();
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.SUPERGRAPH_SOURCE === 'introspect') {
+      this.attempt = this.compose();
+      return;
+    }
+    const file = this.config.SUPERGRAPH_FILE ?? SUPERGRAPH_FILE;
+    const gateway = this.createGateway(readFileSync(file, 'utf8'));
+    const loaded = await gateway.load();
+    this.serve(gateway, loaded, `supergraph loaded from ${file}`);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -98,7 +133,7 @@ export class SupergraphService implements OnApplicationBootstrap, OnApplicationS
       );
     }
     const { status, body } = await runner.run(req.body, context);
-    if (body.errors) body.errors = body.errors.map(formatGatewayError);
+    if (body.errors) body.errors = body.errors.map((e) => formatGatewayError(e, this.disclosure));
     return reply
       .status(status)
       .header('content-type', 'application/json; charset=utf-8')
@@ -121,22 +156,28 @@ export class SupergraphService implements OnApplicationBootstrap, OnApplicationS
   private readonly translate: Translate = (err, lang) =>
     translateError(this.i18n, err, lang ?? FALLBACK_LANGUAGE).message;
 
-  private createGateway(): ApolloGateway {
-    const subgraphs = this.config.GRAPHQL_SUBGRAPHS.map((name) => ({
-      name,
-      url: `${serviceUrl(this.config, name)}/graphql`,
-    }));
+  /** Introspection of the running subgraphs (SUPERGRAPH_SOURCE=introspect). */
+  private introspection(): IntrospectAndCompose {
+    return new IntrospectAndCompose({
+      subgraphs: this.config.GRAPHQL_SUBGRAPHS.map((name) => ({
+        name,
+        url: `${serviceUrl(this.config, name)}/graphql`,
+      })),
+      pollIntervalInMs: this.config.SUPERGRAPH_POLL_MS || undefined,
+    });
+  }
+
+  private createGateway(supergraphSdl: string | IntrospectAndCompose): ApolloGateway {
     return new ApolloGateway({
-      supergraphSdl: new IntrospectAndCompose({
-        subgraphs,
-        pollIntervalInMs: this.config.SUPERGRAPH_POLL_MS || undefined,
-      }),
-      buildService: ({ name, url }) => {
-        const service = this.config.GRAPHQL_SUBGRAPHS.find((s) => s === name)!;
+      supergraphSdl,
+      // Each subgraph at the URL of this configuration, not the one written in the file.
+      buildService: ({ name }) => {
+        const service = SERVICE_NAMES.find((s) => s === name);
+        if (!service) throw new Error(`the supergraph names ${name}, which is not a service`);
         return new SubgraphDataSource({
           service,
           module: SERVICE_MODULE[service],
-          url: url!,
+          url: `${serviceUrl(this.config, service)}/graphql`,
           internalToken: this.config.INTERNAL_TOKEN,
           translate: this.translate,
         });
@@ -145,9 +186,29 @@ export class SupergraphService implements OnApplicationBootstrap, OnApplicationS
     });
   }
 
+  private serve(
+    gateway: ApolloGateway,
+    loaded: Awaited<ReturnType<ApolloGateway['load']>>,
+    message: string,
+  ): void {
+    this.gateway = gateway;
+    const runner = (schema: GraphQLSchema) =>
+      new OperationRunner(schema, loaded.executor, {
+        logger: this.gatewayLogger,
+        rules: this.rules,
+        maxTokens: this.limits.tokens,
+      });
+    this.runner = runner(loaded.schema);
+    // Polling found a changed subgraph: new schema, new document cache.
+    gateway.onSchemaLoadOrUpdate(({ apiSchema }) => {
+      if (this.runner) this.runner = runner(apiSchema);
+    });
+    this.logger.log(message);
+  }
+
   private async compose(): Promise<void> {
     if (this.stopped) return;
-    const gateway = this.createGateway();
+    const gateway = this.createGateway(this.introspection());
     let loaded: Awaited<ReturnType<ApolloGateway['load']>>;
     try {
       loaded = await gateway.load();
@@ -170,14 +231,10 @@ export class SupergraphService implements OnApplicationBootstrap, OnApplicationS
       await gateway.stop();
       return;
     }
-    this.gateway = gateway;
-    const runner = (schema: GraphQLSchema) =>
-      new OperationRunner(schema, loaded.executor, { logger: this.gatewayLogger });
-    this.runner = runner(loaded.schema);
-    // Polling found a changed subgraph: new schema, new document cache.
-    gateway.onSchemaLoadOrUpdate(({ apiSchema }) => {
-      if (this.runner) this.runner = runner(apiSchema);
-    });
-    this.logger.log(`supergraph composed from ${this.config.GRAPHQL_SUBGRAPHS.join(', ')}`);
+    this.serve(
+      gateway,
+      loaded,
+      `supergraph composed from ${this.config.GRAPHQL_SUBGRAPHS.join(', ')}`,
+    );
   }
 }
