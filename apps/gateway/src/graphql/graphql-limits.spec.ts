@@ -141,7 +141,11 @@ describe('clarifyError', () => {
 
 describe('graphqlDisclosure', () => {
   const config = (env: Record<string, string>) =>
-    loadConfig(GatewayConfig, { ADMIN_TOKEN: 'a-long-enough-admin-token', ...env });
+    loadConfig(GatewayConfig, {
+      ADMIN_TOKEN: 'a-long-enough-admin-token',
+      INTERNAL_TOKEN: 'a-long-enough-internal-token',
+      ...env,
+    });
 
   it('is open outside production and closed in production unless configured', () => {
     expect(graphqlDisclosure(config({ NODE_ENV: 'development' }))).toEqual({
