@@ -146,50 +146,88 @@ function differences(a, b, ignore, at = 'data') {
   return [...keys].flatMap((k) => differences(a[k], b[k], ignore, `${at}.${k}`));
 }
 
+/** Rounds per target: targets of one scenario are measured in turn, round after round. */
+export const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+
 /**
- * Probes `t` once (a failing answer is reported and the target not measured; with `like`, a
- * baseline must answer the same data as `like.target`, but for the paths in `like.ignore`), warms
- * it up for 2 s, then measures it for BENCH_DURATION s. Every answer that is not 2xx (or fails
- * verifyBody), every connection error and timeout is counted and reported.
+ * Measures the targets of one scenario, each entry `{ t, like }`: probes each once (a failing
+ * answer is reported and the target not measured; with `like`, a baseline must answer the same
+ * data as `like.target`, but for the paths in `like.ignore`), warms each up for 2 s, then measures
+ * them in turn for BENCH_ROUNDS rounds of BENCH_DURATION / BENCH_ROUNDS s (rounded up) each.
+ * Taking turns puts every target under the same conditions: on a shared 2-core machine a slower
+ * or faster stretch would otherwise land on one side of a ratio only. req/s is over all rounds,
+ * p50 the request-weighted mean of the rounds', p99 the worst round's. Every answer that is not
+ * 2xx (or fails verifyBody), every connection error and timeout is counted and reported.
  */
-export async function bench(scenario, t, like) {
-  const first = await probe(t);
-  const failed = (what) => {
-    problems.push(`${scenario} / ${t.name}: ${what}`);
-    return { name: t.name, reqPerSec: 0, p50: null, p99: null, failed: true };
-  };
-  if (!first.ok) return failed(`probe answered ${first.what}`);
-  if (like) {
-    const other = await probe(like.target);
-    const diff = differences(other.json?.data, first.json?.data, new Set(like.ignore ?? []));
-    if (!other.ok) return failed(`${like.target.name} answered ${other.what}`);
-    if (diff.length)
-      return failed(`answers other data than ${like.target.name}: ${diff.slice(0, 5).join('; ')}`);
+export async function benchAll(scenario, entries) {
+  const slice = Math.max(1, Math.ceil(duration / rounds));
+  const states = [];
+  for (const { t, like } of entries) {
+    const state = { t, runs: [], failed: null };
+    states.push(state);
+    const first = await probe(t);
+    if (!first.ok) {
+      state.failed = `probe answered ${first.what}`;
+      continue;
+    }
+    if (like) {
+      const other = await probe(like.target);
+      const diff = differences(other.json?.data, first.json?.data, new Set(like.ignore ?? []));
+      if (!other.ok) state.failed = `${like.target.name} answered ${other.what}`;
+      else if (diff.length)
+        state.failed = `answers other data than ${like.target.name}: ${diff.slice(0, 5).join('; ')}`;
+    }
   }
-  await cannon(t, warmUp);
-  const r = await cannon(t, duration);
-  const bad = {
-    'non-2xx': r.non2xx,
-    errors: r.errors,
-    timeouts: r.timeouts,
-    'body checks failed': r.mismatches,
-  };
-  const statuses = Object.keys(r.statusCodeStats ?? {}).filter((s) => !s.startsWith('2'));
-  const m = {
-    name: t.name,
-    reqPerSec: Math.round(r.requests.average),
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-  };
-  const counted = Object.entries(bad).filter(([, n]) => n > 0);
-  if (!counted.length) return m;
-  const last = await probe(t);
-  failed(
-    `${counted.map(([k, n]) => `${n} ${k}`).join(', ')} of ${r.requests.total} requests` +
-      `${statuses.length ? ` (status ${statuses.join(', ')})` : ''}; ` +
-      `a request now answers ${last.what}`,
-  );
-  return { ...m, failed: true };
+  const live = states.filter((s) => !s.failed);
+  for (const s of live) await cannon(s.t, warmUp);
+  for (let round = 0; round < rounds; round++) {
+    for (const s of live) s.runs.push(await cannon(s.t, slice));
+  }
+  const results = [];
+  for (const s of states) {
+    const { t } = s;
+    if (s.failed) {
+      problems.push(`${scenario} / ${t.name}: ${s.failed}`);
+      results.push({ name: t.name, reqPerSec: 0, p50: null, p99: null, failed: true });
+      continue;
+    }
+    const total = s.runs.reduce((n, r) => n + r.requests.total, 0);
+    const seconds = s.runs.reduce((n, r) => n + r.duration, 0);
+    const m = {
+      name: t.name,
+      reqPerSec: Math.round(total / seconds),
+      p50: Math.round(s.runs.reduce((n, r) => n + r.latency.p50 * r.requests.total, 0) / total),
+      p99: Math.max(...s.runs.map((r) => r.latency.p99)),
+    };
+    const sum = (key) => s.runs.reduce((n, r) => n + (r[key] ?? 0), 0);
+    const bad = {
+      'non-2xx': sum('non2xx'),
+      errors: sum('errors'),
+      timeouts: sum('timeouts'),
+      'body checks failed': sum('mismatches'),
+    };
+    const statuses = [
+      ...new Set(s.runs.flatMap((r) => Object.keys(r.statusCodeStats ?? {}))),
+    ].filter((code) => !code.startsWith('2'));
+    const counted = Object.entries(bad).filter(([, n]) => n > 0);
+    if (!counted.length) {
+      results.push(m);
+      continue;
+    }
+    const last = await probe(t);
+    problems.push(
+      `${scenario} / ${t.name}: ${counted.map(([k, n]) => `${n} ${k}`).join(', ')} of ${total} requests` +
+        `${statuses.length ? ` (status ${statuses.join(', ')})` : ''}; ` +
+        `a request now answers ${last.what}`,
+    );
+    results.push({ ...m, failed: true });
+  }
+  return results;
+}
+
+/** One target measured on its own (see benchAll). */
+export async function bench(scenario, t, like) {
+  return (await benchAll(scenario, [{ t, like }]))[0];
 }
 
 /** A row of the final table: `m`'s figures and, when measured against `base`, the ratio. */

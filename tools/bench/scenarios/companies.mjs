@@ -3,7 +3,7 @@
 // direct). The raw baselines are in ../raw/companies.mjs.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bench, freePort, NEW_RECORD, row } from '../measure.mjs';
+import { benchAll, freePort, NEW_RECORD, row } from '../measure.mjs';
 import { startRawBaseline } from '../raw-baseline.mjs';
 import { apiClient } from '../stack.mjs';
 
@@ -98,15 +98,19 @@ export async function companyScenarios({ stack, companiesDb }) {
   try {
     const create = '5 POST /v1/crm/companies';
     const c = targets({ method: 'POST', path: '/v1/crm/companies', body: companyBody(entries) });
-    const createRaw = await bench(create, c.raw, { target: c.direct, ignore: NEW_RECORD });
-    const createDirect = await bench(create, c.direct);
-    const createGateway = await bench(create, c.gateway);
+    const [createRaw, createDirect, createGateway] = await benchAll(create, [
+      { t: c.raw, like: { target: c.direct, ignore: NEW_RECORD } },
+      { t: c.direct },
+      { t: c.gateway },
+    ]);
 
     const read = '5 GET /v1/crm/companies/{id}';
     const r = targets({ path: `/v1/crm/companies/${companyId}` });
-    const readRaw = await bench(read, r.raw, { target: r.direct });
-    const readDirect = await bench(read, r.direct);
-    const readGateway = await bench(read, r.gateway);
+    const [readRaw, readDirect, readGateway] = await benchAll(read, [
+      { t: r.raw, like: { target: r.direct } },
+      { t: r.direct },
+      { t: r.gateway },
+    ]);
     return [
       row(create, createRaw),
       row('5 company create: direct vs raw', createDirect, createRaw, 0.5),

@@ -2,7 +2,7 @@
 // same JSON: what the framework costs on the lightest request.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bench, freePort, row } from '../measure.mjs';
+import { benchAll, freePort, row } from '../measure.mjs';
 import { startRawBaseline } from '../raw-baseline.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -16,8 +16,10 @@ export async function healthScenario({ stack }) {
   );
   try {
     const target = (name, url) => ({ name, url, path: '/health/live', headers: {} });
-    const bare = await bench(scenario, target('bare node:http', raw.url));
-    const direct = await bench(scenario, target('direct crm-people', stack.peopleUrl));
+    const [bare, direct] = await benchAll(scenario, [
+      { t: target('bare node:http', raw.url) },
+      { t: target('direct crm-people', stack.peopleUrl) },
+    ]);
     return [row(scenario, bare), row(scenario, direct, bare, 0.4)];
   } finally {
     await raw.stop();

@@ -4,7 +4,7 @@
 // subgraph directly). The raw baselines are in ../raw/people.mjs.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bench, freePort, NEW_RECORD, row } from '../measure.mjs';
+import { benchAll, freePort, NEW_RECORD, row } from '../measure.mjs';
 import { startRawBaseline } from '../raw-baseline.mjs';
 import { apiClient } from '../stack.mjs';
 
@@ -99,13 +99,12 @@ async function createScenario(stack, raw, lifecycleId) {
   });
   const rawT = target('raw node:http + pg', raw.url, stack.serviceHeaders);
   const directT = target('direct crm-people', stack.peopleUrl, stack.serviceHeaders);
-  const base = await bench(scenario, rawT, { target: directT, ignore: NEW_RECORD });
-  const direct = await bench(scenario, directT);
-  const gateway = await bench(scenario, target('gateway', stack.gatewayUrl, stack.gatewayHeaders));
-  const noTags = await bench(
-    scenario,
-    target('direct crm-people, no tags', stack.peopleUrl, stack.serviceHeaders, untagged),
-  );
+  const [base, direct, gateway, noTags] = await benchAll(scenario, [
+    { t: rawT, like: { target: directT, ignore: NEW_RECORD } },
+    { t: directT },
+    { t: target('gateway', stack.gatewayUrl, stack.gatewayHeaders) },
+    { t: target('direct crm-people, no tags', stack.peopleUrl, stack.serviceHeaders, untagged) },
+  ]);
   return [
     row(scenario, base),
     row('2a create: direct vs raw', direct, base, 0.5),
@@ -125,9 +124,11 @@ async function readScenario(stack, raw, personId) {
   });
   const rawT = target('raw node:http + pg', raw.url, stack.serviceHeaders);
   const directT = target('direct crm-people', stack.peopleUrl, stack.serviceHeaders);
-  const base = await bench(scenario, rawT, { target: directT });
-  const direct = await bench(scenario, directT);
-  const gateway = await bench(scenario, target('gateway', stack.gatewayUrl, stack.gatewayHeaders));
+  const [base, direct, gateway] = await benchAll(scenario, [
+    { t: rawT, like: { target: directT } },
+    { t: directT },
+    { t: target('gateway', stack.gatewayUrl, stack.gatewayHeaders) },
+  ]);
   return [
     row(scenario, base),
     row('3 read: direct vs raw', direct, base, 0.4),
@@ -152,11 +153,10 @@ async function graphqlScenario(stack, personId) {
     headers,
     verifyBody,
   });
-  const direct = await bench(
-    scenario,
-    target('crm-people subgraph', stack.peopleUrl, stack.serviceHeaders),
-  );
-  const gateway = await bench(scenario, target('gateway', stack.gatewayUrl, stack.gatewayHeaders));
+  const [direct, gateway] = await benchAll(scenario, [
+    { t: target('crm-people subgraph', stack.peopleUrl, stack.serviceHeaders) },
+    { t: target('gateway', stack.gatewayUrl, stack.gatewayHeaders) },
+  ]);
   return [row(scenario, direct), row('4 GraphQL: gateway vs subgraph', gateway, direct, 0.7)];
 }
 
