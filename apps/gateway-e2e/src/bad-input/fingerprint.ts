@@ -87,11 +87,16 @@ export function changedTables(before: Map<string, string>, after: Map<string, st
 }
 
 /**
- * Every message of the catalogues (shared and per app) as a pattern per language: placeholders
+ * Every message of the catalogues (every library's and every app's) as a pattern per language: placeholders
  * match any text. A translated answer's message matches one of its language's patterns.
  */
 export function messagePatterns(root: string): Record<'en' | 'de', RegExp[]> {
-  const dirs = [path.join(root, 'libs/i18n/src/locales')];
+  // every library's catalogue (libs/i18n, libs/files, ...) and every app's
+  const dirs: string[] = [];
+  for (const lib of readdirSync(path.join(root, 'libs'))) {
+    const d = path.join(root, 'libs', lib, 'src/locales');
+    if (existsSync(d)) dirs.push(d);
+  }
   for (const app of readdirSync(path.join(root, 'apps'))) {
     const d = path.join(root, 'apps', app, 'src/i18n');
     if (existsSync(d)) dirs.push(d);
