@@ -1,11 +1,30 @@
 import { ROUTER_OPTIONS } from './bootstrap';
-import { CrmHttpAdapter, deeperThan, MAX_JSON_DEPTH, nulCharacterAt } from './http-adapter';
+import {
+  CrmHttpAdapter,
+  deeperThan,
+  longListAt,
+  MAX_JSON_DEPTH,
+  MAX_JSON_ITEMS,
+  nulCharacterAt,
+} from './http-adapter';
 
 const nested = (levels: number): unknown => {
   let v: unknown = 1;
   for (let i = 0; i < levels; i++) v = i % 2 ? [v] : { a: v };
   return v;
 };
+
+describe('longListAt', () => {
+  const list = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+  it('names the first list longer than the limit, anywhere in the body', () => {
+    expect(longListAt(list(MAX_JSON_ITEMS), MAX_JSON_ITEMS)).toBeUndefined();
+    expect(longListAt(list(MAX_JSON_ITEMS + 1), MAX_JSON_ITEMS)).toBe('body');
+    expect(longListAt({ orgaTags: list(3) }, 2)).toBe('orgaTags');
+    expect(longListAt([{ a: 1 }, { cards: [{ emails: list(3) }] }], 2)).toBe('[1].cards[0].emails');
+    expect(longListAt({ a: { b: list(2) }, c: 'x'.repeat(10) }, 2)).toBeUndefined();
+  });
+});
 
 describe('deeperThan', () => {
   it('counts objects and arrays as levels, scalars not', () => {
@@ -96,6 +115,38 @@ describe('CrmHttpAdapter NUL characters', () => {
     ]);
     expect(handled).toEqual([]);
     expect((await post('/things/1?q=x', '{"note":"fine"}')).body).toBe('ok');
+    await fastify.close();
+  });
+});
+
+describe('CrmHttpAdapter long lists', () => {
+  it('refuses a JSON body holding a list longer than any the API takes, before the handler runs', async () => {
+    const adapter = new CrmHttpAdapter({ routerOptions: ROUTER_OPTIONS });
+    adapter.registerParserMiddleware();
+    const fastify = adapter.getInstance();
+    const handled: number[] = [];
+    fastify.setErrorHandler((err, _req, reply) => {
+      const e = err as unknown as { problems?: { field: string; rule: string }[] };
+      void reply.status(400).send(e.problems);
+    });
+    fastify.post('/things', async (req) => {
+      handled.push((req.body as { tags: unknown[] }).tags.length);
+      return 'ok';
+    });
+    const post = (tags: number) =>
+      fastify.inject({
+        method: 'POST',
+        url: '/things',
+        payload: JSON.stringify({ tags: Array.from({ length: tags }, () => ({ text: 't' })) }),
+        headers: { 'content-type': 'application/json' },
+      });
+    const refused = await post(MAX_JSON_ITEMS + 1);
+    expect([refused.statusCode, refused.json()]).toEqual([
+      400,
+      [{ field: 'tags', rule: 'arrayMaxSize', args: { constraint1: MAX_JSON_ITEMS } }],
+    ]);
+    expect((await post(MAX_JSON_ITEMS)).body).toBe('ok');
+    expect(handled).toEqual([MAX_JSON_ITEMS]);
     await fastify.close();
   });
 });

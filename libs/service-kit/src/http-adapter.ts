@@ -71,6 +71,14 @@ function acceptEmptyJsonBodies(fastify: FastifyInstance): void {
       if (deeperThan(value, MAX_JSON_DEPTH)) {
         return done(AppException.invalidField('body', 'maxDepth', { max: MAX_JSON_DEPTH }));
       }
+      // class-transformer and class-validator handle every element before a DTO's ArrayMaxSize
+      // refuses the list: 100,000 tags in a person cost crm-people 2.4 s of CPU for one 400.
+      const long = longListAt(value, MAX_JSON_ITEMS);
+      if (long !== undefined) {
+        return done(
+          AppException.invalidField(long, 'arrayMaxSize', { constraint1: MAX_JSON_ITEMS }),
+        );
+      }
       const nul = nulCharacterAt(value);
       if (nul !== undefined) return done(AppException.invalidField(nul, 'noNulCharacter'));
       done(null, value);
@@ -80,6 +88,32 @@ function acceptEmptyJsonBodies(fastify: FastifyInstance): void {
 
 /** Deeper than any body of this API needs (a batch item's nested lists are about 5 levels). */
 export const MAX_JSON_DEPTH = 32;
+
+/** Longer than any list this API takes (batches and the longest DTO lists hold 1,000). */
+export const MAX_JSON_ITEMS = 1000;
+
+/**
+ * Where the first list longer than `max` is in `value`, as a field path (`body` for a whole body
+ * that is one, `orgaTags`, `items[3].emails`), or undefined. Iterative, like deeperThan.
+ */
+export function longListAt(value: unknown, max: number): string | undefined {
+  const join = (at: string, key: string) => (at ? `${at}.${key}` : key);
+  const stack: [unknown, string][] = [[value, '']];
+  while (stack.length) {
+    const [v, at] = stack.pop()!;
+    if (Array.isArray(v)) {
+      if (v.length > max) return at || 'body';
+      v.forEach((item, i) => {
+        if (item !== null && typeof item === 'object') stack.push([item, `${at}[${i}]`]);
+      });
+    } else if (v !== null && typeof v === 'object') {
+      for (const [key, item] of Object.entries(v)) {
+        if (item !== null && typeof item === 'object') stack.push([item, join(at, key)]);
+      }
+    }
+  }
+  return undefined;
+}
 
 /** Whether `value` nests arrays or objects more than `max` levels deep (iterative: no recursion). */
 export function deeperThan(value: unknown, max: number): boolean {
