@@ -12,13 +12,8 @@ export function databaseUrl(name: string, server = TEST_SERVER_URL): string {
   return url.toString();
 }
 
-/**
- * Drops and recreates database `name`, then applies the service's migrations with the project's
- * own migrate command: tests run against exactly the schema production gets.
- */
-export async function freshDatabase(service: string, baseName: string): Promise<string> {
-  // Two checkouts testing at once on one server (worktrees, CI beside a developer) keep apart.
-  const name = `${process.env.TEST_DATABASE_PREFIX ?? ''}${baseName}`;
+/** Drops database `name` on the test server (connections and all) and creates it empty; its URL. */
+export async function recreateDatabase(name: string): Promise<string> {
   const admin = new Client({ connectionString: TEST_SERVER_URL });
   await admin.connect();
   try {
@@ -27,7 +22,16 @@ export async function freshDatabase(service: string, baseName: string): Promise<
   } finally {
     await admin.end();
   }
-  const url = databaseUrl(name);
+  return databaseUrl(name);
+}
+
+/**
+ * Drops and recreates database `name`, then applies the service's migrations with the project's
+ * own migrate command: tests run against exactly the schema production gets.
+ */
+export async function freshDatabase(service: string, baseName: string): Promise<string> {
+  // Two checkouts testing at once on one server (worktrees, CI beside a developer) keep apart.
+  const url = await recreateDatabase(`${process.env.TEST_DATABASE_PREFIX ?? ''}${baseName}`);
   const root = path.resolve(__dirname, '../../..');
   execFileSync(
     process.execPath,

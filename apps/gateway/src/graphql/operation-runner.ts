@@ -15,8 +15,10 @@ import {
 import { AppException, ErrorCode } from '@crm/errors';
 import type { GatewayGraphQLContext } from './graphql-context';
 
-/** What @apollo/gateway's load() hands out: runs an operation's query plan. */
-export type GatewayExecutor = Awaited<ReturnType<ApolloGateway['load']>>['executor'];
+/** What @apollo/gateway's load() hands out: the API schema and the executor. */
+export type LoadedGateway = Awaited<ReturnType<ApolloGateway['load']>>;
+/** Runs an operation's query plan. */
+export type GatewayExecutor = LoadedGateway['executor'];
 type GatewayGraphQLRequestContext = Parameters<GatewayExecutor>[0];
 
 /** A parsed and validated document, or why it was refused; kept per query text. */

@@ -22,7 +22,7 @@ import { GATEWAY_CONFIG, GatewayConfig, graphqlDisclosure, serviceUrl } from '..
 import { SERVICE_MODULE, SERVICE_NAMES } from '../routing/services';
 import type { GatewayGraphQLContext, Translate } from './graphql-context';
 import { clarifyError, GraphqlLimits, limitRules, limitsOf } from './graphql-limits';
-import { OperationRunner } from './operation-runner';
+import { LoadedGateway, OperationRunner } from './operation-runner';
 import { SubgraphDataSource } from './subgraph.data-source';
 
 /** Apollo's own codes (parse, validation...) get the HTTP status REST would answer with. */
@@ -186,11 +186,7 @@ export class SupergraphService implements OnApplicationBootstrap, OnApplicationS
     });
   }
 
-  private serve(
-    gateway: ApolloGateway,
-    loaded: Awaited<ReturnType<ApolloGateway['load']>>,
-    message: string,
-  ): void {
+  private serve(gateway: ApolloGateway, loaded: LoadedGateway, message: string): void {
     this.gateway = gateway;
     const runner = (schema: GraphQLSchema) =>
       new OperationRunner(schema, loaded.executor, {
@@ -209,7 +205,7 @@ export class SupergraphService implements OnApplicationBootstrap, OnApplicationS
   private async compose(): Promise<void> {
     if (this.stopped) return;
     const gateway = this.createGateway(this.introspection());
-    let loaded: Awaited<ReturnType<ApolloGateway['load']>>;
+    let loaded: LoadedGateway;
     try {
       loaded = await gateway.load();
     } catch (err) {

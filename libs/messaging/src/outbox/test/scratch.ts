@@ -1,8 +1,8 @@
 import { Client, Pool, PoolClient } from 'pg';
-import { databaseUrl, TEST_SERVER_URL } from '@crm/testing';
+import { recreateDatabase } from '@crm/testing';
+import { OUTBOX_TABLES_SQL, OutboxDb, OutboxTx } from '../outbox-db';
 
 export { natsServer, type NatsProcess } from '@crm/testing';
-import { OUTBOX_TABLES_SQL, OutboxDb, OutboxTx } from '../outbox-db';
 
 // Test support for the outbox: a scratch database with the two tables, an OutboxDb over `pg`
 // (proof that the library needs no generated Prisma client) and a nats-server of the test's own.
@@ -39,15 +39,7 @@ export function pgOutboxDb(pool: Pool): OutboxDb {
 
 /** Drops and creates database `name` with the outbox tables (and any extra SQL). */
 export async function scratchDatabase(name: string, extraSql = ''): Promise<string> {
-  const admin = new Client({ connectionString: TEST_SERVER_URL });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  const url = databaseUrl(name);
+  const url = await recreateDatabase(name);
   const db = new Client({ connectionString: url });
   await db.connect();
   try {
