@@ -4,6 +4,9 @@ import { randomUUID } from 'node:crypto';
 /** The services behind the gateway in these tests (the ones that exist today). */
 export const SERVICES = ['tenant-info', 'crm-people', 'crm-companies'];
 
+/** The stack of event-management tests: the CRM stack and the events service. */
+export const EVENT_SERVICES = [...SERVICES, 'events'];
+
 export interface TestTenant {
   id: string;
   key: string;
@@ -101,8 +104,8 @@ export class Client {
   }
 }
 
-export async function startClient(name: string): Promise<Client> {
-  return new Client(await startStack(name, SERVICES));
+export async function startClient(name: string, services = SERVICES): Promise<Client> {
+  return new Client(await startStack(name, services));
 }
 
 /** Retries `check` until it passes or `ms` elapse (for effects that take "seconds", e.g. revocation). */

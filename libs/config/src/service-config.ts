@@ -2,7 +2,8 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 import { InternalTokenRule } from './internal-token';
 
-const toBool = ({ value }: { value: unknown }) =>
+/** An env string -> boolean (1, true, yes, on; any case), for `@Transform(toBool)` on a config field. */
+export const toBool = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.toLowerCase()) : value;
 
 /**

@@ -4,4 +4,5 @@ export * from './message-bus';
 export * from './messaging.module';
 export * from './contracts/tenant-info';
 export * from './contracts/crm';
+export * from './contracts/events';
 export * from './outbox';

@@ -35,6 +35,16 @@ export const Subjects = {
     /** outbox event (JetStream): CompaniesDeletedEvent */
     companiesDeleted: 'crm-companies.companies.deleted',
   },
+  events: {
+    /** outbox event (JetStream): EventChangedEvent */
+    eventChanged: 'events.events.changed',
+    /** outbox event (JetStream): EventDuplicatedEvent */
+    eventDuplicated: 'events.events.duplicated',
+    /** outbox event (JetStream): EventsDeletedEvent */
+    eventsDeleted: 'events.events.deleted',
+    /** outbox event (JetStream): WebsiteMigratedEvent */
+    websiteMigrated: 'events.websites.migrated',
+  },
 } as const;
 
 /** The queue group of a service: replicas share it, so each command is handled once. */

@@ -1,0 +1,29 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import path from 'node:path';
+import { FILES_LOCALES_DIR } from '@crm/files';
+import { HealthController, Readiness, ServiceCoreModule } from '@crm/service-kit';
+import type { EventsConfig } from './config';
+import { DatabaseModule } from './database/database.module';
+import { OutboxModule } from './outbox/outbox.module';
+
+export const SERVICE_NAME = 'events';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: EventsConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ServiceCoreModule.forRoot({
+          service: SERVICE_NAME,
+          config,
+          localeDirs: [FILES_LOCALES_DIR, path.join(__dirname, 'i18n')],
+        }),
+        DatabaseModule,
+        OutboxModule,
+      ],
+      controllers: [HealthController],
+      providers: [Readiness],
+    };
+  }
+}

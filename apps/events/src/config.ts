@@ -1,0 +1,47 @@
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsNotEmpty, IsString, Max, Min } from 'class-validator';
+import { ServiceConfig, toBool } from '@crm/config';
+
+export class EventsConfig extends ServiceConfig {
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  override PORT: number = 3003;
+
+  /** Folder of event files and of event, website and template images (relative: from the working directory). */
+  @IsString()
+  @IsNotEmpty()
+  FILE_STORAGE_DIR: string = '.data/files';
+
+  /** Outbox relay: how often it looks for unpublished events when no commit woke it. */
+  @IsInt()
+  @Min(50)
+  @Max(60000)
+  OUTBOX_POLL_INTERVAL_MS: number = 1000;
+
+  /** Outbox relay: events published per transaction. */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  OUTBOX_BATCH_SIZE: number = 100;
+
+  /** Public endpoints (/websites/public/**): requests per client address and minute before 429. */
+  @IsInt()
+  @Min(1)
+  @Max(1000000)
+  PUBLIC_RATE_LIMIT_PER_MINUTE: number = 300;
+
+  /** Public answers: `Cache-Control: public, max-age=` this many seconds. */
+  @IsInt()
+  @Min(0)
+  @Max(86400)
+  PUBLIC_CACHE_MAX_AGE_S: number = 60;
+
+  /**
+   * Webhook endpoints may resolve to loopback, private or link-local addresses (SSRF guard off).
+   * For tests and closed networks only.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: boolean = false;
+}

@@ -1,0 +1,55 @@
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsISO8601,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Min,
+} from 'class-validator';
+import { TenantScoped } from './crm';
+
+// Outbox events of the events service (JetStream). bookings-invitations keeps its own copy of
+// what a booking needs of an event (EventChangedEvent), so a public booking never waits on events.
+
+/** An event was duplicated (E9): the copy's ticket types follow from the source's. */
+export class EventDuplicatedEvent extends TenantScoped {
+  @IsUUID() sourceEventId!: string;
+  @IsUUID() eventId!: string;
+}
+
+/** Events were deleted (E5, E6): their bookings, invitations, tickets and ticket types go. */
+export class EventsDeletedEvent extends TenantScoped {
+  @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true }) eventIds!: string[];
+}
+
+/**
+ * An event was created or changed (also published or unpublished): what other services keep of
+ * it. `sequence` grows with every change, so a consumer drops a snapshot older than its copy.
+ */
+export class EventChangedEvent extends TenantScoped {
+  @IsUUID() eventId!: string;
+  @IsInt() @Min(0) sequence!: number;
+  @IsString() @IsNotEmpty() title!: string;
+  @IsOptional() @IsISO8601() startsAt!: string | null;
+  @IsOptional() @IsISO8601() endsAt!: string | null;
+  @IsString() @IsNotEmpty() timeZone!: string;
+  @IsOptional() @IsInt() @Min(0) capacity!: number | null;
+  @IsBoolean() published!: boolean;
+  @IsString() status!: string;
+  @IsOptional() @IsString() taxRateId!: string | null;
+  /** The tiers of the event's cancellation condition at this moment (frozen onto bookings). */
+  @IsOptional() @IsArray() cancellationTiers!: unknown[] | null;
+  @IsOptional() @IsUUID() bookingFormFieldSetId!: string | null;
+  @IsArray() @IsUUID('all', { each: true }) websiteIds!: string[];
+}
+
+/** Every event of website `websiteId` moved to `targetWebsiteId` (W11); references follow. */
+export class WebsiteMigratedEvent extends TenantScoped {
+  @IsUUID() websiteId!: string;
+  @IsUUID() targetWebsiteId!: string;
+  @IsArray() @IsUUID('all', { each: true }) eventIds!: string[];
+}
