@@ -38,6 +38,8 @@ export const Subjects = {
   events: {
     /** outbox event (JetStream): EventChangedEvent */
     eventChanged: 'events.events.changed',
+    /** outbox event (JetStream): EventPublishedEvent */
+    eventPublished: 'events.events.published',
     /** outbox event (JetStream): EventDuplicatedEvent */
     eventDuplicated: 'events.events.duplicated',
     /** outbox event (JetStream): EventsDeletedEvent */

@@ -47,6 +47,14 @@ export class EventChangedEvent extends TenantScoped {
   @IsArray() @IsUUID('all', { each: true }) websiteIds!: string[];
 }
 
+/** An event became published (E11): webhooks `event.published`. */
+export class EventPublishedEvent extends TenantScoped {
+  @IsUUID() eventId!: string;
+  @IsString() @IsNotEmpty() title!: string;
+  @IsOptional() @IsISO8601() startsAt!: string | null;
+  @IsArray() @IsUUID('all', { each: true }) websiteIds!: string[];
+}
+
 /** Every event of website `websiteId` moved to `targetWebsiteId` (W11); references follow. */
 export class WebsiteMigratedEvent extends TenantScoped {
   @IsUUID() websiteId!: string;
