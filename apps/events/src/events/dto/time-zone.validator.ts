@@ -1,0 +1,32 @@
+import { registerDecorator, ValidationOptions } from 'class-validator';
+
+let zones: Set<string> | null = null;
+
+/** Whether `zone` is an IANA time zone this runtime knows (Intl), e.g. Europe/Berlin or UTC. */
+export function isTimeZone(zone: unknown): zone is string {
+  if (typeof zone !== 'string' || !zone) return false;
+  zones ??= new Set(Intl.supportedValuesOf('timeZone'));
+  if (zones.has(zone)) return true;
+  // supportedValuesOf lists canonical names only; UTC and links (Asia/Calcutta) are valid too
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return zone.includes('/') || zone === 'UTC';
+  } catch {
+    return false;
+  }
+}
+
+/** class-validator rule `isTimeZone`: an IANA time zone name. */
+export function IsTimeZone(options?: ValidationOptions) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isTimeZone',
+      target: target.constructor,
+      propertyName,
+      options,
+      validator: {
+        validate: (value: unknown) => isTimeZone(value),
+        defaultMessage: () => '$property must be an IANA time zone such as Europe/Berlin',
+      },
+    });
+}
