@@ -11,6 +11,7 @@ import {
   IsISO31661Alpha2,
   IsISO8601,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   IsUrl,
@@ -283,6 +284,7 @@ export abstract class EventFieldsInput {
   })
   @Field(() => EventVenueInput, { nullable: true })
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => EventVenueInput)
   venue?: EventVenueInput | null;
@@ -290,6 +292,7 @@ export abstract class EventFieldsInput {
   @ApiPropertyOptional({ type: EventOnlineMeetingInput, nullable: true })
   @Field(() => EventOnlineMeetingInput, { nullable: true })
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => EventOnlineMeetingInput)
   onlineMeeting?: EventOnlineMeetingInput | null;
@@ -329,6 +332,7 @@ export abstract class EventFieldsInput {
   @ApiPropertyOptional({ type: EventContactPersonInput, nullable: true })
   @Field(() => EventContactPersonInput, { nullable: true })
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => EventContactPersonInput)
   contactPerson?: EventContactPersonInput | null;
