@@ -1,17 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { I18nService } from 'nestjs-i18n';
-import { AppException, ErrorCode, FieldProblem, isUuid, MessageArgs } from '@crm/errors';
+import { AppException, ErrorCode, FieldProblem, isUuid } from '@crm/errors';
+import { problem } from './event-problem';
 import type { RequestContext } from '@crm/request-context';
 import type { EventFieldsInput } from './dto/event.input';
 import { EventReferences } from './event-references.service';
 
-/** A domain rule's problem; its message is `events.validation.<rule>` (en, de). */
-export const problem = (field: string, rule: string, args: MessageArgs = {}): FieldProblem => ({
-  field,
-  rule,
-  args,
-  messageKey: `events.validation.${rule}`,
-});
+export { problem } from './event-problem';
 
 /** The checks of an event body beyond its shape, and the 404s of the events domain. */
 @Injectable()

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { FieldProblem } from '@crm/errors';
+import { AppException, FieldProblem } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
+import { EntryRef, EventSettingsLookup } from '../event-settings/event-settings-lookup.service';
 import type { EventFieldsInput, EventTagInput } from './dto/event.input';
+import { problem } from './event-problem';
 import { EventsRepository, Tx } from './events.repository';
 
-/** Defaults of new events (the tenant's event settings, ES1). */
+/** Defaults of new events: the tenant's event settings (ES1) time zone and eventDefaults. */
 export interface EventDefaults {
   timeZone: string;
   capacity: number | null;
@@ -15,57 +17,95 @@ export interface EventDefaults {
   contactPersonTemplateId: string | null;
 }
 
-/** Until a tenant writes its event settings. */
-export const FALLBACK_TIME_ZONE = 'UTC';
-
 /**
  * Everything an event refers to outside its own row: settings list entries, vendor lists, tags
- * by text, the tenant's defaults and the tiers of a cancellation condition. The one seam between
- * events and the event settings (EventSettingsLookup of event-settings/), so that no list check
- * is written twice.
+ * by text, the tenant's defaults and the tiers of a cancellation condition. Every check is the
+ * event settings' EventSettingsLookup; this class only names the fields of an event body.
  */
 @Injectable()
 export class EventReferences {
-  constructor(private readonly repo: EventsRepository) {}
+  constructor(
+    private readonly repo: EventsRepository,
+    private readonly lookup: EventSettingsLookup,
+  ) {}
 
   /** Problems of the references of a body (entries, vendor ids, the template), by field. */
   async problems(ctx: RequestContext, input: EventFieldsInput): Promise<FieldProblem[]> {
+    const tagRefs = (list: 'ORGA_TAGS' | 'PORTAL_TAGS', field: string, tags?: EventTagInput[]) =>
+      (tags ?? []).map((t, i): EntryRef => ({ field: `${field}[${i}].id`, list, id: t.id }));
+    const refs: EntryRef[] = [
+      { field: 'categoryId', list: 'EVENT_CATEGORIES', id: input.categoryId },
+      ...(input.contributors ?? []).map((c, i): EntryRef => ({
+        field: `contributors[${i}].roleId`,
+        list: 'CONTRIBUTOR_ROLES',
+        id: c.roleId,
+      })),
+      {
+        field: 'bookingFormFieldSetId',
+        list: 'BOOKING_FORM_FIELD_SETS',
+        id: input.bookingFormFieldSetId,
+      },
+      {
+        field: 'cancellationConditionId',
+        list: 'CANCELLATION_CONDITIONS',
+        id: input.cancellationConditionId,
+      },
+      ...tagRefs('ORGA_TAGS', 'orgaTags', input.orgaTags),
+      ...tagRefs('PORTAL_TAGS', 'portalTags', input.portalTags),
+    ];
     const problems: FieldProblem[] = [];
+    try {
+      await this.lookup.checkEntryIds(ctx.tenantId, refs, ctx.language);
+    } catch (err) {
+      if (!(err instanceof AppException)) throw err;
+      problems.push(...err.problems);
+    }
+    if (input.taxRateId && !this.lookup.isTaxRate(input.taxRateId)) {
+      problems.push(problem('taxRateId', 'unknownTaxRate'));
+    }
+    if (input.onlineMeeting && !this.lookup.isMeetingPlatform(input.onlineMeeting.platformId)) {
+      problems.push(problem('onlineMeeting.platformId', 'unknownMeetingPlatform'));
+    }
     const templateId = input.contactPerson?.templateId;
     if (templateId && !(await this.repo.template(ctx.tenantId, templateId.toLowerCase()))) {
-      problems.push({
-        field: 'contactPerson.templateId',
-        rule: 'unknownTemplate',
-        messageKey: 'events.validation.unknownTemplate',
-      });
+      problems.push(problem('contactPerson.templateId', 'unknownTemplate'));
     }
     return problems;
   }
 
   /** The entry ids of the orga and portal tags (texts found in any case, else created in `tx`). */
   async tagEntryIds(
-    _tx: Tx,
-    _ctx: RequestContext,
+    tx: Tx,
+    ctx: RequestContext,
     orgaTags: EventTagInput[],
     portalTags: EventTagInput[],
   ): Promise<string[]> {
-    return [...orgaTags, ...portalTags].flatMap((t) => (t.id ? [t.id.toLowerCase()] : []));
+    const orga = await this.lookup.tagIdsByText(
+      tx,
+      ctx.tenantId,
+      'ORGA_TAGS',
+      orgaTags,
+      'orgaTags',
+      ctx.language,
+    );
+    const portal = await this.lookup.tagIdsByText(
+      tx,
+      ctx.tenantId,
+      'PORTAL_TAGS',
+      portalTags,
+      'portalTags',
+      ctx.language,
+    );
+    return [...orga, ...portal];
   }
 
-  async defaults(_ctx: RequestContext): Promise<EventDefaults> {
-    return {
-      timeZone: FALLBACK_TIME_ZONE,
-      capacity: null,
-      categoryId: null,
-      bookingFormFieldSetId: null,
-      cancellationConditionId: null,
-      taxRateId: null,
-      contactPersonTemplateId: null,
-    };
+  async defaults(ctx: RequestContext): Promise<EventDefaults> {
+    const s = await this.lookup.settingsOf(ctx.tenantId);
+    return { timeZone: s.timeZone, ...s.eventDefaults };
   }
 
   /** The tiers of a cancellation condition (frozen onto bookings), null when none. */
-  async cancellationTiers(_tenantId: string, _id: string | null): Promise<unknown[] | null> {
-    return null;
+  async cancellationTiers(tenantId: string, id: string | null): Promise<unknown[] | null> {
+    return id ? this.lookup.cancellationTiers(tenantId, id) : null;
   }
 }

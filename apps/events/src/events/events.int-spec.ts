@@ -5,9 +5,11 @@ import { EventTestKit, errorsOf, inDays } from './test/event-test-kit';
 // transaction, another tenant's ids answer 404 with nothing changed.
 
 let t: EventTestKit;
+let conductor: string;
 
 beforeAll(async () => {
   t = await EventTestKit.start('events_it_events');
+  conductor = await t.entry('CONTRIBUTOR_ROLES', 'Conductor');
 }, 60000);
 afterAll(async () => {
   await t?.close();
@@ -29,7 +31,7 @@ const full = () => ({
   },
   onlineMeeting: { platformId: 'zoom', url: 'https://meet.example.com/abc' },
   capacity: 120,
-  contributors: [{ name: 'Anna Dirigent', roleId: randomUUID() }],
+  contributors: [{ name: 'Anna Dirigent', roleId: conductor }],
   contactPerson: {
     salutation: 'Mr',
     firstname: 'Max',
@@ -94,6 +96,92 @@ describe('E3 POST /events', () => {
     });
     expect(res.status).toBe(400);
     expect(errorsOf(res.body)).toEqual([['contactPerson.templateId', 'unknownTemplate']]);
+  });
+
+  it('checks every reference with the event settings and finds or creates tags by text', async () => {
+    const category = await t.entry('EVENT_CATEGORIES', 'Concerts');
+    const theirs = await t.entry('EVENT_CATEGORIES', 'Theirs', t.B);
+    const vip = await t.entry('ORGA_TAGS', 'VIP');
+    const before = await t.count('Event');
+    const bad = await t.call('POST', '/events', {
+      title: 'Refs',
+      categoryId: theirs,
+      contributors: [{ name: 'X', roleId: randomUUID() }],
+      bookingFormFieldSetId: randomUUID(),
+      cancellationConditionId: randomUUID(),
+      orgaTags: [{ id: randomUUID() }],
+      taxRateId: 'xx-nothing',
+      onlineMeeting: { platformId: 'carrier-pigeon', url: 'https://example.com/m' },
+    });
+    expect(bad.status).toBe(400);
+    expect(errorsOf(bad.body).sort()).toEqual(
+      [
+        ['categoryId', 'unknownEntry'],
+        ['contributors[0].roleId', 'unknownEntry'],
+        ['bookingFormFieldSetId', 'unknownEntry'],
+        ['cancellationConditionId', 'unknownEntry'],
+        ['orgaTags[0].id', 'unknownEntry'],
+        ['taxRateId', 'unknownTaxRate'],
+        ['onlineMeeting.platformId', 'unknownMeetingPlatform'],
+      ].sort(),
+    );
+    expect(await t.count('Event')).toBe(before);
+    const ok = await t.event({
+      title: 'Refs',
+      categoryId: category,
+      orgaTags: [{ id: vip }, { text: 'vip' }, { text: 'Press' }],
+      portalTags: [{ text: 'Family' }],
+    });
+    expect(ok.categoryId).toBe(category);
+    expect(ok.orgaTags.map((x: { text: string }) => x.text)).toEqual(['Press', 'VIP']);
+    expect(ok.portalTags).toEqual([{ id: expect.any(String), text: 'Family', color: null }]);
+    expect(await t.count('EventSettingsEntry', `"tenantId" = $1 AND text = 'Press'`, [t.A])).toBe(
+      1,
+    );
+  });
+
+  it('takes the time zone and the defaults of the event settings for fields left out', async () => {
+    const category = await t.entry('EVENT_CATEGORIES', 'Default category');
+    const tpl = await t.template(t.A, { lastname: 'Default' });
+    await t.sql(
+      `INSERT INTO "EventSettings" ("tenantId", "timeZone", currency, "eventDefaults", "dateModified")
+       VALUES ($1, 'America/New_York', 'USD', $2::jsonb, now())`,
+      [
+        t.B,
+        JSON.stringify({
+          capacity: 50,
+          categoryId: null,
+          taxRateId: 'de-standard',
+          contactPersonTemplateId: null,
+        }),
+      ],
+    );
+    const theirs = await t.event({ title: 'Defaults' }, t.B);
+    expect(theirs).toMatchObject({
+      timeZone: 'America/New_York',
+      capacity: 50,
+      taxRateId: 'de-standard',
+    });
+    const explicit = await t.event(
+      { title: 'Given', capacity: null, timeZone: 'Europe/Vienna' },
+      t.B,
+    );
+    expect(explicit).toMatchObject({
+      timeZone: 'Europe/Vienna',
+      capacity: null,
+      taxRateId: 'de-standard',
+    });
+    // tenant A has no settings row: the engine's default zone, no defaults
+    const mine = await t.event({
+      title: 'Plain',
+      categoryId: category,
+      contactPerson: { templateId: tpl },
+    });
+    expect(mine).toMatchObject({
+      timeZone: 'Europe/Berlin',
+      capacity: null,
+      contactPerson: { lastname: 'Default' },
+    });
   });
 
   it('refuses bad input with 400 naming each field, and writes nothing', async () => {
