@@ -232,6 +232,31 @@ describe('E3 POST /events', () => {
     expect(await t.count('Event')).toBe(before);
   });
 
+  it('answers hostile input with 400, never 500', async () => {
+    const post = async (b: unknown) => (await t.call('POST', '/events', b)).status;
+    expect(await post({ title: 'x', capacity: 1e12 })).toBe(400);
+    expect(await post({ title: 'x', capacity: 1.5 })).toBe(400);
+    expect(await post({ title: 'x', startsAt: '+275760-09-13T00:00:00Z' })).toBe(400);
+    expect(await post({ title: 'x', startsAt: '2027-02-30T10:00:00Z' })).toBe(400);
+    expect(await post({ title: 'x\u0000y' })).toBe(400);
+    expect(await post({ title: 'x', contributors: 'all' })).toBe(400);
+    expect(await post({ title: 'x', orgaTags: [{}] })).toBe(400);
+    expect(await post({ title: 'x', contactPerson: { email: 'not-an-email' } })).toBe(400);
+    const get = async (q: string) => (await t.call('GET', `/events?${q}`)).status;
+    expect(await get('from=-0001-01-01T00:00:00Z')).toBe(400);
+    expect(await get(`q=${encodeURIComponent('a\u0000b')}`)).toBe(400);
+    expect(await get('page=99999999999')).toBe(400);
+    const e = await t.event({ title: 'Probe' });
+    expect(
+      (await t.call('PUT', `/events/${e.id}/publication`, { published: true, websiteIds: 'x' }))
+        .status,
+    ).toBe(400);
+    expect((await t.call('POST', `/events/${e.id}/publication/validate`)).status).toBe(200);
+    expect((await t.call('DELETE', '/events/batch', { ids: Array(1001).fill(e.id) })).status).toBe(
+      400,
+    );
+  });
+
   it('answers errors in German with Accept-Language: de', async () => {
     const res = await t.call(
       'POST',

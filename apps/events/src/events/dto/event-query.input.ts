@@ -1,11 +1,14 @@
 import { ArgsType, Field, ID } from '@nestjs/graphql';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsISO8601, IsOptional, IsUUID } from 'class-validator';
+import { IsBoolean, IsISO8601, IsOptional, IsUUID, Matches } from 'class-validator';
 import { PageQuery } from '@crm/paging';
 
 /** Fields an event list may be sorted by (`-` for descending); `id` breaks ties. */
 export const EVENT_SORT_FIELDS = ['startsAt', 'title', 'dateCreated'] as const;
+
+/** A four-digit year first: no signed or extended years the database cannot hold. */
+const YEAR_FIRST = /^\d{4}-/;
 
 const toBoolean = ({ value }: { value: unknown }) =>
   value === 'true' ? true : value === 'false' ? false : value;
@@ -20,6 +23,7 @@ export class EventsQuery extends PageQuery {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @IsISO8601({ strict: true })
+  @Matches(YEAR_FIRST)
   from?: string;
 
   @ApiPropertyOptional({
@@ -29,6 +33,7 @@ export class EventsQuery extends PageQuery {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @IsISO8601({ strict: true })
+  @Matches(YEAR_FIRST)
   to?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'Only events of this category' })

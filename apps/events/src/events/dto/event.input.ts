@@ -17,6 +17,7 @@ import {
   IsUrl,
   IsUUID,
   Matches,
+  Max,
   MaxLength,
   Min,
   ValidateIf,
@@ -33,6 +34,8 @@ export const DESCRIPTION_MAX = 20000;
 export const CONTRIBUTORS_MAX = 100;
 export const TAGS_MAX = 200;
 export const TEXT_MAX = 200;
+/** Places of one event: far beyond any venue, well inside a 32-bit column. */
+export const CAPACITY_MAX = 1_000_000;
 export const EVENT_STATUSES = ['draft', 'scheduled', 'cancelled', 'completed'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
@@ -301,12 +304,14 @@ export abstract class EventFieldsInput {
     type: Number,
     nullable: true,
     minimum: 1,
+    maximum: CAPACITY_MAX,
     description: 'Places; null: unlimited',
   })
   @Field(() => Int, { nullable: true })
   @IsOptional()
   @IsInt()
   @Min(1)
+  @Max(CAPACITY_MAX)
   capacity?: number | null;
 
   @ApiPropertyOptional({
