@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { tenantHeaders } from '@crm/testing';
 import { EventTestKit, errorsOf, inDays } from './test/event-test-kit';
 
 // E11, E12 over REST and GraphQL: every missing piece listed, 409 with the same list, websites
@@ -145,6 +146,37 @@ describe('E11 PUT /events/{id}/publication', () => {
     // publishing again without websiteIds uses the stored ones
     const again = await t.call('PUT', `/events/${e.id}/publication`, { published: true });
     expect(again.body.data).toMatchObject({ published: true, websiteIds: [site] });
+  });
+
+  it('keeps a published event publishable on E4, but lets it be cancelled', async () => {
+    const site = await t.website();
+    const e = await t.event(ready());
+    await t.call('PUT', `/events/${e.id}/publication`, { published: true, websiteIds: [site] });
+    const res = await t.call('PUT', `/events/${e.id}`, { title: 'No place' });
+    expect(res.status).toBe(409);
+    expect(errorsOf(res.body)).toEqual([
+      ['startsAt', 'requiredToPublish'],
+      ['endsAt', 'requiredToPublish'],
+      ['venue', 'venueOrOnlineMeeting'],
+    ]);
+    expect((await t.call('GET', `/events/${e.id}`)).body.data).toMatchObject({
+      title: 'Publishable',
+      sequence: 1,
+    });
+    const cancelled = await t.call('PUT', `/events/${e.id}`, { ...ready(), status: 'cancelled' });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data).toMatchObject({
+      status: 'cancelled',
+      published: true,
+      sequence: 2,
+    });
+    const feed = await t.api.rest(
+      'GET',
+      `/websites/public/${site}/events.ics`,
+      undefined,
+      tenantHeaders(t.A),
+    );
+    expect(feed.text).toContain('STATUS:CANCELLED');
   });
 
   it('checks its body', async () => {

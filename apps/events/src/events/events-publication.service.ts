@@ -13,6 +13,7 @@ import type { Event, EventValidationResult } from './dto/event.output';
 import type { EventPublicationInput } from './dto/event-note.input';
 import { problem } from './event-checks.service';
 import { addPublished } from './event-outbox';
+import { publishedEventProblems } from './publication-rules';
 import { toEvent } from './event.mapper';
 import { EventRecord, EventsRepository, Tx } from './events.repository';
 import { EventsService } from './events.service';
@@ -49,11 +50,8 @@ export class EventsPublicationService {
     tx?: Tx,
     now = new Date(),
   ): Promise<FieldProblem[]> {
-    const problems: FieldProblem[] = [];
-    if (!r.startsAt) problems.push(problem('startsAt', 'requiredToPublish'));
-    else if (r.startsAt <= now) problems.push(problem('startsAt', 'startInPast'));
-    if (!r.endsAt) problems.push(problem('endsAt', 'requiredToPublish'));
-    if (!r.venue && !r.onlineMeeting) problems.push(problem('venue', 'venueOrOnlineMeeting'));
+    const problems = publishedEventProblems(r);
+    if (r.startsAt && r.startsAt <= now) problems.unshift(problem('startsAt', 'startInPast'));
     const ids = websiteIds ?? r.websites.map((w) => w.websiteId);
     if (!ids.length) problems.push(problem('websiteIds', 'noWebsite'));
     else if (websiteIds) problems.push(...(await this.websiteProblems(tx, r.tenantId, ids)));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { EventTestKit, errorsOf, inDays } from './test/event-test-kit';
 
 // E2-E7, E9, E10 over REST and GraphQL on a real database and NATS: outbox rows in the write's
@@ -515,6 +516,7 @@ describe('GraphQL', () => {
   it('resolves Event references in one batch', async () => {
     const a = await t.event({ title: 'Ref A' });
     const b = await t.event({ title: 'Ref B' });
+    const spy = jest.spyOn(pg.Client.prototype, 'query');
     const res = await t.gql(
       `query($reps: [_Any!]!) { _entities(representations: $reps) { ... on Event { id title } } }`,
       {
@@ -530,5 +532,12 @@ describe('GraphQL', () => {
       null,
       { id: b.id, title: 'Ref B' },
     ]);
+    const eventQueries = spy.mock.calls.filter(([q]) =>
+      /FROM "public"\."Event"|"Event"/.test(
+        typeof q === 'string' ? q : String((q as { text?: string })?.text),
+      ),
+    );
+    spy.mockRestore();
+    expect(eventQueries).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@ import { I18nService } from 'nestjs-i18n';
 import {
   AppException,
   BATCH_MAX,
+  ErrorCode,
   checkObject,
   isUuid,
   listProblems,
@@ -26,6 +27,7 @@ import { EventChecks, problem } from './event-checks.service';
 import { addChanged, addDeleted, addDuplicated } from './event-outbox';
 import { EventDefaults, EventReferences } from './event-references.service';
 import { toEvent } from './event.mapper';
+import { publishedEventProblems } from './publication-rules';
 import { EventRecord, EventSortKey, EventsRepository, Tx } from './events.repository';
 
 const DEFAULT_SORT: SortField<EventSortKey>[] = [{ field: 'startsAt', direction: 'asc' }];
@@ -202,14 +204,32 @@ export class EventsService {
   /**
    * E4: PUT replaces every field of the body (absent: cleared), except timeZone and status,
    * which stay when absent. The note, the publication and the websites are not touched.
-   * `sequence` grows by one.
+   * `sequence` grows by one. A published event keeps its dates and its place (409 otherwise:
+   * unpublish it first).
    */
   async update(ctx: RequestContext, id: string, input: EventInput): Promise<Event> {
     throwIfProblems(await this.checks.problems(ctx, input));
     const record = await this.repo.transaction(async (tx) => {
       const current = await this.lockOne(tx, ctx, id);
+      const columns = await this.columns(ctx, input, tx);
+      if (current.published) {
+        const problems = publishedEventProblems({
+          startsAt: columns.startsAt,
+          endsAt: columns.endsAt,
+          venue: input.venue ?? null,
+          onlineMeeting: input.onlineMeeting ?? null,
+        });
+        if (problems.length) {
+          throw new AppException(
+            ErrorCode.CONFLICT,
+            'events.errors.publishedNeeds',
+            { count: problems.length },
+            problems,
+          );
+        }
+      }
       await this.repo.update(tx, ctx.tenantId, current.id, {
-        ...(await this.columns(ctx, input, tx)),
+        ...columns,
         timeZone: input.timeZone ?? current.timeZone,
         status: input.status ?? current.status,
         sequence: { increment: 1 },
