@@ -7,10 +7,13 @@ export function isTimeZone(zone: unknown): zone is string {
   if (typeof zone !== 'string' || !zone) return false;
   zones ??= new Set(Intl.supportedValuesOf('timeZone'));
   if (zones.has(zone)) return true;
-  // supportedValuesOf lists canonical names only; UTC and links (Asia/Calcutta) are valid too
+  if (zone === 'UTC') return true;
+  // supportedValuesOf lists canonical names only; links (Asia/Calcutta) are valid too, spelt as
+  // the database spells them (Intl would also take europe/berlin, which VTIMEZONE would not)
+  if (!/^[A-Z][A-Za-z0-9_+-]*(\/[A-Z0-9][A-Za-z0-9_+-]*)+$/.test(zone)) return false;
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });
-    return zone.includes('/') || zone === 'UTC';
+    return true;
   } catch {
     return false;
   }
