@@ -118,6 +118,16 @@ describe('eventsCalendar', () => {
     expect(events[1].component.getFirstPropertyValue('status')).toBe('CANCELLED');
   });
 
+  it('leaves the meeting link out of a public feed', () => {
+    const online = record({
+      venue: null,
+      onlineMeeting: { platformId: 'zoom', url: 'https://zoom.us/j/42' },
+    });
+    const text = eventsCalendar([online], { uidHost: 'h', name: 'n', hideMeetingUrl: true });
+    expect(text).not.toContain('zoom.us');
+    expect(parse(text).events[0].location).toBe('Online (zoom)');
+  });
+
   it('gives the same bytes for an unchanged event (a stable ETag)', () => {
     const opts = { uidHost: 'h', name: 'n' };
     expect(eventsCalendar([record()], opts)).toBe(eventsCalendar([record()], opts));

@@ -11,6 +11,11 @@ export interface IcalOptions {
   name: string;
   /** The page of each event, when it has one (URL). */
   urlOf?: (r: EventRecord) => string | null;
+  /**
+   * Public feed (W16): the online meeting link is not written (attendees get it with their
+   * booking, as W8 does); an online event's LOCATION is `Online (<platform id>)`.
+   */
+  hideMeetingUrl?: boolean;
 }
 
 /**
@@ -40,7 +45,7 @@ export function wallClock(instant: Date, zone: string): Date {
  * RFC 5545 calendar of events (E8: one, W16: a website's published ones), with a VTIMEZONE for
  * every zone used. DTSTART/DTEND are in the event's zone; DTSTAMP and LAST-MODIFIED in UTC
  * (DTSTAMP is the last modification, so an unchanged event gives byte-identical output and a
- * stable ETag). The note and the orga tags are never written.
+ * stable ETag). The note and the orga tags are never written; the meeting link only when asked.
  */
 export function eventsCalendar(records: EventRecord[], opts: IcalOptions): string {
   const cal = ical({
@@ -67,7 +72,10 @@ export function eventsCalendar(records: EventRecord[], opts: IcalOptions): strin
       timezone: r.timeZone,
       summary: r.subtitle ? `${r.title} - ${r.subtitle}` : r.title,
       description: r.description ?? undefined,
-      location: venueLine(venue) ?? meeting?.url ?? undefined,
+      location:
+        venueLine(venue) ??
+        (meeting ? (opts.hideMeetingUrl ? `Online (${meeting.platformId})` : meeting.url) : null) ??
+        undefined,
       url: url ?? undefined,
       organizer: contact?.email
         ? { name: organizerName || contact.email, email: contact.email }

@@ -98,6 +98,7 @@ describe('W16 GET /websites/public/{id}/events.ics', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('public, max-age=120');
+    expect(res.headers.get('vary')).toBe('X-Service-TenantId');
     const etag = res.headers.get('etag');
     expect(etag).toMatch(/^".+"$/);
     const text = await res.text();

@@ -90,6 +90,7 @@ export class EventsIcalService {
         uidHost: this.config.ICAL_UID_HOST,
         name: site.name,
         urlOf: (r) => eventPageUrl(site.url, r.id),
+        hideMeetingUrl: true,
       }),
     );
   }

@@ -17,7 +17,7 @@ export class PublicEventsIcalController {
   @ApiOperation({
     summary: 'W16 iCalendar feed of the published events of a website',
     description:
-      "W16 (public, ours): RFC 5545 feed to subscribe to. Lists the published events of the published website that end at most ICAL_FEED_PAST_DAYS (30) days ago or later, soonest first, at most 1000; never an unpublished event, the note or the orga tags. UID `<eventId>@<ICAL_UID_HOST>`, SEQUENCE grows with every change, times in the event zone with its VTIMEZONE. ETag and Cache-Control: public, max-age=PUBLIC_CACHE_MAX_AGE_S; If-None-Match answers 304. Unknown, unpublished or another tenant's website: 404.",
+      "W16 (public, ours): RFC 5545 feed to subscribe to. Lists the published events of the published website that end at most ICAL_FEED_PAST_DAYS (30) days ago or later, soonest first, at most 1000; never an unpublished event, the note, the orga tags or an online meeting link (LOCATION `Online (<platform>)`). UID `<eventId>@<ICAL_UID_HOST>`, SEQUENCE grows with every change, times in the event zone with its VTIMEZONE. ETag and Cache-Control: public, max-age=PUBLIC_CACHE_MAX_AGE_S; If-None-Match answers 304. Unknown, unpublished or another tenant's website: 404.",
   })
   @ApiProduces('text/calendar')
   @ApiOkResponse({
@@ -35,6 +35,8 @@ export class PublicEventsIcalController {
     const file = await this.ical.websiteFeed(ctx, id);
     res.header('ETag', file.etag);
     res.header('Cache-Control', `public, max-age=${this.ical.cacheMaxAge}`);
+    // the tenant header scopes the answer: a shared cache must not serve it to another tenant
+    res.header('Vary', 'X-Service-TenantId');
     if (matchesEtag(ifNoneMatch, file.etag)) {
       res.status(304);
       return undefined;
