@@ -5,6 +5,7 @@ import { HealthController, Readiness, ServiceCoreModule, subgraphModule } from '
 import type { EventsConfig } from './config';
 import { DatabaseModule } from './database/database.module';
 import { EventSettingsModule } from './event-settings/event-settings.module';
+import { EventsModule } from './events/events.module';
 import { OutboxModule } from './outbox/outbox.module';
 
 export const SERVICE_NAME = 'events';
@@ -23,6 +24,7 @@ export class AppModule {
         DatabaseModule,
         subgraphModule(),
         EventSettingsModule,
+        EventsModule,
         OutboxModule,
       ],
       controllers: [HealthController],
