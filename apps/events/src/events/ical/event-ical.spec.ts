@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import type { EventRecord } from '../events.repository';
-import { eventsCalendar, wallClock } from './event-ical';
+import { eventsCalendar } from './event-ical';
 
 // The iCalendar output read back with an independent parser (ical.js): times in the event's
 // zone with its VTIMEZONE, UID, SEQUENCE, STATUS, LOCATION, ORGANIZER.
@@ -134,9 +134,29 @@ describe('eventsCalendar', () => {
   });
 });
 
-describe('wallClock', () => {
-  it('reads the local time of an instant in a zone', () => {
-    const d = wallClock(new Date('2027-03-28T01:30:00Z'), 'Europe/Berlin'); // after the switch
-    expect([d.getHours(), d.getMinutes()]).toEqual([3, 30]);
+describe('the process time zone', () => {
+  const saved = process.env.TZ;
+  afterEach(() => {
+    process.env.TZ = saved;
+  });
+
+  it("does not move an event's time, even when its wall-clock time does not exist in the process's zone", () => {
+    // 2027-03-28 02:30 does not exist in Berlin (clocks jump from 02:00 to 03:00) but does in
+    // New York, which switched two weeks earlier: 06:30Z is 02:30 EDT.
+    process.env.TZ = 'Europe/Berlin';
+    const text = eventsCalendar(
+      [
+        record({
+          startsAt: new Date('2027-03-28T06:30:00Z'),
+          endsAt: new Date('2027-03-28T08:00:00Z'),
+          timeZone: 'America/New_York',
+        }),
+      ],
+      { uidHost: 'crm-events', name: 'Cal' },
+    );
+    expect(text).toContain('DTSTART;TZID=America/New_York:20270328T023000');
+    expect(text).toContain('DTEND;TZID=America/New_York:20270328T040000');
+    const [e] = parse(text).events;
+    expect(e.startDate.toJSDate().toISOString()).toBe('2027-03-28T06:30:00.000Z');
   });
 });

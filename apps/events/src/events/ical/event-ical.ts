@@ -1,5 +1,6 @@
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import ical, { ICalEventStatus } from 'ical-generator';
+import { DateTime } from 'luxon';
 import { toContactPerson, toOnlineMeeting, toVenue, venueLine } from '../event.mapper';
 import type { EventRecord } from '../events.repository';
 
@@ -16,29 +17,6 @@ export interface IcalOptions {
    * booking, as W8 does); an online event's LOCATION is `Online (<platform id>)`.
    */
   hideMeetingUrl?: boolean;
-}
-
-/**
- * The wall-clock time of `instant` in `zone`, as a Date whose *local* fields (getHours, ...)
- * read that time: ical-generator writes `DTSTART;TZID=<zone>:` from a Date's local fields. The
- * service runs with TZ=UTC, where every wall-clock time exists, so the round trip is exact.
- */
-export function wallClock(instant: Date, zone: string): Date {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-      .formatToParts(instant)
-      .map((p) => [p.type, Number(p.value)]),
-  );
-  return new Date(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
 }
 
 /**
@@ -67,8 +45,10 @@ export function eventsCalendar(records: EventRecord[], opts: IcalOptions): strin
       stamp: r.dateModified,
       lastModified: r.dateModified,
       created: r.dateCreated,
-      start: wallClock(r.startsAt, r.timeZone),
-      end: wallClock(r.endsAt ?? r.startsAt, r.timeZone),
+      // luxon DateTimes: ical-generator writes them in the event's zone whatever the process's
+      // own zone is (a plain Date would be read through the process's local time)
+      start: DateTime.fromJSDate(r.startsAt, { zone: r.timeZone }),
+      end: DateTime.fromJSDate(r.endsAt ?? r.startsAt, { zone: r.timeZone }),
       timezone: r.timeZone,
       summary: r.subtitle ? `${r.title} - ${r.subtitle}` : r.title,
       description: r.description ?? undefined,
