@@ -1,6 +1,10 @@
 import ICAL from 'ical.js';
 import type { EventRecord } from '../events.repository';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { eventsCalendar } from './event-ical';
+
+const ROOT = path.resolve(__dirname, '../../../../..');
 
 // The iCalendar output read back with an independent parser (ical.js): times in the event's
 // zone with its VTIMEZONE, UID, SEQUENCE, STATUS, LOCATION, ORGANIZER.
@@ -135,25 +139,24 @@ describe('eventsCalendar', () => {
 });
 
 describe('the process time zone', () => {
-  const saved = process.env.TZ;
-  afterEach(() => {
-    process.env.TZ = saved;
-  });
-
+  // Jest gives a test file its own copy of process.env, so TZ cannot be changed from here: the
+  // calendar is built in a child process running in Berlin time.
   it("does not move an event's time, even when its wall-clock time does not exist in the process's zone", () => {
     // 2027-03-28 02:30 does not exist in Berlin (clocks jump from 02:00 to 03:00) but does in
     // New York, which switched two weeks earlier: 06:30Z is 02:30 EDT.
-    process.env.TZ = 'Europe/Berlin';
-    const text = eventsCalendar(
-      [
-        record({
-          startsAt: new Date('2027-03-28T06:30:00Z'),
-          endsAt: new Date('2027-03-28T08:00:00Z'),
-          timeZone: 'America/New_York',
-        }),
-      ],
-      { uidHost: 'crm-events', name: 'Cal' },
-    );
+    const script = `
+      const { eventsCalendar } = require(${JSON.stringify(path.join(__dirname, 'event-ical.ts'))});
+      const r = ${JSON.stringify({ ...record(), timeZone: 'America/New_York' })};
+      Object.assign(r, {
+        startsAt: new Date('2027-03-28T06:30:00Z'), endsAt: new Date('2027-03-28T08:00:00Z'),
+        dateCreated: new Date(r.dateCreated), dateModified: new Date(r.dateModified),
+      });
+      process.stdout.write(eventsCalendar([r], { uidHost: 'crm-events', name: 'Cal' }));`;
+    const text = execFileSync(process.execPath, ['-r', '@swc-node/register', '-e', script], {
+      cwd: ROOT,
+      env: { ...process.env, TZ: 'Europe/Berlin', SWC_NODE_PROJECT: 'tsconfig.json' },
+      encoding: 'utf8',
+    });
     expect(text).toContain('DTSTART;TZID=America/New_York:20270328T023000');
     expect(text).toContain('DTEND;TZID=America/New_York:20270328T040000');
     const [e] = parse(text).events;
