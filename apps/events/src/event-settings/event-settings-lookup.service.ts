@@ -9,6 +9,14 @@ import type { BookingFormField, CancellationTier } from './dto/entry-data.input'
 import { EventSettingsRepository, eventSettingsStore, Db, Tx } from './event-settings.repository';
 import { EVENT_SETTINGS } from './settings-lists';
 import { settingsFromRow, type EventSettingsObject } from './settings-object';
+
+/** The event defaults that name an entry of a tenant list, and the list. */
+export const DEFAULT_ENTRY_LISTS = [
+  ['categoryId', 'EVENT_CATEGORIES'],
+  ['bookingFormFieldSetId', 'BOOKING_FORM_FIELD_SETS'],
+  ['cancellationConditionId', 'CANCELLATION_CONDITIONS'],
+] as const satisfies readonly (readonly [string, EventSettingsList])[];
+type DefaultEntryKey = (typeof DEFAULT_ENTRY_LISTS)[number][0];
 import { isMeetingPlatformId, isTaxRateId } from './vendor-lists';
 
 export type { EntryView } from '@crm/settings-lists';
@@ -48,15 +56,16 @@ export class EventSettingsLookup extends SettingsLookup<EventSettingsList, Db> {
   }
 
   /**
-   * Throws the 400 naming each reference whose id is not an entry of its list for the tenant
-   * (rule `unknownEntry`; system entries count). Ids compare ignoring case. One query for all.
+   * The problems of references whose id is not an entry of its list for the tenant (rule
+   * `unknownEntry`; system entries count), one per reference. Ids compare ignoring case. One
+   * query for all.
    */
-  async checkEntryIds(
+  async entryProblems(
     tenantId: string,
     refs: readonly EntryRef[],
     lang: Language = 'en',
     db?: Db,
-  ): Promise<void> {
+  ): Promise<FieldProblem[]> {
     const given = refs.filter((r): r is EntryRef & { id: string } => r.id != null);
     const wellFormed = given.filter((r) => isUuid(r.id));
     const missing = await this.missingEntries(
@@ -65,14 +74,32 @@ export class EventSettingsLookup extends SettingsLookup<EventSettingsList, Db> {
       db,
     );
     const unknown = new Set(wellFormed.filter((_, i) => missing[i]));
-    const problems: FieldProblem[] = given
+    return given
       .filter((r) => !isUuid(r.id) || unknown.has(r))
       .map((r) => ({
         field: r.field,
         rule: 'unknownEntry',
         args: { list: this.listName(r.list, lang) },
       }));
+  }
+
+  /** Throws the 400 of entryProblems, naming each unknown reference. */
+  async checkEntryIds(
+    tenantId: string,
+    refs: readonly EntryRef[],
+    lang: Language = 'en',
+    db?: Db,
+  ): Promise<void> {
+    const problems = await this.entryProblems(tenantId, refs, lang, db);
     if (problems.length) throw AppException.validation(problems);
+  }
+
+  /** Whether `id` is one of the tenant's contact person templates. */
+  async isTemplate(tenantId: string, id: unknown, db: Db = this.prisma): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    return (
+      (await db.contactPersonTemplate.count({ where: { tenantId, id: id.toLowerCase() } })) > 0
+    );
   }
 
   /**
@@ -141,9 +168,22 @@ export class EventSettingsLookup extends SettingsLookup<EventSettingsList, Db> {
     return (data as { fields?: BookingFormField[] } | null | undefined)?.fields ?? null;
   }
 
-  /** The tenant's settings object, defaults applied (no row yet: all defaults). */
+  /**
+   * The tenant's settings object, defaults applied (no row yet: all defaults). A default that
+   * names an entry or template deleted since the settings were saved reads as null.
+   */
   async settingsOf(tenantId: string): Promise<EventSettingsObject> {
     const row = await this.prisma.eventSettings.findUnique({ where: { tenantId } });
-    return settingsFromRow(row);
+    const settings = settingsFromRow(row);
+    const d = settings.eventDefaults;
+    const refs = DEFAULT_ENTRY_LISTS.map(([key, list]) => ({ field: key, list, id: d[key] }));
+    const [gone, template] = await Promise.all([
+      refs.some((r) => r.id) ? this.entryProblems(tenantId, refs) : Promise.resolve([]),
+      d.contactPersonTemplateId ? this.isTemplate(tenantId, d.contactPersonTemplateId) : true,
+    ]);
+    for (const p of gone) d[p.field as DefaultEntryKey] = null;
+    if (!template) d.contactPersonTemplateId = null;
+    if (d.taxRateId && !isTaxRateId(d.taxRateId)) d.taxRateId = null;
+    return settings;
   }
 }

@@ -3,6 +3,9 @@ import { EventSettingsListsController } from './event-settings-lists.controller'
 import { EventSettingsListReads, EventSettingsListWrites } from './event-settings-lists.service';
 import { EventSettingsLookup } from './event-settings-lookup.service';
 import { EventSettingsRepository } from './event-settings.repository';
+import { EventSettingsResolver } from './event-settings.resolver';
+import { EventSettingsObjectController } from './settings-object.controller';
+import { EventSettingsObjectService } from './settings-object.service';
 import { VendorListsService } from './vendor-lists/vendor-lists.service';
 
 /**
@@ -10,13 +13,15 @@ import { VendorListsService } from './vendor-lists/vendor-lists.service';
  * settings object, contact person templates. Exports EventSettingsLookup for the events domain.
  */
 @Module({
-  controllers: [EventSettingsListsController],
+  controllers: [EventSettingsObjectController, EventSettingsListsController],
   providers: [
     EventSettingsRepository,
     EventSettingsListReads,
     EventSettingsListWrites,
     EventSettingsLookup,
     VendorListsService,
+    EventSettingsObjectService,
+    EventSettingsResolver,
   ],
   exports: [EventSettingsLookup],
 })
