@@ -1,4 +1,9 @@
 import { Module } from '@nestjs/common';
+import { diskStorageProvider } from '@crm/files';
+import { TemplatesController } from './contact-person-templates/templates.controller';
+import { TemplatesRepository } from './contact-person-templates/templates.repository';
+import { TemplatesResolver } from './contact-person-templates/templates.resolver';
+import { TemplatesService } from './contact-person-templates/templates.service';
 import { EventSettingsListsController } from './event-settings-lists.controller';
 import { EventSettingsListReads, EventSettingsListWrites } from './event-settings-lists.service';
 import { EventSettingsLookup } from './event-settings-lookup.service';
@@ -13,7 +18,7 @@ import { VendorListsService } from './vendor-lists/vendor-lists.service';
  * settings object, contact person templates. Exports EventSettingsLookup for the events domain.
  */
 @Module({
-  controllers: [EventSettingsObjectController, EventSettingsListsController],
+  controllers: [EventSettingsObjectController, TemplatesController, EventSettingsListsController],
   providers: [
     EventSettingsRepository,
     EventSettingsListReads,
@@ -22,6 +27,10 @@ import { VendorListsService } from './vendor-lists/vendor-lists.service';
     VendorListsService,
     EventSettingsObjectService,
     EventSettingsResolver,
+    diskStorageProvider,
+    TemplatesRepository,
+    TemplatesService,
+    TemplatesResolver,
   ],
   exports: [EventSettingsLookup],
 })
