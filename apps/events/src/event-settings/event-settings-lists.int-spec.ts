@@ -329,6 +329,43 @@ describe('ES5 the tenant lists', () => {
 });
 
 describe('EventSettingsLookup', () => {
+  it('onEventsChanged: tiers changed or a snapshot reference removed -> sequence grows, hook runs in the write', async () => {
+    const calls: { tenantId: string; eventIds: string[]; seen: number }[] = [];
+    lookup.onEventsChanged(async (tx, tenantId, eventIds) => {
+      // inside the write's transaction: sees the grown sequence
+      const rows = await tx.event.findMany({ where: { id: { in: eventIds } } });
+      calls.push({ tenantId, eventIds: [...eventIds].sort(), seen: rows[0].sequence });
+    });
+    const condition = await entry('cancellation-conditions', { text: 'Hooked', data: CONDITION });
+    const set = await entry('booking-form-field-sets', { text: 'Hooked', data: FIELD_SET });
+    const e1 = await event(A, { cancellationConditionId: condition, bookingFormFieldSetId: set });
+    const e2 = await event(A, { cancellationConditionId: condition });
+    await event(B, {});
+
+    // a rename alone changes no snapshot
+    await t.rest(A, 'PUT', `/event-settings/cancellation-conditions/${condition}`, { text: 'H2' });
+    expect(calls).toEqual([]);
+    const tiers = { tiers: [{ daysBeforeStart: 1, feePercent: 100, feeFixed: '0' }] };
+    const put = await t.rest(A, 'PUT', `/event-settings/cancellation-conditions/${condition}`, {
+      data: tiers,
+    });
+    expect(put.status).toBe(200);
+    expect(calls).toEqual([{ tenantId: A, eventIds: [e1.id, e2.id].sort(), seen: 1 }]);
+
+    calls.length = 0;
+    const forced = await t.rest(
+      A,
+      'DELETE',
+      `/event-settings/booking-form-field-sets/${set}?force=true`,
+    );
+    expect(forced.status).toBe(200);
+    expect(calls).toEqual([{ tenantId: A, eventIds: [e1.id], seen: 2 }]);
+    expect(
+      (await db.event.findUniqueOrThrow({ where: { id: e1.id } })).bookingFormFieldSetId,
+    ).toBeNull();
+    lookup.onEventsChanged(() => Promise.resolve());
+  });
+
   it('checkEntryIds names every unknown or foreign id; system entries count', async () => {
     const category = await entry('event-categories', { text: 'Lookup' });
     const foreign = await entry('event-categories', { text: 'Lookup' }, B);

@@ -7,6 +7,7 @@ import { PrismaService } from '../database/prisma.service';
 import type { EventSettingsList } from '../generated/prisma/client';
 import type { BookingFormField, CancellationTier } from './dto/entry-data.input';
 import { EventSettingsRepository, eventSettingsStore, Db, Tx } from './event-settings.repository';
+import { EventsChangedHook, EventsChangedNotifier } from './events-changed';
 import { EVENT_SETTINGS } from './settings-lists';
 import { settingsFromRow, type EventSettingsObject } from './settings-object';
 
@@ -22,6 +23,7 @@ import { isMeetingPlatformId, isTaxRateId } from './vendor-lists';
 export type { EntryView } from '@crm/settings-lists';
 export type { Tx } from './event-settings.repository';
 export type { EventSettingsObject } from './settings-object';
+export type { EventsChangedHook } from './events-changed';
 
 /** A reference of an event (or of the settings) to an entry of a tenant list. */
 export interface EntryRef {
@@ -51,8 +53,19 @@ export class EventSettingsLookup extends SettingsLookup<EventSettingsList, Db> {
     private readonly prisma: PrismaService,
     i18n: I18nService,
     private readonly entryData: EventSettingsRepository,
+    private readonly notifier: EventsChangedNotifier,
   ) {
     super(eventSettingsStore(prisma), EVENT_SETTINGS, i18n);
+  }
+
+  /**
+   * The events domain registers here how it announces events whose snapshot a settings write
+   * changed (deleting with force a booking form field set or cancellation condition they use,
+   * changing the tiers of their cancellation condition): called in that write's transaction,
+   * after their `sequence` grew, with their ids (see EventsChangedHook).
+   */
+  onEventsChanged(hook: EventsChangedHook): void {
+    this.notifier.register(hook);
   }
 
   /**

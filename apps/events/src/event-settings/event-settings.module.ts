@@ -8,6 +8,7 @@ import { EventSettingsListsController } from './event-settings-lists.controller'
 import { EventSettingsListReads, EventSettingsListWrites } from './event-settings-lists.service';
 import { EventSettingsLookup } from './event-settings-lookup.service';
 import { EventSettingsRepository } from './event-settings.repository';
+import { EventsChangedNotifier } from './events-changed';
 import { EventSettingsResolver } from './event-settings.resolver';
 import { EventSettingsObjectController } from './settings-object.controller';
 import { EventSettingsObjectService } from './settings-object.service';
@@ -20,6 +21,7 @@ import { VendorListsService } from './vendor-lists/vendor-lists.service';
 @Module({
   controllers: [EventSettingsObjectController, TemplatesController, EventSettingsListsController],
   providers: [
+    EventsChangedNotifier,
     EventSettingsRepository,
     EventSettingsListReads,
     EventSettingsListWrites,
