@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { AppException } from '@crm/errors';
 import { PrismaService } from '../database/prisma.service';
 import { startEvents, RunningService } from '../test/service-harness';
@@ -129,6 +130,53 @@ describe('ES4 GET /event-settings/{list}', () => {
       'Accept-Language': 'de',
     });
     expect(german.body.data.map((r: any) => r.name)).toContain('Schweiz: Regelsatz');
+    const sorted = await t.rest(A, 'GET', '/event-settings/online-meeting-platforms?sort=-name');
+    expect(sorted.body.data.map((p: any) => p.name).slice(0, 3)).toEqual([
+      'Zoom',
+      'Webex',
+      'Other',
+    ]);
+    const badSort = await t.rest(A, 'GET', '/event-settings/tax-rates?sort=rate');
+    expect(badSort.status).toBe(400);
+    expect(badSort.body.errors[0]).toMatchObject({ field: 'sort', rule: 'unknownSortField' });
+  });
+});
+
+describe('ES4 queries', () => {
+  it('reads a page with three queries whatever its size (entries, total, data); templates with two', async () => {
+    const T = newTenant();
+    const created = await t.rest(
+      T,
+      'POST',
+      '/event-settings/booking-form-field-sets',
+      Array.from({ length: 30 }, (_, i) => ({ text: `Set ${i}`, data: FIELD_SET })),
+    );
+    expect(created.status).toBe(201);
+    const spy = jest.spyOn(pg.Client.prototype, 'query');
+    const count = (table: string) =>
+      spy.mock.calls.filter(([q]) =>
+        new RegExp(`"${table}"`).test(
+          typeof q === 'string' ? q : String((q as { text?: string })?.text),
+        ),
+      ).length;
+    try {
+      for (const size of [2, 30]) {
+        spy.mockClear();
+        const res = await t.rest(
+          T,
+          'GET',
+          `/event-settings/booking-form-field-sets?pageSize=${size}`,
+        );
+        expect(res.body.data).toHaveLength(size);
+        expect(res.body.data[size - 1].data).toEqual(FIELD_SET);
+        expect(count('EventSettingsEntry')).toBe(3);
+      }
+      spy.mockClear();
+      await t.rest(T, 'GET', '/event-settings/contact-person-templates?pageSize=500');
+      expect(count('ContactPersonTemplate')).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 
