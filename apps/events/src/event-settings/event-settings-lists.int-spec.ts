@@ -317,6 +317,9 @@ describe('ES5 the tenant lists', () => {
       text: 'Talker',
     });
     expect(system.status).toBe(409);
+    const adHoc = await t.rest(A, 'POST', '/event-settings/orga-tags', { text: 'Manual' });
+    expect(adHoc.status).toBe(409);
+    expect(adHoc.body.message).toContain('naming a tag on an event');
     const vendor = await t.rest(A, 'POST', '/event-settings/tax-rates', { text: 'Zero' });
     expect(vendor.status).toBe(409);
     expect(vendor.body.message).toBe(
@@ -327,7 +330,9 @@ describe('ES5 the tenant lists', () => {
   it('delete of an entry in use is a 409 naming how many events; force clears the reference', async () => {
     const category = await entry('event-categories', { text: 'Festival' });
     const role = await entry('contributor-roles', { text: 'DJ' });
-    const tag = await entry('orga-tags', { text: 'VIP' });
+    const [tag] = await db.$transaction((tx) =>
+      lookup.tagIdsByText(tx, A, 'ORGA_TAGS', [{ text: 'VIP' }]),
+    );
     const e1 = await event(A, {
       categoryId: category,
       contributors: [

@@ -1,5 +1,5 @@
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { checkObject, orThrow } from '@crm/errors';
+import { AppException, checkObject, ErrorCode, orThrow } from '@crm/errors';
 import { PageQuery } from '@crm/paging';
 import { Ctx, RequestContext } from '@crm/request-context';
 import { BookingFormField, CancellationTier } from './dto/entry-data.input';
@@ -17,6 +17,7 @@ import { UpdateEventSettingsInput } from './dto/settings-object.input';
 import { EventSettingsValidationResult, EventSettingsView } from './dto/settings-object.output';
 import { EventSettingsListReads, EventSettingsListWrites } from './event-settings-lists.service';
 import { EventSettingsObjectService } from './settings-object.service';
+import { AD_HOC_SLUG } from './settings-lists';
 import { OnlineMeetingPlatformPage, TaxRatePage } from './vendor-lists/vendor-lists.output';
 import { VendorListsService } from './vendor-lists/vendor-lists.service';
 
@@ -98,6 +99,7 @@ export class EventSettingsResolver {
     @Args('list', LIST) list: string,
     @Args('inputs', { type: () => [EventSettingsEntryInput] }) inputs: unknown,
   ) {
+    this.refuseAdHoc(list);
     const raw = Array.isArray(inputs)
       ? inputs.map((i) =>
           i && typeof i === 'object' ? entryBody(i as Record<string, unknown>) : i,
@@ -106,12 +108,17 @@ export class EventSettingsResolver {
     return this.writes.createEntries(ctx, list, raw);
   }
 
+  private refuseAdHoc(list: string): void {
+    if (list === AD_HOC_SLUG) throw new AppException(ErrorCode.CONFLICT, 'settings.orgaTags.adHoc');
+  }
+
   @Mutation(() => EventSettingsEntry, { description: 'ES5 Create an entry of a tenant list' })
   createEventSettingsEntry(
     @Ctx() ctx: RequestContext,
     @Args('list', LIST) list: string,
     @Args('input', { type: () => EventSettingsEntryInput }) input: Record<string, unknown>,
   ) {
+    this.refuseAdHoc(list);
     return this.writes.createEntries(ctx, list, entryBody(input));
   }
 
