@@ -13,6 +13,7 @@ import { AppException, BATCH_MAX, ErrorCode } from '@crm/errors';
 import { PageQuery } from '@crm/paging';
 import { Ctx, RequestContext } from '@crm/request-context';
 import { ApiEnvelope } from '@crm/service-kit';
+import { BookingFormFieldSetData, CancellationConditionData } from './dto/entry-data.input';
 import {
   CreateEventSettingsEntryInput,
   DeleteEventSettingsEntriesInput,
@@ -52,6 +53,7 @@ const DELETE_POLICY =
   "role. The events' SEQUENCE grows.";
 
 @ApiTags('Event settings')
+@ApiExtraModels(BookingFormFieldSetData, CancellationConditionData)
 @Controller('event-settings')
 export class EventSettingsListsController {
   constructor(
