@@ -452,6 +452,22 @@ describe('EventSettingsLookup', () => {
     expect(await lookup.bookingFormFields(B, set)).toBeNull();
     expect(await lookup.bookingFormFields(A, condition)).toBeNull();
     expect(await lookup.cancellationTiers(A, 'nope')).toBeNull();
+    const template = await db.contactPersonTemplate.create({
+      data: { tenantId: A, name: 'Desk', firstname: 'Ada', email: 'ada@example.com' },
+    });
+    expect(await lookup.contactPersonTemplate(A, template.id.toUpperCase())).toEqual({
+      id: template.id,
+      name: 'Desk',
+      salutation: null,
+      title: null,
+      firstname: 'Ada',
+      lastname: null,
+      position: null,
+      email: 'ada@example.com',
+      phone: null,
+    });
+    expect(await lookup.contactPersonTemplate(B, template.id)).toBeNull();
+    expect(await lookup.contactPersonTemplate(A, 'x')).toBeNull();
     expect(lookup.isTaxRate('de-reduced')).toBe(true);
     expect(lookup.isTaxRate('de-zero')).toBe(false);
     expect(lookup.isMeetingPlatform('jitsi-meet')).toBe(true);

@@ -34,6 +34,19 @@ export interface EntryRef {
   id: string | null | undefined;
 }
 
+/** What an event copies of a contact person template. */
+export interface TemplateFields {
+  id: string;
+  name: string;
+  salutation: string | null;
+  title: string | null;
+  firstname: string | null;
+  lastname: string | null;
+  position: string | null;
+  email: string | null;
+  phone: string | null;
+}
+
 /** A tag as a write names it: by the id of its entry, or by text (found or created). */
 export interface TagRef {
   id?: string | null;
@@ -147,6 +160,32 @@ export class EventSettingsLookup extends SettingsLookup<EventSettingsList, Db> {
     );
     const entries = await this.resolveTags(tx, tenantId, list, inputs, field, lang);
     return entries.map((e) => e.id);
+  }
+
+  /**
+   * The fields of the tenant's contact person template `id`, to copy into an event's contact
+   * person (`{ templateId, ...fields }`); null if it is not one.
+   */
+  async contactPersonTemplate(
+    tenantId: string,
+    id: string,
+    db: Db = this.prisma,
+  ): Promise<TemplateFields | null> {
+    if (!isUuid(id)) return null;
+    return db.contactPersonTemplate.findFirst({
+      where: { tenantId, id: id.toLowerCase() },
+      select: {
+        id: true,
+        name: true,
+        salutation: true,
+        title: true,
+        firstname: true,
+        lastname: true,
+        position: true,
+        email: true,
+        phone: true,
+      },
+    });
   }
 
   /** Whether `id` names a rate of the tax-rates vendor list. */
