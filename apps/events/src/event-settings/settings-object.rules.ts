@@ -14,14 +14,25 @@ const problem = (field: string, rule: string, args: FieldProblem['args'] = {}): 
 /** Area/Location names only (no offsets such as +01:00, which are no IANA zone). */
 const ZONE_SHAPE = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/;
 
-/** The canonical spelling of an IANA zone (`europe/berlin` -> `Europe/Berlin`), or null. */
+let zones: Map<string, string> | undefined;
+
+/**
+ * The IANA zone as stored: null when the runtime does not know it; the spelling of Intl's list
+ * when it differs only in case (`europe/berlin` -> `Europe/Berlin`); otherwise as given, so a
+ * current name such as Asia/Kolkata is not turned into the older alias ICU resolves it to.
+ */
 export function canonicalTimeZone(zone: string): string | null {
   if (!ZONE_SHAPE.test(zone)) return null;
+  let resolved: string;
   try {
-    return new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
+    resolved = new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
   } catch {
     return null;
   }
+  zones ??= new Map(Intl.supportedValuesOf('timeZone').map((z) => [z.toLowerCase(), z]));
+  const listed = zones.get(zone.toLowerCase());
+  if (listed) return listed;
+  return resolved.toLowerCase() === zone.toLowerCase() ? resolved : zone;
 }
 
 let currencies: Set<string> | undefined;
