@@ -383,11 +383,17 @@ describe('ES5 the tenant lists', () => {
 
 describe('EventSettingsLookup', () => {
   it('onEventsChanged: tiers changed or a snapshot reference removed -> sequence grows, hook runs in the write', async () => {
-    const calls: { tenantId: string; eventIds: string[]; seen: number }[] = [];
+    const calls: { tenantId: string; eventIds: string[]; seen: number; tiers?: unknown }[] = [];
     lookup.onEventsChanged(async (tx, tenantId, eventIds) => {
-      // inside the write's transaction: sees the grown sequence
+      // inside the write's transaction: sees the grown sequence and the tiers just written
       const rows = await tx.event.findMany({ where: { id: { in: eventIds } } });
-      calls.push({ tenantId, eventIds: [...eventIds].sort(), seen: rows[0].sequence });
+      const id = rows[0].cancellationConditionId;
+      calls.push({
+        tenantId,
+        eventIds: [...eventIds].sort(),
+        seen: rows[0].sequence,
+        ...(id ? { tiers: await lookup.cancellationTiers(tenantId, id, tx) } : {}),
+      });
     });
     const condition = await entry('cancellation-conditions', { text: 'Hooked', data: CONDITION });
     const set = await entry('booking-form-field-sets', { text: 'Hooked', data: FIELD_SET });
@@ -403,7 +409,9 @@ describe('EventSettingsLookup', () => {
       data: tiers,
     });
     expect(put.status).toBe(200);
-    expect(calls).toEqual([{ tenantId: A, eventIds: [e1.id, e2.id].sort(), seen: 1 }]);
+    expect(calls).toEqual([
+      { tenantId: A, eventIds: [e1.id, e2.id].sort(), seen: 1, tiers: tiers.tiers },
+    ]);
 
     calls.length = 0;
     const forced = await t.rest(
@@ -412,7 +420,7 @@ describe('EventSettingsLookup', () => {
       `/event-settings/booking-form-field-sets/${set}?force=true`,
     );
     expect(forced.status).toBe(200);
-    expect(calls).toEqual([{ tenantId: A, eventIds: [e1.id], seen: 2 }]);
+    expect(calls).toEqual([{ tenantId: A, eventIds: [e1.id], seen: 2, tiers: tiers.tiers }]);
     expect(
       (await db.event.findUniqueOrThrow({ where: { id: e1.id } })).bookingFormFieldSetId,
     ).toBeNull();

@@ -198,24 +198,37 @@ export class EventSettingsLookup extends SettingsLookup<EventSettingsList, Db> {
     return isMeetingPlatformId(id);
   }
 
-  /** The tiers of the tenant's cancellation condition `id`; null if it is not one. */
-  async cancellationTiers(tenantId: string, id: string): Promise<CancellationTier[] | null> {
+  /**
+   * The tiers of the tenant's cancellation condition `id`; null if it is not one. Pass the
+   * transaction (`db`) inside an onEventsChanged hook: it sees the tiers just written.
+   */
+  async cancellationTiers(
+    tenantId: string,
+    id: string,
+    db?: Db,
+  ): Promise<CancellationTier[] | null> {
     if (!isUuid(id)) return null;
     const data = await this.entryData.entryData(
       tenantId,
       'CANCELLATION_CONDITIONS',
       id.toLowerCase(),
+      db,
     );
     return (data as { tiers?: CancellationTier[] } | null | undefined)?.tiers ?? null;
   }
 
   /** The fields of the tenant's booking form field set `id`; null if it is not one. */
-  async bookingFormFields(tenantId: string, id: string): Promise<BookingFormField[] | null> {
+  async bookingFormFields(
+    tenantId: string,
+    id: string,
+    db?: Db,
+  ): Promise<BookingFormField[] | null> {
     if (!isUuid(id)) return null;
     const data = await this.entryData.entryData(
       tenantId,
       'BOOKING_FORM_FIELD_SETS',
       id.toLowerCase(),
+      db,
     );
     return (data as { fields?: BookingFormField[] } | null | undefined)?.fields ?? null;
   }

@@ -173,8 +173,13 @@ export class EventSettingsRepository implements SettingsReferences<EventSettings
   }
 
   /** One entry's `data` if it is the tenant's entry of `list`; undefined otherwise. */
-  async entryData(tenantId: string, list: EventSettingsList, id: string): Promise<unknown> {
-    const row = await this.prisma.eventSettingsEntry.findFirst({
+  async entryData(
+    tenantId: string,
+    list: EventSettingsList,
+    id: string,
+    db: Db = this.prisma,
+  ): Promise<unknown> {
+    const row = await db.eventSettingsEntry.findFirst({
       where: { tenantId, list, id },
       select: { data: true },
     });
