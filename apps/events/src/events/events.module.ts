@@ -5,6 +5,7 @@ import { EventReferences } from './event-references.service';
 import { EventsController } from './events.controller';
 import { EventsPublicationService } from './events-publication.service';
 import { EventsQueryController } from './events-query.controller';
+import { EventSnapshotsOnSettingsChange } from './event-snapshots.hook';
 import { EventsRepository } from './events.repository';
 import { EventsResolver } from './events.resolver';
 import { EventsService } from './events.service';
@@ -23,6 +24,7 @@ import { PublicEventsIcalController } from './ical/public-events-ical.controller
     EventsPublicationService,
     EventsIcalService,
     EventsResolver,
+    EventSnapshotsOnSettingsChange,
   ],
   exports: [EventsService, EventsRepository],
 })

@@ -1,0 +1,66 @@
+import { EventTestKit } from './test/event-test-kit';
+
+// A settings write that changes what bookings-invitations keeps of events announces them again:
+// new tiers of their cancellation condition, a booking form field set removed by force.
+
+let t: EventTestKit;
+beforeAll(async () => {
+  t = await EventTestKit.start('events_it_snapshots');
+}, 60000);
+afterAll(async () => t?.close());
+
+const changed = async (eventId: string) =>
+  (await t.outbox(eventId)).filter((o) => o.subject === 'events.events.changed');
+
+it('new tiers of a condition write a changed snapshot of each event using it, with the new tiers and a higher sequence', async () => {
+  const created = await t.call('POST', '/event-settings/cancellation-conditions', {
+    text: 'Standard terms',
+    data: { tiers: [{ daysBeforeStart: 14, feePercent: 0, feeFixed: '0.00' }] },
+  });
+  expect(created.status).toBe(201);
+  const conditionId = (created.body.data[0] ?? created.body.data).id;
+  const set = await t.call('POST', '/event-settings/booking-form-field-sets', {
+    text: 'Contact',
+    data: { fields: [{ key: 'phone', label: 'Phone', type: 'phone', required: false }] },
+  });
+  const setId = (set.body.data[0] ?? set.body.data).id;
+  const a = await t.event({
+    title: 'A',
+    cancellationConditionId: conditionId,
+    bookingFormFieldSetId: setId,
+  });
+  const b = await t.event({ title: 'B', cancellationConditionId: conditionId });
+  const other = await t.event({ title: 'Other terms' });
+  expect(await changed(a.id)).toHaveLength(1);
+
+  const tiers = [
+    { daysBeforeStart: 30, feePercent: 0, feeFixed: '0.00' },
+    { daysBeforeStart: 7, feePercent: 50, feeFixed: '5.00' },
+  ];
+  const put = await t.call('PUT', `/event-settings/cancellation-conditions/${conditionId}`, {
+    data: { tiers },
+  });
+  expect(put.status).toBe(200);
+  for (const e of [a, b]) {
+    const snapshots = await changed(e.id);
+    expect(snapshots).toHaveLength(2);
+    expect(snapshots[1].payload).toMatchObject({
+      eventId: e.id,
+      sequence: e.sequence + 1,
+      cancellationTiers: [
+        expect.objectContaining({ daysBeforeStart: 30 }),
+        expect.objectContaining({ daysBeforeStart: 7, feePercent: 50 }),
+      ],
+    });
+  }
+  expect(await changed(other.id)).toHaveLength(1);
+
+  const forced = await t.call(
+    'DELETE',
+    `/event-settings/booking-form-field-sets/${setId}?force=true`,
+  );
+  expect(forced.status).toBe(200);
+  const last = (await changed(a.id)).at(-1)!;
+  expect(last.payload).toMatchObject({ bookingFormFieldSetId: null, sequence: a.sequence + 2 });
+  expect(await changed(b.id)).toHaveLength(2);
+});
