@@ -149,7 +149,7 @@ export class PeopleRepository {
       ? [{ id: randomUUID(), tenantId: data.tenantId, personId: id, ...lifecycle }]
       : [];
     const event = createdEvent(data.tenantId, id);
-    await db.$queryRaw`
+    await db.$executeRaw`
       WITH person AS (
         INSERT INTO "Person" ${PERSON_COLUMNS} VALUES (${personValues(id, data)})
       ), tags AS (
