@@ -36,6 +36,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
+  private stopping: Promise<void> | null = null;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -52,11 +53,15 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
     this.plan(this.config.WEBHOOK_WORKER_POLL_MS);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
-    await this.sender.close();
+  /** Stops polling and waits for the round in flight (at most one send timeout). Idempotent. */
+  onApplicationShutdown(): Promise<void> {
+    this.stopping ??= (async () => {
+      this.stopped = true;
+      if (this.timer) clearTimeout(this.timer);
+      await this.running;
+      await this.sender.close();
+    })();
+    return this.stopping;
   }
 
   private plan(ms: number) {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { Subjects } from '@crm/messaging';
 import { ServiceTestKit } from '@crm/testing';
@@ -6,6 +7,7 @@ import { PrismaService } from '../database/prisma.service';
 import { RunningService, startEvents } from '../test/service-harness';
 import { eventually, Received, SourceEvents, WebhookReceiver } from './test/webhook-receiver';
 import { WebhookFanout } from './webhook-fanout.service';
+import { WebhookWorker } from './webhook-worker.service';
 
 // I1-I6 against the real service, PostgreSQL and NATS, delivering to real HTTP receivers on
 // 127.0.0.1 (WEBHOOK_ALLOW_PRIVATE_ADDRESSES on), retries after 1 s so the schedule runs in
@@ -480,5 +482,61 @@ describe('GraphQL', () => {
       foreign.body.errors[0].extensions.statusCode ?? foreign.body.errors[0].extensions.code,
     ).toBeTruthy();
     expect(foreign.body.data?.webhookEndpoint ?? null).toBeNull();
+  });
+});
+
+describe('lists (last: stops the worker)', () => {
+  it('read a page of deliveries with their attempts, and of endpoints, in a fixed number of queries', async () => {
+    await svc.app.get(WebhookWorker).onApplicationShutdown();
+    const tenant = `tenant-n-${randomUUID().slice(0, 8)}`;
+    for (let i = 0; i < 3; i++)
+      await register(`http://127.0.0.1:9/n${i}`, ['person.deleted'], tenant);
+    const fanout = svc.app.get(WebhookFanout);
+    await db.$transaction(async (tx) => {
+      for (let i = 0; i < 12; i++)
+        await fanout.fanOut(tx, tenant, 'person.deleted', randomUUID(), {});
+    });
+    const all = await db.webhookDelivery.findMany({ where: { tenantId: tenant } });
+    await db.webhookAttempt.createMany({
+      data: all.flatMap((d) =>
+        [500, 502].map((responseCode) => ({
+          tenantId: tenant,
+          deliveryId: d.id,
+          responseCode,
+          durationMs: 5,
+        })),
+      ),
+    });
+    const endpointId = all[0].endpointId;
+
+    const spy = jest.spyOn(pg.Client.prototype, 'query');
+    const statements = async (path: string) => {
+      spy.mockClear();
+      const res = await t.call('GET', path, undefined, tenant);
+      expect(res.status).toBe(200);
+      const n = spy.mock.calls.filter(([q]) =>
+        /"Webhook/.test(typeof q === 'string' ? q : String((q as { text?: string })?.text)),
+      ).length;
+      return [res.body.data.length, n];
+    };
+    try {
+      const [one, oneQ] = await statements(
+        `/integrations/webhooks/${endpointId}/deliveries?pageSize=1`,
+      );
+      const [many, manyQ] = await statements(
+        `/integrations/webhooks/${endpointId}/deliveries?pageSize=12`,
+      );
+      expect([one, many]).toEqual([1, 12]);
+      expect(manyQ).toBe(oneQ);
+      expect(manyQ).toBeLessThanOrEqual(4);
+      const [e1, e1Q] = await statements('/integrations/webhooks?pageSize=1');
+      const [e3, e3Q] = await statements('/integrations/webhooks?pageSize=3');
+      expect([e1, e3]).toEqual([1, 3]);
+      expect(e3Q).toBe(e1Q);
+    } finally {
+      spy.mockRestore();
+    }
+    const page = await deliveries(endpointId, tenant);
+    expect(page[0].attemptLog.map((a) => a.responseCode).sort()).toEqual([500, 502]);
   });
 });
