@@ -85,4 +85,13 @@ export class EventsConfig extends ServiceConfig {
   @Min(1)
   @Max(1000)
   WEBHOOK_MAX_ENDPOINTS_PER_TENANT: number = 20;
+
+  /**
+   * Webhook messages (with their deliveries and attempt log) older than this many days are
+   * deleted, once no delivery of them is pending; I3 shows and I5 replays this far back.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  WEBHOOK_RETENTION_DAYS: number = 30;
 }

@@ -9,6 +9,7 @@ import { PrismaService } from '../database/prisma.service';
 import { RunningService, startEvents } from '../test/service-harness';
 import { eventually, WebhookReceiver } from './test/webhook-receiver';
 import { WebhookFanout } from './webhook-fanout.service';
+import { WebhookWorker } from './webhook-worker.service';
 
 // The delivery worker with two replicas (two apps on one database, as two pods would be): each
 // attempt is sent once; and an endpoint that keeps failing is disabled, its owner sees why.
@@ -119,4 +120,38 @@ it('an endpoint failing without a success for the configured time (2 s here) is 
       ? true
       : null,
   );
+});
+
+it('retention deletes old messages with their deliveries, but never one a delivery still needs', async () => {
+  const tenant = `tenant-p-${randomUUID().slice(0, 8)}`;
+  const { id } = await endpoint(tenant, () => 200);
+  await t.call('PUT', `/integrations/webhooks/${id}`, { enabled: false }, tenant);
+  const old = new Date(Date.now() - 31 * 86_400_000);
+  const message = (n: number) => ({
+    id: randomUUID(),
+    tenantId: tenant,
+    type: 'company.deleted',
+    payload: { n },
+    dateCreated: old,
+  });
+  const [done, waiting, recent] = [
+    message(1),
+    message(2),
+    { ...message(3), dateCreated: new Date() },
+  ];
+  await db.webhookMessage.createMany({ data: [done, waiting, recent] });
+  await db.webhookDelivery.createMany({
+    data: [
+      { tenantId: tenant, endpointId: id, messageId: done.id, status: 'succeeded' },
+      { tenantId: tenant, endpointId: id, messageId: waiting.id, status: 'pending' },
+      { tenantId: tenant, endpointId: id, messageId: recent.id, status: 'failed' },
+    ],
+  });
+  await svc.app.get(WebhookWorker).prune();
+  const left = await db.webhookMessage.findMany({
+    where: { tenantId: tenant },
+    select: { id: true },
+  });
+  expect(left.map((m) => m.id).sort()).toEqual([waiting.id, recent.id].sort());
+  expect(await db.webhookDelivery.count({ where: { endpointId: id } })).toBe(2);
 });

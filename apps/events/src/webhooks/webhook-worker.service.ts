@@ -20,6 +20,7 @@ interface Claimed {
 }
 
 const ts = (d: Date) => d.toISOString();
+const PRUNE_EVERY_MS = 3_600_000;
 
 /**
  * Sends due webhook deliveries; every replica runs one. A round claims a small batch in one
@@ -37,6 +38,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
   private running: Promise<void> | null = null;
   private stopped = false;
   private stopping: Promise<void> | null = null;
+  private prunedAt = 0;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -74,6 +76,12 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
 
   private async tick(): Promise<void> {
     let full = false;
+    if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
+      this.prunedAt = Date.now();
+      await this.prune().catch((err: Error) =>
+        this.logger.warn(`webhook retention failed: ${err.message}`),
+      );
+    }
     try {
       full = (await this.runOnce()) >= this.config.WEBHOOK_WORKER_BATCH_SIZE;
     } catch (err) {
@@ -81,6 +89,26 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
     }
     // A full batch: more may be due, go on at once.
     this.plan(full ? 0 : this.config.WEBHOOK_WORKER_POLL_MS);
+  }
+
+  /**
+   * Deletes messages older than WEBHOOK_RETENTION_DAYS that no pending delivery needs (their
+   * deliveries and attempts go by cascade), in bounded batches. Replicas may run it at once.
+   */
+  async prune(now = new Date()): Promise<number> {
+    const cutoff = new Date(now.getTime() - this.config.WEBHOOK_RETENTION_DAYS * 86_400_000);
+    let total = 0;
+    for (;;) {
+      const n = await this.prisma.$executeRaw`
+        DELETE FROM "WebhookMessage" WHERE id IN (
+          SELECT m.id FROM "WebhookMessage" m
+          WHERE m."dateCreated" < ${ts(cutoff)}::timestamp(3)
+            AND NOT EXISTS (SELECT 1 FROM "WebhookDelivery" d
+                            WHERE d."messageId" = m.id AND d.status = 'pending')
+          LIMIT 1000)`;
+      total += n;
+      if (n < 1000 || this.stopped) return total;
+    }
   }
 
   /** One round: claims due deliveries, sends them side by side, records. Returns how many. */
