@@ -119,7 +119,8 @@ export class WebhookEndpointsService {
       const enabling = input.enabled === true && !current.enabled;
       const disabling = input.enabled === false && current.enabled;
       return this.repo.updateEndpoint(tx, id, {
-        ...(url !== undefined ? { url } : {}),
+        // a new address is a new start: the failure run of the old one no longer counts
+        ...(url !== undefined && url !== current.url ? { url, failingSince: null } : {}),
         ...(input.description !== undefined ? { description: text(input.description) } : {}),
         ...(input.eventTypes !== undefined ? { eventTypes: input.eventTypes } : {}),
         ...(enabling
