@@ -15,11 +15,16 @@ import { messageIdOf, timeOfEventId, WebhookEventType } from './webhook-rules';
 
 type Ctx = EventContext<Prisma.TransactionClient>;
 
+/** The delivery of an event that happened while its endpoint was disabled: kept for I5. */
+const NOT_SENT = 'Not sent: the endpoint was disabled (replay it with I5 once enabled)';
+
 /**
  * Turns the platform's outbox events (JetStream, durable consumers: nothing is lost while this
  * service is down) into webhook messages. One source event makes one message of its tenant (id
- * derived from the source event id) and one delivery per enabled endpoint subscribed to the
- * type, in the consumer's transaction; a tenant without such an endpoint gets nothing stored.
+ * derived from the source event id) and one delivery per endpoint subscribed to the type, in the
+ * consumer's transaction: due now for an enabled endpoint; `failed` without an attempt for a
+ * disabled one, so that after a fix and I2 enable, I5 replays what it missed. A tenant without
+ * a subscribed endpoint gets nothing stored.
  */
 @Injectable()
 export class WebhookFanout {
@@ -35,8 +40,8 @@ export class WebhookFanout {
     data: Prisma.InputJsonObject,
   ): Promise<number> {
     const endpoints = await tx.webhookEndpoint.findMany({
-      where: { tenantId, enabled: true, eventTypes: { has: type } },
-      select: { id: true },
+      where: { tenantId, eventTypes: { has: type } },
+      select: { id: true, enabled: true },
     });
     if (!endpoints.length) return 0;
     const id = messageIdOf(sourceEventId, type);
@@ -47,12 +52,11 @@ export class WebhookFanout {
       skipDuplicates: true,
     });
     const created = await tx.webhookDelivery.createMany({
-      data: endpoints.map((e) => ({
-        tenantId,
-        endpointId: e.id,
-        messageId: id,
-        nextAttemptAt: now,
-      })),
+      data: endpoints.map((e) =>
+        e.enabled
+          ? { tenantId, endpointId: e.id, messageId: id, nextAttemptAt: now }
+          : { tenantId, endpointId: e.id, messageId: id, status: 'failed', lastError: NOT_SENT },
+      ),
       skipDuplicates: true,
     });
     return created.count;

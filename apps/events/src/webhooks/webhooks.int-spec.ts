@@ -283,10 +283,17 @@ describe('delivery', () => {
     expect(endpoint.disabledAt).toBeTruthy();
     const [delivery] = await deliveries(ep.id, tenant);
     expect(delivery).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(delivery.attemptLog).toEqual([expect.objectContaining({ responseCode: 410 })]);
 
-    // later events of its types are not stored for it, and nothing more is sent
+    // a later event is kept for it as not sent (I5 can replay it once enabled), nothing is sent
     await personCreated(tenant);
-    await new Promise((res) => setTimeout(res, 1500));
+    const kept = await eventually(async () => {
+      const l = await deliveries(ep.id, tenant);
+      return l.length === 2 ? l : null;
+    });
+    expect(kept[0]).toMatchObject({ status: 'failed', attempts: 0, attemptLog: [] });
+    expect((kept[0] as unknown as { lastError: string }).lastError).toMatch(/disabled/);
+    await new Promise((res) => setTimeout(res, 1000));
     expect(r.received).toHaveLength(1);
 
     // I4 on a disabled endpoint queues but enables nothing
