@@ -66,6 +66,7 @@ describe('checkEndpointUrl (private addresses not allowed)', () => {
     ['ftp://8.8.8.8/hook', 'httpsUrl'],
     ['https://user:pw@8.8.8.8/hook', 'urlCredentials'],
     ['not a url', 'url'],
+    [`https://8.8.8.8/${'ä'.repeat(400)}`, 'urlTooLong'],
     ['https://nothing.invalid/hook', 'unresolvable'],
   ])('%s: %s', async (url, rule) => {
     const checked = await checkEndpointUrl(url, false);

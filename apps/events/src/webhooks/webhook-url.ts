@@ -1,6 +1,9 @@
 import type { FieldProblem } from '@crm/errors';
 import { ForbiddenAddressError, hostOf, resolvePublic } from './address-guard';
 
+/** The longest URL stored (WebhookEndpoint.url). */
+export const URL_MAX = 2000;
+
 /**
  * The URL of an endpoint, checked: https (http too where private addresses are allowed, for tests
  * and closed networks), no user info, and, unless allowed, a host that resolves to public
@@ -24,6 +27,8 @@ export async function checkEndpointUrl(
   if (!schemes.includes(url.protocol)) return problem('httpsUrl');
   if (url.username || url.password) return problem('urlCredentials');
   url.hash = '';
+  // Normalising percent-encodes (one `ä` becomes six characters): the stored form must fit.
+  if (url.href.length > URL_MAX) return problem('urlTooLong', { max: URL_MAX });
   if (!allowPrivate) {
     try {
       await resolvePublic(hostOf(url));

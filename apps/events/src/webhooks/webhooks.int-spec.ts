@@ -115,6 +115,26 @@ describe('I1, I2 endpoints', () => {
     expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
   });
 
+  it("names the rule in the caller's language; a URL too long once normalised is a 400", async () => {
+    const body = { url: 'ftp://127.0.0.1/x', eventTypes: ['person.created'] };
+    const de = await t.call('POST', '/integrations/webhooks', body, t.A, {
+      'Accept-Language': 'de',
+    });
+    expect(de.body.errors).toEqual([
+      { field: 'url', rule: 'httpsUrl', message: 'url muss eine https-URL sein' },
+    ]);
+    const en = await t.call('POST', '/integrations/webhooks', body);
+    expect(en.body.errors).toEqual([
+      { field: 'url', rule: 'httpsUrl', message: 'url must be an https URL' },
+    ]);
+    const long = await t.call('POST', '/integrations/webhooks', {
+      url: `http://127.0.0.1:9/${'ä'.repeat(1000)}`,
+      eventTypes: ['person.created'],
+    });
+    expect(long.status).toBe(400);
+    expect(long.body.errors[0].field).toBe('url');
+  });
+
   it('409 beyond the tenant limit (3 in this test)', async () => {
     for (let i = 0; i < 3; i++) await register(`http://127.0.0.1:9/${i}`, undefined, C);
     const res = await t.call(
