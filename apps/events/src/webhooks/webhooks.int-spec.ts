@@ -512,6 +512,62 @@ describe('GraphQL', () => {
   });
 });
 
+describe('hostile input', () => {
+  it('no body, query or id of any shape answers 5xx', async () => {
+    const H = `tenant-hostile-${randomUUID().slice(0, 8)}`;
+    const { id } = await register('http://127.0.0.1:9/hostile', ['person.created'], H);
+    const bodies: unknown[] = [
+      null,
+      [],
+      'text',
+      7,
+      {},
+      { url: {}, eventTypes: 'person.created' },
+      { url: ['http://127.0.0.1:9/'], eventTypes: [null, 1, {}] },
+      { url: 'http://[::1', eventTypes: ['person.created'] },
+      { url: `http://127.0.0.1:9/${'x'.repeat(5000)}`, eventTypes: ['person.created'] },
+      { description: 'd'.repeat(501), enabled: null, eventTypes: Array(5000).fill('x') },
+      { since: null, overlapMinutes: null },
+      { since: '2026-02-30T00:00:00Z', overlapMinutes: 1e308 },
+      { since: '+275760-09-13T00:00:00.000Z', overlapMinutes: 1.5 },
+      JSON.parse('{"__proto__": {"admin": true}, "constructor": {"prototype": {}}}'),
+    ];
+    const base = `/integrations/webhooks`;
+    const routes: [string, string][] = [
+      ['POST', base],
+      ['PUT', `${base}/${id}`],
+      ['POST', `${base}/${id}/replay`],
+      ['POST', `${base}/${id}/secret`],
+      ['POST', `${base}/${id}/deliveries/${randomUUID()}/redeliver`],
+    ];
+    for (const [method, path] of routes) {
+      for (const body of bodies) {
+        const res = await t.call(method, path, body, H);
+        expect([method, path, body, res.status < 500]).toEqual([method, path, body, true]);
+      }
+    }
+    for (const query of [
+      '?page=-1',
+      '?pageSize=100000',
+      '?sort=secret',
+      '?sort=-,,',
+      '?status=lost',
+      '?status[]=pending',
+      '?page=99999999999999999999',
+    ]) {
+      for (const path of [base, `${base}/${id}/deliveries`]) {
+        const res = await t.call('GET', `${path}${query}`, undefined, H);
+        expect([path, query, res.status]).toEqual([path, query, 400]);
+      }
+    }
+    for (const bad of ['%00', "1'--", 'a'.repeat(300), '00000000-0000-0000-0000-00000000000g']) {
+      const res = await t.call('GET', `${base}/${bad}/deliveries`, undefined, H);
+      // a NUL in the path is refused (400) before routing; any other id is not found
+      expect([bad, res.status]).toEqual([bad, bad === '%00' ? 400 : 404]);
+    }
+  });
+});
+
 describe('lists (last: stops the worker)', () => {
   it('read a page of deliveries with their attempts, and of endpoints, in a fixed number of queries', async () => {
     await svc.app.get(WebhookWorker).onApplicationShutdown();
