@@ -505,10 +505,55 @@ describe('GraphQL', () => {
       { id: created.id },
       t.B,
     );
-    expect(
-      foreign.body.errors[0].extensions.statusCode ?? foreign.body.errors[0].extensions.code,
-    ).toBeTruthy();
-    expect(foreign.body.data?.webhookEndpoint ?? null).toBeNull();
+    expect(foreign.body.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND', statusCode: 404 });
+
+    const invalid = await t.gql(
+      `mutation($input: RegisterWebhookEndpointInput!) { registerWebhookEndpoint(input: $input) { id } }`,
+      { input: { url: 'http://127.0.0.1:9/gql', eventTypes: [] } },
+      tenant,
+    );
+    expect(invalid.body.errors[0].extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      statusCode: 400,
+      errors: [expect.objectContaining({ field: 'eventTypes' })],
+    });
+
+    const updated = await t.gql(
+      `mutation($id: ID!) { updateWebhookEndpoint(id: $id, input: { enabled: false }) { enabled disabledReason } }`,
+      { id: created.id },
+      tenant,
+    );
+    expect(updated.body.data.updateWebhookEndpoint).toEqual({
+      enabled: false,
+      disabledReason: 'Disabled by the owner',
+    });
+    const replayed = await t.gql(
+      `mutation($id: ID!) { replayWebhookDeliveries(endpointId: $id, input: { since: "2020-01-01T00:00:00Z" }) { queued endpointEnabled } }`,
+      { id: created.id },
+      tenant,
+    );
+    expect(replayed.body.data.replayWebhookDeliveries).toEqual({
+      queued: 0,
+      endpointEnabled: false,
+    });
+    const redelivered = await t.gql(
+      `mutation($id: ID!, $d: ID!) { redeliverWebhook(endpointId: $id, deliveryId: $d) { endpointEnabled } }`,
+      { id: created.id, d: randomUUID() },
+      tenant,
+    );
+    expect(redelivered.body.errors[0].extensions).toMatchObject({ statusCode: 404 });
+    const removed = await t.gql(
+      `mutation($id: ID!) { removeWebhookEndpoint(id: $id) { id } }`,
+      { id: created.id },
+      tenant,
+    );
+    expect(removed.body.data.removeWebhookEndpoint).toEqual({ id: created.id });
+    const gone = await t.gql(
+      `query($id: ID!) { webhookEndpoint(id: $id) { id } }`,
+      { id: created.id },
+      tenant,
+    );
+    expect(gone.body.errors[0].extensions).toMatchObject({ statusCode: 404 });
   });
 });
 
