@@ -17,7 +17,7 @@ beforeAll(async () => {
   // A create also writes its PeopleCreatedEvent and wakes the outbox relay, whose own transaction
   // (BEGIN, in this process) would be counted as one of the create's statements: it stays off.
   await svc.app.get(OutboxRelay).stop();
-});
+}, 60000);
 afterAll(async () => {
   await svc?.app.close();
 });

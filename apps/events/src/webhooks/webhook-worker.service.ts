@@ -210,6 +210,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
         return;
       }
       if (r.gone) {
+        this.logger.warn(`webhook endpoint ${c.endpointId} answered 410 Gone: disabled`);
         await tx.webhookEndpoint.updateMany({
           where: { id: c.endpointId, enabled: true },
           data: {
@@ -238,6 +239,9 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
     const since = new Date(rows[0].failingSince);
     const limitMs = this.config.WEBHOOK_DISABLE_AFTER_FAILING_S * 1000;
     if (now.getTime() - since.getTime() < limitMs) return;
+    this.logger.warn(
+      `webhook endpoint ${endpointId} failing since ${since.toISOString()}: disabled`,
+    );
     await tx.webhookEndpoint.updateMany({
       where: { id: endpointId, enabled: true },
       data: {
