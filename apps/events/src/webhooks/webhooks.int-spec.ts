@@ -241,6 +241,58 @@ describe('delivery', () => {
     expect([other.received, off.received, foreign.received]).toEqual([[], [], []]);
   });
 
+  it('turns every source of the catalogue into its type and data', async () => {
+    const tenant = `tenant-s-${randomUUID().slice(0, 8)}`;
+    const r = await receiver();
+    const types = [
+      'person.deleted',
+      'company.deleted',
+      'event.published',
+      'event.deleted',
+      'website.migrated',
+    ];
+    const ep = await register(r.url, types, tenant);
+    const [p, c, e, w, w2] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    await source.publish(Subjects.crmPeople.peopleDeleted, { tenantId: tenant, personIds: [p] });
+    await source.publish(Subjects.crmCompanies.companiesDeleted, {
+      tenantId: tenant,
+      companyIds: [c],
+    });
+    await source.publish(Subjects.events.eventPublished, {
+      tenantId: tenant,
+      eventId: e,
+      title: 'Summer party',
+      startsAt: '2026-07-01T16:00:00.000Z',
+      websiteIds: [w],
+    });
+    await source.publish(Subjects.events.eventsDeleted, { tenantId: tenant, eventIds: [e] });
+    await source.publish(Subjects.events.websiteMigrated, {
+      tenantId: tenant,
+      websiteId: w,
+      targetWebsiteId: w2,
+      eventIds: [e],
+    });
+    const got = await r.waitFor(5);
+    const byType = Object.fromEntries(
+      got.map((g) => {
+        const payload = verify(ep.secret, g) as { type: string; data: unknown };
+        return [payload.type, payload.data];
+      }),
+    );
+    expect(byType).toEqual({
+      'person.deleted': { personIds: [p] },
+      'company.deleted': { companyIds: [c] },
+      'event.published': {
+        eventId: e,
+        title: 'Summer party',
+        startsAt: '2026-07-01T16:00:00.000Z',
+        websiteIds: [w],
+      },
+      'event.deleted': { eventIds: [e] },
+      'website.migrated': { websiteId: w, targetWebsiteId: w2, eventIds: [e] },
+    });
+  });
+
   it('a receiver failing three times then succeeding gets the same webhook-id four times', async () => {
     const tenant = `tenant-f-${randomUUID().slice(0, 8)}`;
     const r = await receiver((n) => (n <= 3 ? 503 : 204));
