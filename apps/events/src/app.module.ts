@@ -7,6 +7,7 @@ import { DatabaseModule } from './database/database.module';
 import { EventSettingsModule } from './event-settings/event-settings.module';
 import { EventsModule } from './events/events.module';
 import { OutboxModule } from './outbox/outbox.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 export const SERVICE_NAME = 'events';
 
@@ -25,6 +26,7 @@ export class AppModule {
         subgraphModule(),
         EventSettingsModule,
         EventsModule,
+        WebhooksModule,
         OutboxModule,
       ],
       controllers: [HealthController],

@@ -49,4 +49,54 @@ export class EventsConfig extends ServiceConfig {
   @Transform(toBool)
   @IsBoolean()
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: boolean = false;
+
+  /**
+   * Webhook retries: seconds to wait after each failed attempt, comma separated (±10 % jitter).
+   * The default, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, is 10 attempts over about
+   * 3.1 days; after the last one the delivery is `failed` (I4/I5 send it again).
+   */
+  @IsString()
+  @Matches(/^\s*\d+(\s*,\s*\d+){0,49}\s*$/, {
+    message: 'WEBHOOK_RETRY_SCHEDULE_S must be a comma list of 1 to 50 whole seconds',
+  })
+  WEBHOOK_RETRY_SCHEDULE_S: string = '5,300,1800,7200,18000,36000,50400,72000,86400';
+
+  /** An endpoint whose deliveries have failed without a success for this long is disabled. */
+  @IsInt()
+  @Min(1)
+  @Max(90 * 86400)
+  WEBHOOK_DISABLE_AFTER_FAILING_S: number = 3 * 86400;
+
+  /** Webhook delivery worker: how often it looks for due deliveries (every replica runs one). */
+  @IsInt()
+  @Min(20)
+  @Max(60000)
+  WEBHOOK_WORKER_POLL_MS: number = 1000;
+
+  /** Webhook delivery worker: deliveries claimed (and sent side by side) per round. */
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  WEBHOOK_WORKER_BATCH_SIZE: number = 10;
+
+  /** A webhook request that has no complete answer after this long fails (and is retried). */
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  WEBHOOK_TIMEOUT_MS: number = 10000;
+
+  /** Endpoints a tenant may register (I1 POST beyond: 409). */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_MAX_ENDPOINTS_PER_TENANT: number = 20;
+
+  /**
+   * Webhook messages (with their deliveries and attempt log) older than this many days are
+   * deleted, once no delivery of them is pending; I3 shows and I5 replays this far back.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  WEBHOOK_RETENTION_DAYS: number = 30;
 }

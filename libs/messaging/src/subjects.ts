@@ -24,6 +24,8 @@ export const Subjects = {
     moveTouchpoints: 'crm-people.touchpoints.move',
     /** request: PeopleExistRequest -> PeopleExistReply */
     peopleExist: 'crm-people.people.exist',
+    /** outbox event (JetStream): PeopleCreatedEvent (webhook `person.created`) */
+    peopleCreated: 'crm-people.people.created',
     /** outbox event (JetStream): PeopleDeletedEvent */
     peopleDeleted: 'crm-people.people.deleted',
     /** outbox event (JetStream): PeopleMergedEvent */

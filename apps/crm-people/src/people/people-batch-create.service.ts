@@ -80,7 +80,7 @@ export class PeopleBatchCreateService {
           ...createdStamps(ctx),
         };
       });
-      await this.writes.createPeople(tx, rows);
+      await this.writes.createPeople(tx, tenantId, rows);
       await this.writes.addHistories(
         tx,
         rows.flatMap((r) =>

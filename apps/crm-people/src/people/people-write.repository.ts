@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { addOutboxEvent, PeopleDeletedEvent, Subjects } from '@crm/messaging';
+import { addOutboxEvent, PeopleCreatedEvent, PeopleDeletedEvent, Subjects } from '@crm/messaging';
 import type { Prisma } from '../generated/prisma/client';
 import type { Tx } from './people.repository';
 
@@ -27,8 +27,12 @@ export class PeopleWriteRepository {
     return tx.person.updateMany({ where: { tenantId, id }, data });
   }
 
-  createPeople(tx: Tx, rows: Prisma.PersonCreateManyInput[]) {
-    return tx.person.createMany({ data: rows });
+  /** Inserts the people and, in the same transaction, their PeopleCreatedEvent (one per batch). */
+  async createPeople(tx: Tx, tenantId: string, rows: Prisma.PersonCreateManyInput[]) {
+    await tx.person.createMany({ data: rows });
+    if (!rows.length) return;
+    const payload: PeopleCreatedEvent = { tenantId, personIds: rows.map((r) => r.id!) };
+    await addOutboxEvent(tx, { tenantId, subject: Subjects.crmPeople.peopleCreated, payload });
   }
 
   addHistories(

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor, NewRecordStamps } from '@crm/persistence';
 import { randomUUID } from 'node:crypto';
+import { OUTBOX_CHANNEL, PeopleCreatedEvent, Subjects, uuidv7 } from '@crm/messaging';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
 import type { EntryView } from '@crm/settings-lists';
@@ -26,6 +27,19 @@ export type NoteRecord = Prisma.PersonNoteGetPayload<object>;
 export type Tx = Prisma.TransactionClient;
 
 type TagKind = 'ORGA' | 'PERSONALITY';
+
+/**
+ * The PeopleCreatedEvent of a new person (webhook `person.created`), written by the statement that
+ * inserts the person: the person and its event commit together or not at all.
+ */
+function createdEvent(tenantId: string, personId: string) {
+  const payload: PeopleCreatedEvent = { tenantId, personIds: [personId] };
+  return {
+    id: uuidv7(),
+    subject: Subjects.crmPeople.peopleCreated,
+    payload: JSON.stringify(payload),
+  };
+}
 
 /** A tag of a new person named by text: its entry when already known (a system entry). */
 export interface NamedTag {
@@ -134,6 +148,7 @@ export class PeopleRepository {
     const history = lifecycle
       ? [{ id: randomUUID(), tenantId: data.tenantId, personId: id, ...lifecycle }]
       : [];
+    const event = createdEvent(data.tenantId, id);
     await db.$executeRaw`
       WITH person AS (
         INSERT INTO "Person" ${PERSON_COLUMNS} VALUES (${personValues(id, data)})
@@ -142,11 +157,17 @@ export class PeopleRepository {
         SELECT ${data.tenantId}, ${id}::uuid, t.entry, t.kind::"PersonTagKind", t.position
         FROM unnest(${tagRows.map((t) => t.entryId)}::uuid[], ${tagRows.map((t) => t.kind)}::text[],
           ${tagRows.map((t) => t.position)}::int[]) AS t(entry, kind, position)
+      ), history AS (
+        INSERT INTO "LifecycleHistory" ("id", "tenantId", "personId", "lifecycleId", "dateChanged")
+        SELECT h.id, ${data.tenantId}, ${id}::uuid, h.lifecycle, h.changed
+        FROM unnest(${history.map((h) => h.id)}::uuid[], ${history.map((h) => h.lifecycleId)}::uuid[],
+          ${history.map((h) => h.dateChanged.toISOString())}::timestamp(3)[]) AS h(id, lifecycle, changed)
+      ), outbox AS (
+        INSERT INTO "OutboxEvent" ("id", "tenantId", "subject", "payload")
+        VALUES (${event.id}::uuid, ${data.tenantId}, ${event.subject}, ${event.payload}::jsonb)
+        RETURNING 1
       )
-      INSERT INTO "LifecycleHistory" ("id", "tenantId", "personId", "lifecycleId", "dateChanged")
-      SELECT h.id, ${data.tenantId}, ${id}::uuid, h.lifecycle, h.changed
-      FROM unnest(${history.map((h) => h.id)}::uuid[], ${history.map((h) => h.lifecycleId)}::uuid[],
-        ${history.map((h) => h.dateChanged.toISOString())}::timestamp(3)[]) AS h(id, lifecycle, changed)`;
+      SELECT pg_notify(${OUTBOX_CHANNEL}, '') FROM outbox`;
     return this.newRecord(id, data, tags, history);
   }
 
@@ -194,6 +215,7 @@ export class PeopleRepository {
   ): Promise<{ record: PersonRecord; lifecycleEntry: EntryView | null } | null> {
     const id = randomUUID();
     const historyId = randomUUID();
+    const event = createdEvent(data.tenantId, id);
     const rows = await db.$queryRaw<{ result: CreateNamingTagsResult }[]>`
       WITH want AS (
         SELECT w.ord, w.list, w.given, w.kind, w.known
@@ -230,9 +252,17 @@ export class PeopleRepository {
         SELECT ${historyId}::uuid, ${data.tenantId}, p."id", ${data.lifecycleId}::uuid,
           ${lifecycle?.dateChanged.toISOString() ?? null}::timestamp(3)
         FROM person p WHERE ${lifecycle !== null}
+      ), outbox AS (
+        INSERT INTO "OutboxEvent" ("id", "tenantId", "subject", "payload")
+        SELECT ${event.id}::uuid, ${data.tenantId}, ${event.subject}, ${event.payload}::jsonb
+        FROM person p
+        RETURNING 1
+      ), notified AS (
+        SELECT pg_notify(${OUTBOX_CHANNEL}, '') FROM outbox
       )
       SELECT json_build_object(
         'ok', (SELECT ok FROM go),
+        'notified', (SELECT count(*) FROM notified),
         'tags', (SELECT json_agg(json_build_object('ord', r.ord, 'id', r.entry, 'text', r."text",
           'category', r."category")) FROM resolved r),
         'stored', (SELECT json_agg(f.ord ORDER BY t."position") FROM tagged t

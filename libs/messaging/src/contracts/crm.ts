@@ -51,6 +51,14 @@ export interface MoveTouchpointsReply {
 
 // Events are classes so consumers validate what they receive (@ConsumeEvent(subject, Class)).
 
+/**
+ * People created (P3, P9; one event per create or batch): webhooks `person.created`. Ids only:
+ * a receiver reads what it needs with its own key, so no personal data travels in the stream.
+ */
+export class PeopleCreatedEvent extends TenantScoped {
+  @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true }) personIds!: string[];
+}
+
 /** People removed for good (P6, P10): other services drop what refers to them. */
 export class PeopleDeletedEvent extends TenantScoped {
   @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true }) personIds!: string[];

@@ -3,7 +3,7 @@ import { uuidv7 } from './uuid7';
 
 export interface NewOutboxEvent {
   tenantId: string;
-  /** A subject the event stream captures (`<service>.<aggregate>.deleted|merged|migrated`). */
+  /** A subject the event stream captures (`<service>.<aggregate>.<verb>`, CRM_EVENT_SUBJECTS). */
   subject: string;
   /** The contract payload (contracts/), JSON-serialisable. */
   payload: object;

@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import {
+  CompaniesDeletedEvent,
+  ConsumeEvent,
+  EventContext,
+  EventPublishedEvent,
+  EventsDeletedEvent,
+  PeopleCreatedEvent,
+  PeopleDeletedEvent,
+  Subjects,
+  WebsiteMigratedEvent,
+} from '@crm/messaging';
+import type { Prisma } from '../generated/prisma/client';
+import { messageIdOf, timeOfEventId, WebhookEventType } from './webhook-rules';
+
+type Ctx = EventContext<Prisma.TransactionClient>;
+
+/** The delivery of an event that happened while its endpoint was disabled: kept for I5. */
+const NOT_SENT = 'Not sent: the endpoint was disabled (replay it with I5 once enabled)';
+
+/**
+ * Turns the platform's outbox events (JetStream, durable consumers: nothing is lost while this
+ * service is down) into webhook messages. One source event makes one message of its tenant (id
+ * derived from the source event id) and one delivery per endpoint subscribed to the type, in the
+ * consumer's transaction: due now for an enabled endpoint; `failed` without an attempt for a
+ * disabled one, so that after a fix and I2 enable, I5 replays what it missed. A tenant without
+ * a subscribed endpoint gets nothing stored.
+ */
+@Injectable()
+export class WebhookFanout {
+  /**
+   * Stores the message and its deliveries in `tx`. Public so that a handler of the same subject
+   * written for another purpose (one handler per subject and service) can call it too.
+   */
+  async fanOut(
+    tx: Prisma.TransactionClient,
+    tenantId: string,
+    type: WebhookEventType,
+    sourceEventId: string,
+    data: Prisma.InputJsonObject,
+  ): Promise<number> {
+    const endpoints = await tx.webhookEndpoint.findMany({
+      where: { tenantId, eventTypes: { has: type } },
+      select: { id: true, enabled: true },
+    });
+    if (!endpoints.length) return 0;
+    const id = messageIdOf(sourceEventId, type);
+    const timestamp = timeOfEventId(sourceEventId).toISOString();
+    const now = new Date();
+    await tx.webhookMessage.createMany({
+      data: [{ id, tenantId, type, payload: { type, timestamp, data } }],
+      skipDuplicates: true,
+    });
+    const created = await tx.webhookDelivery.createMany({
+      data: endpoints.map((e) =>
+        e.enabled
+          ? { tenantId, endpointId: e.id, messageId: id, nextAttemptAt: now }
+          : { tenantId, endpointId: e.id, messageId: id, status: 'failed', lastError: NOT_SENT },
+      ),
+      skipDuplicates: true,
+    });
+    return created.count;
+  }
+
+  @ConsumeEvent(Subjects.crmPeople.peopleCreated, PeopleCreatedEvent)
+  async onPeopleCreated(e: PeopleCreatedEvent, { tx, eventId }: Ctx) {
+    await this.fanOut(tx, e.tenantId, 'person.created', eventId, { personIds: e.personIds });
+  }
+
+  @ConsumeEvent(Subjects.crmPeople.peopleDeleted, PeopleDeletedEvent)
+  async onPeopleDeleted(e: PeopleDeletedEvent, { tx, eventId }: Ctx) {
+    await this.fanOut(tx, e.tenantId, 'person.deleted', eventId, { personIds: e.personIds });
+  }
+
+  @ConsumeEvent(Subjects.crmCompanies.companiesDeleted, CompaniesDeletedEvent)
+  async onCompaniesDeleted(e: CompaniesDeletedEvent, { tx, eventId }: Ctx) {
+    await this.fanOut(tx, e.tenantId, 'company.deleted', eventId, { companyIds: e.companyIds });
+  }
+
+  @ConsumeEvent(Subjects.events.eventPublished, EventPublishedEvent)
+  async onEventPublished(e: EventPublishedEvent, { tx, eventId }: Ctx) {
+    await this.fanOut(tx, e.tenantId, 'event.published', eventId, {
+      eventId: e.eventId,
+      title: e.title,
+      startsAt: e.startsAt ?? null,
+      websiteIds: e.websiteIds,
+    });
+  }
+
+  @ConsumeEvent(Subjects.events.eventsDeleted, EventsDeletedEvent)
+  async onEventsDeleted(e: EventsDeletedEvent, { tx, eventId }: Ctx) {
+    await this.fanOut(tx, e.tenantId, 'event.deleted', eventId, { eventIds: e.eventIds });
+  }
+
+  @ConsumeEvent(Subjects.events.websiteMigrated, WebsiteMigratedEvent)
+  async onWebsiteMigrated(e: WebsiteMigratedEvent, { tx, eventId }: Ctx) {
+    await this.fanOut(tx, e.tenantId, 'website.migrated', eventId, {
+      websiteId: e.websiteId,
+      targetWebsiteId: e.targetWebsiteId,
+      eventIds: e.eventIds,
+    });
+  }
+}

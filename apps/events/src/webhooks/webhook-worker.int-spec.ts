@@ -1,0 +1,157 @@
+import type { INestApplication } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { loadConfig } from '@crm/config';
+import { createServiceApp } from '@crm/service-kit';
+import { freePort, NATS_TEST_URL, ServiceTestKit } from '@crm/testing';
+import { AppModule, SERVICE_NAME } from '../app.module';
+import { EventsConfig } from '../config';
+import { PrismaService } from '../database/prisma.service';
+import { RunningService, startEvents } from '../test/service-harness';
+import { eventually, WebhookReceiver } from './test/webhook-receiver';
+import { WebhookFanout } from './webhook-fanout.service';
+import { WebhookWorker } from './webhook-worker.service';
+
+// The delivery worker with two replicas (two apps on one database, as two pods would be): each
+// attempt is sent once; and an endpoint that keeps failing is disabled, its owner sees why.
+
+jest.setTimeout(60000);
+
+const ENV = {
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+  WEBHOOK_RETRY_SCHEDULE_S: '1,1,1,1,1,1,1,1',
+  WEBHOOK_WORKER_POLL_MS: '50',
+  WEBHOOK_WORKER_BATCH_SIZE: '4',
+  WEBHOOK_TIMEOUT_MS: '3000',
+  WEBHOOK_DISABLE_AFTER_FAILING_S: '2',
+};
+
+let svc: RunningService;
+let second: INestApplication;
+let t: ServiceTestKit;
+let db: PrismaService;
+const receivers: WebhookReceiver[] = [];
+
+beforeAll(async () => {
+  svc = await startEvents('events_it_webhook_worker', ENV);
+  const port = await freePort();
+  const config = loadConfig(EventsConfig, {
+    NODE_ENV: 'test',
+    PORT: String(port),
+    DATABASE_URL: svc.databaseUrl,
+    NATS_URL: NATS_TEST_URL,
+    ...ENV,
+  });
+  second = await createServiceApp(AppModule.forRoot(config), {
+    service: SERVICE_NAME,
+    title: 'events replica',
+    config,
+  });
+  await second.listen(port, '127.0.0.1');
+  t = new ServiceTestKit(svc);
+  db = svc.app.get(PrismaService);
+}, 60000);
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+  await second?.close();
+  await t?.close();
+});
+
+async function endpoint(tenant: string, answer: () => number) {
+  const r = await WebhookReceiver.start(answer);
+  receivers.push(r);
+  const res = await t.call(
+    'POST',
+    '/integrations/webhooks',
+    { url: r.url, eventTypes: ['company.deleted'] },
+    tenant,
+  );
+  expect(res.status).toBe(201);
+  return { r, id: res.body.data.id as string };
+}
+
+const fanOut = (tenant: string, n: number) =>
+  db.$transaction(async (tx) => {
+    const fanout = svc.app.get(WebhookFanout);
+    for (let i = 0; i < n; i++) {
+      await fanout.fanOut(tx, tenant, 'company.deleted', randomUUID(), { companyIds: [] });
+    }
+  });
+
+it('two replicas send each of 60 deliveries once', async () => {
+  const tenant = `tenant-w-${randomUUID().slice(0, 8)}`;
+  const { r, id } = await endpoint(tenant, () => 200);
+  await fanOut(tenant, 60);
+  await r.waitFor(60);
+  await eventually(async () =>
+    (await db.webhookDelivery.count({ where: { endpointId: id, status: 'succeeded' } })) === 60
+      ? true
+      : null,
+  );
+  await new Promise((res) => setTimeout(res, 500));
+  const ids = r.received.map((x) => x.headers['webhook-id']);
+  expect(ids).toHaveLength(60);
+  expect(new Set(ids).size).toBe(60);
+  expect(await db.webhookAttempt.count({ where: { delivery: { endpointId: id } } })).toBe(60);
+});
+
+it('an endpoint failing without a success for the configured time (2 s here) is disabled', async () => {
+  const tenant = `tenant-z-${randomUUID().slice(0, 8)}`;
+  const { r, id } = await endpoint(tenant, () => 500);
+  await fanOut(tenant, 1);
+  const read = await eventually(async () => {
+    const e = (await t.call('GET', `/integrations/webhooks/${id}`, undefined, tenant)).body.data;
+    return e.enabled === false ? e : null;
+  });
+  expect(read.disabledReason).toMatch(/failed since/);
+  expect(read.failingSince).toBeTruthy();
+  expect(read.disabledAt).toBeTruthy();
+  expect(r.received.length).toBeGreaterThanOrEqual(2);
+  const sent = r.received.length;
+  await new Promise((res) => setTimeout(res, 1500));
+  expect(r.received).toHaveLength(sent);
+
+  // the owner enables it again: the failure run is cleared and the pending delivery goes out
+  r.answer = () => 200;
+  const on = await t.call('PUT', `/integrations/webhooks/${id}`, { enabled: true }, tenant);
+  expect(on.body.data).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
+  await r.waitFor(sent + 1);
+  await eventually(async () =>
+    (await db.webhookDelivery.findFirst({ where: { endpointId: id } }))?.status === 'succeeded'
+      ? true
+      : null,
+  );
+});
+
+it('retention deletes old messages with their deliveries, but never one a delivery still needs', async () => {
+  const tenant = `tenant-p-${randomUUID().slice(0, 8)}`;
+  const { id } = await endpoint(tenant, () => 200);
+  await t.call('PUT', `/integrations/webhooks/${id}`, { enabled: false }, tenant);
+  const old = new Date(Date.now() - 31 * 86_400_000);
+  const message = (n: number) => ({
+    id: randomUUID(),
+    tenantId: tenant,
+    type: 'company.deleted',
+    payload: { n },
+    dateCreated: old,
+  });
+  const [done, waiting, recent] = [
+    message(1),
+    message(2),
+    { ...message(3), dateCreated: new Date() },
+  ];
+  await db.webhookMessage.createMany({ data: [done, waiting, recent] });
+  await db.webhookDelivery.createMany({
+    data: [
+      { tenantId: tenant, endpointId: id, messageId: done.id, status: 'succeeded' },
+      { tenantId: tenant, endpointId: id, messageId: waiting.id, status: 'pending' },
+      { tenantId: tenant, endpointId: id, messageId: recent.id, status: 'failed' },
+    ],
+  });
+  await svc.app.get(WebhookWorker).prune();
+  const left = await db.webhookMessage.findMany({
+    where: { tenantId: tenant },
+    select: { id: true },
+  });
+  expect(left.map((m) => m.id).sort()).toEqual([waiting.id, recent.id].sort());
+  expect(await db.webhookDelivery.count({ where: { endpointId: id } })).toBe(2);
+});
