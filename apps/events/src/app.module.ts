@@ -1,10 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import path from 'node:path';
 import { FILES_LOCALES_DIR } from '@crm/files';
-import { HealthController, Readiness, ServiceCoreModule } from '@crm/service-kit';
+import { HealthController, Readiness, ServiceCoreModule, subgraphModule } from '@crm/service-kit';
 import type { EventsConfig } from './config';
 import { DatabaseModule } from './database/database.module';
 import { OutboxModule } from './outbox/outbox.module';
+import { WebsitesModule } from './websites/websites.module';
 
 export const SERVICE_NAME = 'events';
 
@@ -20,6 +21,8 @@ export class AppModule {
           localeDirs: [FILES_LOCALES_DIR, path.join(__dirname, 'i18n')],
         }),
         DatabaseModule,
+        subgraphModule(),
+        WebsitesModule,
         OutboxModule,
       ],
       controllers: [HealthController],
