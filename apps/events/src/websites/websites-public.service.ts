@@ -1,0 +1,129 @@
+import { Injectable } from '@nestjs/common';
+import { AppException, ErrorCode, isUuid } from '@crm/errors';
+import type { RequestContext } from '@crm/request-context';
+import type {
+  PublicContactPerson,
+  PublicContributor,
+  PublicEvent,
+  PublicVenue,
+  PublicWebsite,
+} from './dto/website-public.output';
+import { toWebsiteConfig } from './website.mapper';
+import { lookupKey } from './website-url';
+import { WebsitesPublicRepository } from './websites-public.repository';
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json | null =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null;
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/**
+ * The public endpoints W8-W10 (no API key; the tenant header scopes everything). Unknown,
+ * unpublished, on no published website, another tenant's, malformed id: one and the same 404,
+ * so nothing can be learnt by probing. Answers are built field by field from allow-lists.
+ */
+@Injectable()
+export class WebsitesPublicService {
+  constructor(private readonly repo: WebsitesPublicRepository) {}
+
+  notFound(): AppException {
+    return new AppException(ErrorCode.NOT_FOUND, 'websites.public.notFound');
+  }
+
+  /** The published event row (also W9's gate): 404 unless public. */
+  async publishedEventRow(ctx: RequestContext, eventId: string) {
+    const row = isUuid(eventId)
+      ? await this.repo.publishedEvent(ctx.tenantId, eventId.toLowerCase())
+      : null;
+    if (!row) throw this.notFound();
+    return row;
+  }
+
+  /** W8 */
+  async event(ctx: RequestContext, eventId: string): Promise<PublicEvent> {
+    const row = await this.publishedEventRow(ctx, eventId);
+    const contributors = (Array.isArray(row.contributors) ? row.contributors : [])
+      .map(obj)
+      .filter((c): c is Json => !!c && !!str(c.name));
+    const entryIds = [row.categoryId, ...contributors.map((c) => str(c.roleId))].filter(
+      (id): id is string => isUuid(id),
+    );
+    const texts = new Map(
+      (await this.repo.entries(ctx.tenantId, [...new Set(entryIds)])).map((e) => [e.id, e.text]),
+    );
+    const entry = (id: string | null) =>
+      id && texts.has(id) ? { id, text: texts.get(id)! } : null;
+    const meeting = obj(row.onlineMeeting);
+    return {
+      id: row.id,
+      title: row.title,
+      subtitle: row.subtitle,
+      description: row.description,
+      startsAt: row.startsAt?.toISOString() ?? null,
+      endsAt: row.endsAt?.toISOString() ?? null,
+      timeZone: row.timeZone,
+      venue: venueOf(row.venue),
+      onlineMeeting:
+        meeting && str(meeting.platformId) ? { platformId: str(meeting.platformId)! } : null,
+      capacity: row.capacity,
+      category: entry(row.categoryId),
+      contributors: contributors.map((c): PublicContributor => ({
+        name: str(c.name)!,
+        role: entry(str(c.roleId)),
+      })),
+      contactPerson: contactOf(row.contactPerson),
+      portalTags: row.tags
+        .map((t) => t.entry)
+        .sort((a, b) => a.position - b.position || a.text.localeCompare(b.text))
+        .map((e) => ({ id: e.id, text: e.text, color: e.color })),
+      status: row.status,
+      publishedAt: row.publishedAt?.toISOString() ?? null,
+      websites: row.websites.map((w) => ({
+        id: w.website.id,
+        name: w.website.name,
+        url: w.website.url,
+      })),
+    };
+  }
+
+  /** W10: a published website of the tenant whose url key matches (query, fragment ignored). */
+  async config(ctx: RequestContext, url: string): Promise<PublicWebsite> {
+    const key = lookupKey(url);
+    const row = key ? await this.repo.publishedWebsite(ctx.tenantId, key) : null;
+    if (!row) throw this.notFound();
+    return {
+      id: row.id,
+      name: row.name,
+      url: row.url,
+      description: row.description,
+      language: row.language,
+      config: toWebsiteConfig(row.config),
+    };
+  }
+}
+
+function venueOf(raw: unknown): PublicVenue | null {
+  const v = obj(raw);
+  if (!v) return null;
+  return {
+    name: str(v.name),
+    street: str(v.street),
+    zip: str(v.zip),
+    city: str(v.city),
+    country: str(v.country),
+  };
+}
+
+function contactOf(raw: unknown): PublicContactPerson | null {
+  const c = obj(raw);
+  if (!c) return null;
+  return {
+    salutation: str(c.salutation),
+    title: str(c.title),
+    firstname: str(c.firstname),
+    lastname: str(c.lastname),
+    position: str(c.position),
+    email: str(c.email),
+    phone: str(c.phone),
+  };
+}
