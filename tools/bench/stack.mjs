@@ -161,11 +161,21 @@ export function apiClient(base, headers) {
 }
 
 /**
- * tenant-info, crm-people, crm-companies (when companiesDb is given) and the gateway on the given
+ * tenant-info, crm-people, crm-companies (when companiesDb is given), events (when eventsDb is
+ * given, with `eventsEnv`) and the gateway (with `gatewayEnv`) on the given
  * databases and ports, with one tenant on the tariff holding every module and an API key for it.
  * `stop()` ends every process started here and anything given to `add()` (e.g. a raw baseline).
  */
-export async function startBenchStack({ peopleDb, companiesDb, tenantDb, ports, tenantId }) {
+export async function startBenchStack({
+  peopleDb,
+  companiesDb,
+  eventsDb,
+  tenantDb,
+  ports,
+  tenantId,
+  eventsEnv = {},
+  gatewayEnv = {},
+}) {
   const adminToken = secret();
   const internalToken = secret();
   const apps = [];
@@ -189,12 +199,23 @@ export async function startBenchStack({ peopleDb, companiesDb, tenantDb, ports, 
       );
       subgraphs.push('crm-companies');
     }
+    if (eventsDb) {
+      apps.push(
+        await startApp('events', ports.events, {
+          ...service,
+          DATABASE_URL: eventsDb,
+          ...eventsEnv,
+        }),
+      );
+    }
     apps.push(
       await startApp('gateway', ports.gateway, {
         ...service,
         ADMIN_TOKEN: adminToken,
         CRM_PEOPLE_URL: `http://127.0.0.1:${ports.people}`,
         ...(companiesDb ? { CRM_COMPANIES_URL: `http://127.0.0.1:${ports.companies}` } : {}),
+        ...(eventsDb ? { EVENTS_URL: `http://127.0.0.1:${ports.events}` } : {}),
+        ...gatewayEnv,
         TENANT_INFO_URL: `http://127.0.0.1:${ports.tenant}`,
         GRAPHQL_SUBGRAPHS: subgraphs.join(','),
       }),
@@ -219,6 +240,7 @@ export async function startBenchStack({ peopleDb, companiesDb, tenantDb, ports, 
       gatewayUrl,
       peopleUrl: `http://127.0.0.1:${ports.people}`,
       companiesUrl: companiesDb ? `http://127.0.0.1:${ports.companies}` : undefined,
+      eventsUrl: eventsDb ? `http://127.0.0.1:${ports.events}` : undefined,
       internalToken,
       key,
       headers,

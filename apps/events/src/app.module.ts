@@ -4,6 +4,7 @@ import { FILES_LOCALES_DIR } from '@crm/files';
 import { HealthController, Readiness, ServiceCoreModule, subgraphModule } from '@crm/service-kit';
 import type { EventsConfig } from './config';
 import { DatabaseModule } from './database/database.module';
+import { EventSettingsModule } from './event-settings/event-settings.module';
 import { FilesModule } from './files/files.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { WebsitesModule } from './websites/websites.module';
@@ -23,6 +24,7 @@ export class AppModule {
         }),
         DatabaseModule,
         subgraphModule(),
+        EventSettingsModule,
         WebsitesModule,
         FilesModule,
         OutboxModule,

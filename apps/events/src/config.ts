@@ -25,12 +25,6 @@ export class EventsConfig extends ServiceConfig {
   @Max(1000)
   OUTBOX_BATCH_SIZE: number = 100;
 
-  /** Public endpoints (/websites/public/**): requests per client address and minute before 429. */
-  @IsInt()
-  @Min(1)
-  @Max(1000000)
-  PUBLIC_RATE_LIMIT_PER_MINUTE: number = 300;
-
   /** Public answers: `Cache-Control: public, max-age=` this many seconds. */
   @IsInt()
   @Min(0)

@@ -86,6 +86,30 @@ export class GatewayConfig {
   @Max(3600000)
   KEY_CACHE_STALE_MS: number = 900000;
 
+  /**
+   * Public operations (`<segment>/public/**`, no API key): requests per client address and
+   * minute, sustained, per gateway replica; beyond it 429 with Retry-After.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(1000000)
+  PUBLIC_RATE_LIMIT_PER_MINUTE: number = 300;
+
+  /** Public operations: requests a client may send at once after being idle. */
+  @IsInt()
+  @Min(1)
+  @Max(1000000)
+  PUBLIC_RATE_LIMIT_BURST: number = 60;
+
+  /**
+   * Proxies in front of the gateway (ingress, load balancer) whose X-Forwarded-For is believed:
+   * the client address is taken that many hops from the right. 0: the connection's address.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(10)
+  TRUST_PROXY_HOPS: number = 0;
+
   @Transform(noTrailingSlash)
   @IsUrl(URL_RULE)
   CRM_PEOPLE_URL: string = 'http://127.0.0.1:3001';

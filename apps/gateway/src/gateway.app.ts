@@ -28,6 +28,7 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestFasti
   const adapter = new CrmHttpAdapter({
     bodyLimit: ADMIN_BODY_LIMIT,
     routerOptions: ROUTER_OPTIONS,
+    ...(config.TRUST_PROXY_HOPS > 0 ? { trustProxy: config.TRUST_PROXY_HOPS } : {}),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger: config.NODE_ENV === 'test' ? ['error', 'warn'] : undefined,

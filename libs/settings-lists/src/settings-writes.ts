@@ -24,17 +24,24 @@ import {
   textKey,
 } from './entry-rules';
 import { SettingsBase } from './settings-base';
-import { SettingsDb, SettingsEntryData, SettingsStore, toEntryData } from './store';
+import { EntryData, SettingsDb, SettingsEntryData, SettingsStore, toEntryData } from './store';
 
 /** An item of S2 after class-validator (the service's Create…SettingsEntryInput). */
 export interface CreateEntryInput extends EntryFields {
   text: string;
   position?: number | null;
+  /**
+   * Structured data of lists that carry it (only services whose table has a `data` column);
+   * checked by the service's `dataProblems`, stored as given when present.
+   */
+  data?: unknown;
 }
 
 /** The body of S3 after class-validator (the service's Update…SettingsEntryInput). */
 export interface UpdateEntryInput extends EntryFields {
   position?: number;
+  /** As in CreateEntryInput; absent: stays as it is. */
+  data?: unknown;
 }
 
 /**
@@ -84,6 +91,21 @@ export class SettingsWrites<L extends string, Db extends SettingsDb, U> extends 
       this.listName(list, lang),
       this.lists.messages.problems,
     );
+  }
+
+  /**
+   * The service's own rules for the structured `data` of an entry (S2 item or S3 body), beyond
+   * the fields every list has: none by default. `path` names the item (`[2]` -> `[2].data`);
+   * `create` tells S2 (where a list may require data) from S3 (absent data stays).
+   */
+  protected dataProblems(
+    _list: L,
+    _input: CreateEntryInput | UpdateEntryInput,
+    _path: string,
+    _create: boolean,
+    _lang: Language,
+  ): FieldProblem[] {
+    return [];
   }
 
   /**
@@ -171,8 +193,11 @@ export class SettingsWrites<L extends string, Db extends SettingsDb, U> extends 
     // every problem in one answer: the list's own rules for fields that passed the basic ones
     const problems: FieldProblem[] = [...checked.problems];
     checked.value.forEach((input, i) => {
-      for (const p of this.fieldProblems(list, input, path(i), ctx.language))
-        if (!problems.some((q) => q.field === p.field)) problems.push(p);
+      const own = [
+        ...this.fieldProblems(list, input, path(i), ctx.language),
+        ...this.dataProblems(list, input, path(i), true, ctx.language),
+      ];
+      for (const p of own) if (!problems.some((q) => q.field === p.field)) problems.push(p);
     });
     const inputs = orThrow({ value: checked.value, problems });
 
@@ -192,6 +217,7 @@ export class SettingsWrites<L extends string, Db extends SettingsDb, U> extends 
         color: input.color ?? null,
         category: input.category?.trim() || null,
         position: input.position ?? next++,
+        ...(input.data !== undefined ? { data: input.data as EntryData } : {}),
       }));
       // inserted in the order every writer of entries uses, so this and a concurrent tag insert
       // cannot deadlock; answered in input order
@@ -213,7 +239,13 @@ export class SettingsWrites<L extends string, Db extends SettingsDb, U> extends 
     if (!isUuid(id)) throw this.notFound(ctx.language, id);
     const entryId = this.lists.entryId(id);
     if (this.lists.systemEntry(list, entryId)) throw this.readOnly(ctx, list, [entryId]);
-    orThrow({ value: null, problems: this.fieldProblems(list, input, '', ctx.language) });
+    orThrow({
+      value: null,
+      problems: [
+        ...this.fieldProblems(list, input, '', ctx.language),
+        ...this.dataProblems(list, input, '', false, ctx.language),
+      ],
+    });
 
     const text = input.text?.trim();
     const items = text === undefined ? [] : [{ text, field: 'text' }];
@@ -228,6 +260,7 @@ export class SettingsWrites<L extends string, Db extends SettingsDb, U> extends 
         ...(input.color !== undefined ? { color: input.color } : {}),
         ...(input.category !== undefined ? { category: input.category?.trim() || null } : {}),
         ...(input.position !== undefined ? { position: input.position } : {}),
+        ...(input.data !== undefined ? { data: input.data as EntryData } : {}),
       });
       return toEntryData(saved);
     });

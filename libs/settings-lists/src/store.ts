@@ -44,6 +44,13 @@ export interface EntryWhere<L extends string> {
   text?: { contains: string; mode: 'insensitive' };
 }
 
+/** A JSON value as an entry's structured `data` holds it. */
+export type EntryDataValue = string | number | boolean | null | EntryDataValue[] | EntryData;
+/** Structured data of an entry (a JSON object), for services whose table has a `data` column. */
+export interface EntryData {
+  [key: string]: EntryDataValue;
+}
+
 export interface NewEntry<L extends string> {
   id: string;
   tenantId: string;
@@ -52,6 +59,8 @@ export interface NewEntry<L extends string> {
   color: string | null;
   category: string | null;
   position?: number;
+  /** Structured data of lists that carry it (a service's table with a `data` column). */
+  data?: EntryData;
 }
 
 export interface EntryChanges {
@@ -59,6 +68,8 @@ export interface EntryChanges {
   color?: string | null;
   category?: string | null;
   position?: number;
+  /** Structured data of lists that carry it (a service's table with a `data` column). */
+  data?: EntryData;
 }
 
 /** The operations of the entry table's model delegate the engine uses. */

@@ -476,3 +476,49 @@ describe('API keys and tariff modules', () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe('public operations are rate-limited per client address', () => {
+  let limited: RunningGateway;
+  beforeAll(async () => {
+    limited = await bootGateway({
+      CRM_PEOPLE_URL: people.url,
+      EVENTS_URL: events.url,
+      CRM_COMPANIES_URL: await closedPortUrl(),
+      TENANT_INFO_URL: await closedPortUrl(),
+      GRAPHQL_SUBGRAPHS: 'crm-people',
+      SUPERGRAPH_RETRY_MS: '600000',
+      PUBLIC_RATE_LIMIT_BURST: '3',
+      PUBLIC_RATE_LIMIT_PER_MINUTE: '1',
+      // one proxy in front: the client is the last X-Forwarded-For address
+      TRUST_PROXY_HOPS: '1',
+    });
+  });
+  afterAll(async () => limited?.app.close());
+
+  const publicCall = (client: string, lang = 'en') =>
+    fetch(`${limited.url}/v1/crm/websites/public/config?url=x.example`, {
+      headers: { ...tenantHeaders('tenant-a'), 'X-Forwarded-For': client, 'Accept-Language': lang },
+    });
+
+  it('429 with Retry-After in the translated envelope beyond the burst; other clients and keyed calls pass', async () => {
+    const before = apiCalls(events).length;
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await publicCall('203.0.113.7')).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const refused = await publicCall('203.0.113.7', 'de');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(59);
+    expect(await refused.json()).toMatchObject({
+      data: null,
+      statusCode: 429,
+      message: 'Zu viele Anfragen, bitte später erneut versuchen',
+    });
+    // the refused calls never reached the service
+    expect(apiCalls(events).length - before).toBe(3);
+    expect((await publicCall('203.0.113.8')).status).toBe(200);
+    const keyed = await fetch(`${limited.url}/v1/crm/events`, {
+      headers: withKey('tenant-a', KEY_A),
+    });
+    expect(keyed.status).toBe(200);
+  });
+});

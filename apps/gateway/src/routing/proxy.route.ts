@@ -5,6 +5,7 @@ import { readRequestContext } from '@crm/request-context';
 import { GatewayAuthService } from '../auth/gateway-auth.service';
 import { GatewayConfig, serviceUrl } from '../config';
 import { ProxyService, proxyTarget } from './proxy.service';
+import { PublicRateLimiter } from './public-rate-limit';
 import { resolveRestRoute, SERVICE_NAMES, ServiceName } from './services';
 import { downstreamResponseHeaders } from './upstream-headers';
 
@@ -25,6 +26,11 @@ export function registerProxyRoute(scope: FastifyInstance, deps: ProxyRouteDeps)
   const targets = new Map(
     SERVICE_NAMES.map((s: ServiceName) => [s, proxyTarget(s, serviceUrl(deps.config, s))]),
   );
+  const publicLimiter = new PublicRateLimiter({
+    perMinute: deps.config.PUBLIC_RATE_LIMIT_PER_MINUTE,
+    burst: deps.config.PUBLIC_RATE_LIMIT_BURST,
+    maxClients: 100_000,
+  });
   scope.all('/v1/crm/*', async (req: FastifyRequest, reply: FastifyReply) => {
     try {
       // Headers first (400), then the route (404), then the key and the tariff (401/403).
@@ -35,6 +41,14 @@ export function registerProxyRoute(scope: FastifyInstance, deps: ProxyRouteDeps)
           method: req.method,
           path: req.url.split('?')[0],
         });
+      }
+      if (route.isPublic) {
+        // No key to count by: the client address (req.ip honours TRUST_PROXY_HOPS).
+        const decision = publicLimiter.take(req.ip);
+        if (!decision.allowed) {
+          void reply.header('Retry-After', String(decision.retryAfterSeconds));
+          throw new AppException(ErrorCode.TOO_MANY_REQUESTS, 'errors.tooManyRequests');
+        }
       }
       const caller = await deps.auth.authenticate(req.headers, route);
       const answer = await deps.proxy.forward(req.raw, reply.raw, targets.get(route.service)!, {

@@ -1,0 +1,425 @@
+import { randomUUID } from 'node:crypto';
+import { AppException } from '@crm/errors';
+import { PrismaService } from '../database/prisma.service';
+import { startEvents, RunningService } from '../test/service-harness';
+import { EventSettingsLookup } from './event-settings-lookup.service';
+import {
+  CONDITION,
+  errorsOf,
+  FIELD_SET,
+  settingsTestClient,
+  SYS,
+} from './test/settings-test-client';
+
+// ES4/ES5 of the tenant lists (settings engine) and the vendor lists, and EventSettingsLookup,
+// against the real service (PostgreSQL, NATS). Events are written with Prisma: their routes
+// belong to the events domain.
+
+// slow when the machine is busy (2 cores shared with other test runs)
+jest.setTimeout(60000);
+
+let svc: RunningService;
+let t: ReturnType<typeof settingsTestClient>;
+let db: PrismaService;
+let lookup: EventSettingsLookup;
+
+const newTenant = () => `tenant-es-${randomUUID().slice(0, 8)}`;
+const A = newTenant();
+const B = newTenant();
+
+beforeAll(async () => {
+  svc = await startEvents('events_it_settings_lists');
+  t = settingsTestClient(svc);
+  db = svc.app.get(PrismaService);
+  lookup = svc.app.get(EventSettingsLookup);
+}, 90000);
+afterAll(async () => {
+  await svc?.app.close();
+});
+
+async function entry(list: string, body: Record<string, unknown>, tenant = A): Promise<string> {
+  const res = await t.rest(tenant, 'POST', `/event-settings/${list}`, body);
+  expect(res.status).toBe(201);
+  return res.body.data.id;
+}
+
+function event(tenantId: string, data: Record<string, unknown> = {}) {
+  return db.event.create({
+    data: { tenantId, title: 'Event', timeZone: 'Europe/Berlin', ...data },
+  });
+}
+
+describe('ES4 GET /event-settings/{list}', () => {
+  it('answers the contributor roles (system entries, translated) and empty tenant lists', async () => {
+    const en = await t.rest(B, 'GET', '/event-settings/contributor-roles');
+    expect(en.status).toBe(200);
+    expect(en.body.data.map((e: any) => e.text)).toEqual([
+      'Speaker',
+      'Moderator',
+      'Trainer',
+      'Organizer',
+    ]);
+    expect(en.body.data[0]).toEqual({
+      id: SYS.speaker,
+      text: 'Speaker',
+      color: null,
+      category: null,
+      position: null,
+      isSystem: true,
+      data: null,
+    });
+    const de = await t.rest(B, 'GET', '/event-settings/contributor-roles', undefined, {
+      'Accept-Language': 'de',
+    });
+    expect(de.body.data[0].text).toBe('Referent/in');
+    for (const list of [
+      'booking-form-field-sets',
+      'cancellation-conditions',
+      'event-categories',
+      'orga-tags',
+      'portal-tags',
+    ]) {
+      const res = await t.rest(B, 'GET', `/event-settings/${list}`);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual([]);
+      expect(res.body.metaData.totalResults).toBe(0);
+    }
+  });
+
+  it('an unknown list is a 404 naming the lists', async () => {
+    const res = await t.rest(A, 'GET', '/event-settings/colours');
+    expect(res.status).toBe(404);
+    expect(res.body.message).toContain('booking-form-field-sets');
+    expect(res.body.message).toContain('tax-rates');
+  });
+
+  it('answers the vendor lists: meeting platforms and tax rates, translated', async () => {
+    const platforms = await t.rest(A, 'GET', '/event-settings/online-meeting-platforms');
+    expect(platforms.status).toBe(200);
+    expect(platforms.body.data.map((p: any) => p.id)).toEqual([
+      'zoom',
+      'microsoft-teams',
+      'google-meet',
+      'webex',
+      'gotomeeting',
+      'jitsi-meet',
+      'bigbluebutton',
+      'other',
+    ]);
+    const de = await t.rest(A, 'GET', '/event-settings/online-meeting-platforms?q=and', undefined, {
+      'Accept-Language': 'de',
+    });
+    expect(de.body.data).toEqual([{ id: 'other', name: 'Andere', urlHint: null }]);
+
+    const rates = await t.rest(A, 'GET', '/event-settings/tax-rates?q=de-&pageSize=500');
+    expect(rates.status).toBe(200);
+    const deStandard = rates.body.data.find((r: any) => r.id === 'de-standard');
+    expect(deStandard).toMatchObject({
+      country: 'DE',
+      kind: 'standard',
+      name: 'Germany: standard rate',
+      rate: '19.00',
+    });
+    expect(deStandard.periods).toContainEqual({
+      validFrom: '2020-07-01',
+      validTo: '2020-12-31',
+      rate: '16.00',
+    });
+    const german = await t.rest(A, 'GET', '/event-settings/tax-rates?q=schweiz', undefined, {
+      'Accept-Language': 'de',
+    });
+    expect(german.body.data.map((r: any) => r.name)).toContain('Schweiz: Regelsatz');
+  });
+});
+
+describe('ES5 the tenant lists', () => {
+  it('creates, updates and deletes entries with data; another tenant sees none of it', async () => {
+    const created = await t.rest(A, 'POST', '/event-settings/booking-form-field-sets', {
+      text: 'Conference',
+      data: FIELD_SET,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({
+      text: 'Conference',
+      isSystem: false,
+      data: FIELD_SET,
+    });
+    const id = created.body.data.id;
+
+    const list = await t.rest(A, 'GET', '/event-settings/booking-form-field-sets');
+    expect(list.body.data).toEqual([expect.objectContaining({ id, data: FIELD_SET })]);
+    expect((await t.rest(B, 'GET', '/event-settings/booking-form-field-sets')).body.data).toEqual(
+      [],
+    );
+
+    const changed = { fields: [FIELD_SET.fields[0]] };
+    const updated = await t.rest(A, 'PUT', `/event-settings/booking-form-field-sets/${id}`, {
+      data: changed,
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data).toMatchObject({ id, text: 'Conference', data: changed });
+
+    // another tenant's id: 404, nothing changed
+    const foreign = await t.rest(B, 'PUT', `/event-settings/booking-form-field-sets/${id}`, {
+      text: 'Hijacked',
+    });
+    expect(foreign.status).toBe(404);
+    expect(
+      (await t.rest(B, 'DELETE', `/event-settings/booking-form-field-sets/${id}`)).status,
+    ).toBe(404);
+    const row = await db.eventSettingsEntry.findUnique({ where: { id } });
+    expect(row?.text).toBe('Conference');
+
+    const deleted = await t.rest(A, 'DELETE', `/event-settings/booking-form-field-sets/${id}`);
+    expect(deleted.status).toBe(200);
+    expect(await db.eventSettingsEntry.findUnique({ where: { id } })).toBeNull();
+  });
+
+  it('checks data per list and names the field', async () => {
+    const bad = await t.rest(A, 'POST', '/event-settings/booking-form-field-sets', {
+      text: 'Bad set',
+      data: {
+        fields: [
+          { key: 'a', label: 'A', type: 'text', required: true },
+          { key: 'a', label: 'B', type: 'text', required: true },
+          { key: 'c', label: 'C', type: 'colour', required: true },
+          { key: 'd', label: 'D', type: 'select', required: true },
+          { key: 'e', label: 'E', type: 'text', required: true, options: ['x'] },
+        ],
+      },
+    });
+    expect(bad.status).toBe(400);
+    expect(errorsOf(bad.body)).toEqual([['data.fields[2].type', 'isIn']]);
+    const rules = await t.rest(A, 'POST', '/event-settings/booking-form-field-sets', {
+      text: 'Bad set',
+      data: {
+        fields: [
+          { key: 'a', label: 'A', type: 'text', required: true },
+          { key: 'a', label: 'B', type: 'text', required: true },
+          { key: 'd', label: 'D', type: 'select', required: true },
+          { key: 'e', label: 'E', type: 'text', required: true, options: ['x'] },
+        ],
+      },
+    });
+    expect(errorsOf(rules.body)).toEqual([
+      ['data.fields[1].key', 'keyTaken'],
+      ['data.fields[2].options', 'optionsRequired'],
+      ['data.fields[3].options', 'optionsNotForType'],
+    ]);
+    const missing = await t.rest(A, 'POST', '/event-settings/cancellation-conditions', {
+      text: 'No tiers',
+    });
+    expect(errorsOf(missing.body)).toEqual([['data', 'isDefined']]);
+    const tiers = await t.rest(
+      A,
+      'POST',
+      '/event-settings/cancellation-conditions',
+      [
+        { text: 'Fine', data: CONDITION },
+        {
+          text: 'Broken',
+          data: {
+            tiers: [
+              { daysBeforeStart: 7, feePercent: 12.345, feeFixed: '1.00' },
+              { daysBeforeStart: 7, feePercent: 101, feeFixed: '-1' },
+            ],
+          },
+        },
+      ],
+      { 'Accept-Language': 'de' },
+    );
+    expect(tiers.status).toBe(400);
+    expect(errorsOf(tiers.body)).toEqual([
+      ['[1].data.tiers[1].feePercent', 'max'],
+      ['[1].data.tiers[1].feeFixed', 'matches'],
+    ]);
+    const decimals = await t.rest(
+      A,
+      'POST',
+      '/event-settings/cancellation-conditions',
+      {
+        text: 'Broken',
+        data: {
+          tiers: [
+            { daysBeforeStart: 7, feePercent: 12.345, feeFixed: '1.00' },
+            { daysBeforeStart: 7, feePercent: 10, feeFixed: '1' },
+          ],
+        },
+      },
+      { 'Accept-Language': 'de' },
+    );
+    expect(errorsOf(decimals.body)).toEqual([
+      ['data.tiers[0].feePercent', 'decimals'],
+      ['data.tiers[1].daysBeforeStart', 'daysTaken'],
+    ]);
+    expect(decimals.body.errors[0].message).toContain('Nachkommastellen');
+    const notForList = await t.rest(A, 'POST', '/event-settings/event-categories', {
+      text: 'Workshop',
+      data: CONDITION,
+    });
+    expect(errorsOf(notForList.body)).toEqual([['data', 'notForList']]);
+    expect(await db.eventSettingsEntry.count({ where: { tenantId: A, text: 'Broken' } })).toBe(0);
+  });
+
+  it('texts are unique ignoring case; system entries and vendor lists are read-only', async () => {
+    await entry('event-categories', { text: 'Seminar', color: '#123456' });
+    const taken = await t.rest(A, 'POST', '/event-settings/event-categories', { text: 'SEMINAR' });
+    expect(taken.status).toBe(409);
+    const system = await t.rest(A, 'PUT', `/event-settings/contributor-roles/${SYS.speaker}`, {
+      text: 'Talker',
+    });
+    expect(system.status).toBe(409);
+    const vendor = await t.rest(A, 'POST', '/event-settings/tax-rates', { text: 'Zero' });
+    expect(vendor.status).toBe(409);
+    expect(vendor.body.message).toBe(
+      'The list tax rates is shipped with the service and is read-only',
+    );
+  });
+
+  it('delete of an entry in use is a 409 naming how many events; force clears the reference', async () => {
+    const category = await entry('event-categories', { text: 'Festival' });
+    const role = await entry('contributor-roles', { text: 'DJ' });
+    const tag = await entry('orga-tags', { text: 'VIP' });
+    const e1 = await event(A, {
+      categoryId: category,
+      contributors: [
+        { name: 'Ann', roleId: role },
+        { name: 'Bob', roleId: SYS.speaker },
+      ],
+    });
+    await event(A, { categoryId: category });
+    await db.eventTag.create({ data: { tenantId: A, eventId: e1.id, entryId: tag } });
+
+    const refused = await t.rest(A, 'DELETE', `/event-settings/event-categories/${category}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain('"Festival" is used by 2 events');
+    expect(errorsOf(refused.body)).toEqual([['id', 'entryInUse']]);
+    const german = await t.rest(
+      A,
+      'DELETE',
+      `/event-settings/contributor-roles/${role}`,
+      undefined,
+      {
+        'Accept-Language': 'de',
+      },
+    );
+    expect(german.body.message).toContain('„DJ“ wird von 1 Veranstaltung verwendet');
+
+    const forced = await t.rest(
+      A,
+      'DELETE',
+      `/event-settings/event-categories/${category}?force=true`,
+    );
+    expect(forced.status).toBe(200);
+    expect(await db.event.count({ where: { tenantId: A, categoryId: category } })).toBe(0);
+    expect(
+      (await t.rest(A, 'DELETE', `/event-settings/contributor-roles/${role}?force=true`)).status,
+    ).toBe(200);
+    const after = await db.event.findUniqueOrThrow({ where: { id: e1.id } });
+    expect(after.contributors).toEqual([
+      { name: 'Ann', roleId: null },
+      { name: 'Bob', roleId: SYS.speaker },
+    ]);
+    expect(after.sequence).toBe(2);
+    expect((await t.rest(A, 'DELETE', `/event-settings/orga-tags/${tag}?force=true`)).status).toBe(
+      200,
+    );
+    expect(await db.eventTag.count({ where: { eventId: e1.id } })).toBe(0);
+  });
+});
+
+describe('EventSettingsLookup', () => {
+  it('checkEntryIds names every unknown or foreign id; system entries count', async () => {
+    const category = await entry('event-categories', { text: 'Lookup' });
+    const foreign = await entry('event-categories', { text: 'Lookup' }, B);
+    await expect(
+      lookup.checkEntryIds(A, [
+        { field: 'categoryId', list: 'EVENT_CATEGORIES', id: category.toUpperCase() },
+        { field: 'contributors[0].roleId', list: 'CONTRIBUTOR_ROLES', id: SYS.moderator },
+        { field: 'bookingFormFieldSetId', list: 'BOOKING_FORM_FIELD_SETS', id: null },
+      ]),
+    ).resolves.toBeUndefined();
+    const err = await lookup
+      .checkEntryIds(A, [
+        { field: 'categoryId', list: 'EVENT_CATEGORIES', id: foreign },
+        { field: 'cancellationConditionId', list: 'CANCELLATION_CONDITIONS', id: category },
+        { field: 'contributors[1].roleId', list: 'CONTRIBUTOR_ROLES', id: 'not-a-uuid' },
+      ])
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppException);
+    expect((err as AppException).problems?.map((p) => [p.field, p.rule])).toEqual([
+      ['categoryId', 'unknownEntry'],
+      ['cancellationConditionId', 'unknownEntry'],
+      ['contributors[1].roleId', 'unknownEntry'],
+    ]);
+  });
+
+  it('answers the data of booking form field sets and cancellation conditions, vendor ids', async () => {
+    const set = await entry('booking-form-field-sets', { text: 'Lookup set', data: FIELD_SET });
+    const condition = await entry('cancellation-conditions', { text: 'Lookup', data: CONDITION });
+    expect(await lookup.bookingFormFields(A, set)).toEqual(FIELD_SET.fields);
+    expect(await lookup.cancellationTiers(A, condition)).toEqual(CONDITION.tiers);
+    expect(await lookup.bookingFormFields(B, set)).toBeNull();
+    expect(await lookup.bookingFormFields(A, condition)).toBeNull();
+    expect(await lookup.cancellationTiers(A, 'nope')).toBeNull();
+    expect(lookup.isTaxRate('de-reduced')).toBe(true);
+    expect(lookup.isTaxRate('de-zero')).toBe(false);
+    expect(lookup.isMeetingPlatform('jitsi-meet')).toBe(true);
+    expect(lookup.isMeetingPlatform('skype')).toBe(false);
+    expect(await lookup.settingsOf(B)).toMatchObject({
+      timeZone: 'Europe/Berlin',
+      currency: 'EUR',
+      eventDefaults: { categoryId: null, capacity: null },
+    });
+  });
+
+  it('tagIdsByText finds ignoring case or creates, in input order; unknown ids are a 400', async () => {
+    const existing = await entry('portal-tags', { text: 'Outdoor' });
+    const ids = await db.$transaction((tx) =>
+      lookup.tagIdsByText(tx, A, 'PORTAL_TAGS', [
+        { text: ' new tag ' },
+        { text: 'OUTDOOR' },
+        { id: existing },
+        { text: 'New Tag' },
+      ]),
+    );
+    expect(ids).toHaveLength(2);
+    expect(ids[1]).toBe(existing);
+    const created = await db.eventSettingsEntry.findUniqueOrThrow({ where: { id: ids[0] } });
+    expect(created).toMatchObject({ tenantId: A, list: 'PORTAL_TAGS', text: 'new tag' });
+    const err = await db
+      .$transaction((tx) =>
+        lookup.tagIdsByText(tx, A, 'ORGA_TAGS', [{ id: existing }, { text: '  ' }], 'orgaTags'),
+      )
+      .catch((e: unknown) => e);
+    expect((err as AppException).problems?.map((p) => [p.field, p.rule])).toEqual([
+      ['orgaTags[1].text', 'isNotEmpty'],
+    ]);
+    const unknown = await db
+      .$transaction((tx) => lookup.tagIdsByText(tx, A, 'ORGA_TAGS', [{ id: existing }], 'orgaTags'))
+      .catch((e: unknown) => e);
+    expect((unknown as AppException).problems?.map((p) => [p.field, p.rule])).toEqual([
+      ['orgaTags[0].id', 'unknownEntry'],
+    ]);
+  });
+
+  it('50 concurrent creators of the same new orga tag text -> exactly one entry', async () => {
+    const tenant = newTenant();
+    const spellings = ['Backstage', 'BACKSTAGE', 'backstage', ' Backstage '];
+    const ids = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        db.$transaction(
+          (tx) => lookup.tagIdsByText(tx, tenant, 'ORGA_TAGS', [{ text: spellings[i % 4] }]),
+          { maxWait: 30000, timeout: 30000 },
+        ),
+      ),
+    );
+    const rows = await t.sql<{ id: string }>(
+      `SELECT id::text FROM "EventSettingsEntry"
+       WHERE "tenantId" = $1 AND list = 'ORGA_TAGS' AND lower(text) = 'backstage'`,
+      [tenant],
+    );
+    expect(rows).toHaveLength(1);
+    expect(new Set(ids.flat())).toEqual(new Set([rows[0].id]));
+  });
+});

@@ -1,0 +1,149 @@
+import { Injectable } from '@nestjs/common';
+import { I18nService } from 'nestjs-i18n';
+import { AppException, FieldProblem, isUuid } from '@crm/errors';
+import type { Language } from '@crm/i18n';
+import { SettingsLookup } from '@crm/settings-lists';
+import { PrismaService } from '../database/prisma.service';
+import type { EventSettingsList } from '../generated/prisma/client';
+import type { BookingFormField, CancellationTier } from './dto/entry-data.input';
+import { EventSettingsRepository, eventSettingsStore, Db, Tx } from './event-settings.repository';
+import { EVENT_SETTINGS } from './settings-lists';
+import { settingsFromRow, type EventSettingsObject } from './settings-object';
+import { isMeetingPlatformId, isTaxRateId } from './vendor-lists';
+
+export type { EntryView } from '@crm/settings-lists';
+export type { Tx } from './event-settings.repository';
+export type { EventSettingsObject } from './settings-object';
+
+/** A reference of an event (or of the settings) to an entry of a tenant list. */
+export interface EntryRef {
+  /** The field the 400 names (`categoryId`, `contributors[2].roleId`). */
+  field: string;
+  list: EventSettingsList;
+  /** Null or undefined: nothing referenced, nothing to check. */
+  id: string | null | undefined;
+}
+
+/** A tag as a write names it: by the id of its entry, or by text (found or created). */
+export interface TagRef {
+  id?: string | null;
+  text?: string | null;
+}
+
+/**
+ * What the events domain (and the websites, bookings snapshots) needs from the event settings
+ * when it writes or shows an event: checks of entry ids, tags by text, the vendor lists, the data
+ * of booking form field sets and cancellation conditions, the tenant's settings object. It is the
+ * engine's lookup (entries, anyEntries, requireEntry, resolveTags: system entries merged with the
+ * tenant's, translated) with these additions.
+ */
+@Injectable()
+export class EventSettingsLookup extends SettingsLookup<EventSettingsList, Db> {
+  constructor(
+    private readonly prisma: PrismaService,
+    i18n: I18nService,
+    private readonly entryData: EventSettingsRepository,
+  ) {
+    super(eventSettingsStore(prisma), EVENT_SETTINGS, i18n);
+  }
+
+  /**
+   * Throws the 400 naming each reference whose id is not an entry of its list for the tenant
+   * (rule `unknownEntry`; system entries count). Ids compare ignoring case. One query for all.
+   */
+  async checkEntryIds(
+    tenantId: string,
+    refs: readonly EntryRef[],
+    lang: Language = 'en',
+    db?: Db,
+  ): Promise<void> {
+    const given = refs.filter((r): r is EntryRef & { id: string } => r.id != null);
+    const wellFormed = given.filter((r) => isUuid(r.id));
+    const missing = await this.missingEntries(
+      tenantId,
+      wellFormed.map((r) => ({ list: r.list, id: r.id.toLowerCase() })),
+      db,
+    );
+    const unknown = new Set(wellFormed.filter((_, i) => missing[i]));
+    const problems: FieldProblem[] = given
+      .filter((r) => !isUuid(r.id) || unknown.has(r))
+      .map((r) => ({
+        field: r.field,
+        rule: 'unknownEntry',
+        args: { list: this.listName(r.list, lang) },
+      }));
+    if (problems.length) throw AppException.validation(problems);
+  }
+
+  /**
+   * The entry ids of tags given by id (must exist: 400 `<field>[i].id`, rule unknownEntry) or by
+   * text (found ignoring case, else created), in input order without duplicates. No lock: the
+   * insert is INSERT ... ON CONFLICT DO NOTHING on the unique index ignoring case, and a text
+   * another transaction created meanwhile is read again, so concurrent writers of one new text
+   * share one entry. Call it inside the transaction of the write that links the tags.
+   */
+  async tagIdsByText(
+    tx: Tx,
+    tenantId: string,
+    list: 'ORGA_TAGS' | 'PORTAL_TAGS',
+    items: readonly TagRef[],
+    field = 'tags',
+    lang: Language = 'en',
+  ): Promise<string[]> {
+    const problems: FieldProblem[] = [];
+    items.forEach((t, i) => {
+      if (t.id != null && !isUuid(t.id))
+        problems.push({
+          field: `${field}[${i}].id`,
+          rule: 'unknownEntry',
+          args: { list: this.listName(list, lang) },
+        });
+      else if (t.id == null && !t.text?.trim())
+        problems.push({ field: `${field}[${i}].text`, rule: 'isNotEmpty' });
+    });
+    if (problems.length) throw AppException.validation(problems);
+    const inputs = items.map((t) =>
+      t.id != null ? { id: t.id.toLowerCase() } : { text: t.text!.trim() },
+    );
+    const entries = await this.resolveTags(tx, tenantId, list, inputs, field, lang);
+    return entries.map((e) => e.id);
+  }
+
+  /** Whether `id` names a rate of the tax-rates vendor list. */
+  isTaxRate(id: unknown): boolean {
+    return isTaxRateId(id);
+  }
+
+  /** Whether `id` names a platform of the online-meeting-platforms vendor list. */
+  isMeetingPlatform(id: unknown): boolean {
+    return isMeetingPlatformId(id);
+  }
+
+  /** The tiers of the tenant's cancellation condition `id`; null if it is not one. */
+  async cancellationTiers(tenantId: string, id: string): Promise<CancellationTier[] | null> {
+    if (!isUuid(id)) return null;
+    const data = await this.entryData.entryData(
+      tenantId,
+      'CANCELLATION_CONDITIONS',
+      id.toLowerCase(),
+    );
+    return (data as { tiers?: CancellationTier[] } | null | undefined)?.tiers ?? null;
+  }
+
+  /** The fields of the tenant's booking form field set `id`; null if it is not one. */
+  async bookingFormFields(tenantId: string, id: string): Promise<BookingFormField[] | null> {
+    if (!isUuid(id)) return null;
+    const data = await this.entryData.entryData(
+      tenantId,
+      'BOOKING_FORM_FIELD_SETS',
+      id.toLowerCase(),
+    );
+    return (data as { fields?: BookingFormField[] } | null | undefined)?.fields ?? null;
+  }
+
+  /** The tenant's settings object, defaults applied (no row yet: all defaults). */
+  async settingsOf(tenantId: string): Promise<EventSettingsObject> {
+    const row = await this.prisma.eventSettings.findUnique({ where: { tenantId } });
+    return settingsFromRow(row);
+  }
+}

@@ -1,0 +1,2 @@
+export * from './online-meeting-platforms';
+export * from './tax-rates';

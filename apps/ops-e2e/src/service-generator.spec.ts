@@ -1,0 +1,182 @@
+import type { Tree } from '@nx/devkit';
+import { createTreeWithEmptyWorkspace } from '@nx/devkit/testing';
+import { load } from 'js-yaml';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { callEsm, ROOT, runEsm, tool } from './support/esm';
+import { checkManifests, Doc, WorkspaceFacts } from './support/k8s-rules';
+import { loadYamlFile } from './support/yaml';
+
+// `npx nx g @crm/workspace-plugin:service <name>` on a copy of the repository's deploy files: the
+// new service must pass the same rules as the existing ones (compose and Kubernetes checks).
+
+type Generator = (
+  tree: Tree,
+  options: { name: string; skipFormat: boolean },
+) => Promise<() => void>;
+const GENERATOR = path.join(ROOT, 'tools/workspace-plugin/src/service/generator.ts');
+
+const COPIED = [
+  'docker-compose.yml',
+  'Dockerfile',
+  'deploy',
+  'tools/dev/workspace.mjs',
+  'libs/config/src/service-config.ts',
+  'libs/config/src/internal-token.ts',
+];
+
+let dir: string;
+let tree: Tree;
+
+function copyIntoTree(t: Tree, rel: string) {
+  const abs = path.join(ROOT, rel);
+  try {
+    for (const entry of readdirSync(abs)) copyIntoTree(t, path.join(rel, entry));
+  } catch {
+    t.write(rel, readFileSync(abs));
+  }
+}
+
+/** The tree's files written out, with the apps as they are (for the rules that read the disk). */
+function writeOut(t: Tree, root: string) {
+  const walk = (rel: string) => {
+    for (const child of t.children(rel)) {
+      const p = rel ? `${rel}/${child}` : child;
+      if (t.isFile(p)) {
+        mkdirSync(path.dirname(path.join(root, p)), { recursive: true });
+        writeFileSync(path.join(root, p), t.read(p)!);
+      } else walk(p);
+    }
+  };
+  walk('');
+}
+
+beforeAll(async () => {
+  tree = createTreeWithEmptyWorkspace();
+  for (const rel of COPIED) copyIntoTree(tree, rel);
+  for (const app of readdirSync(path.join(ROOT, 'apps'))) {
+    try {
+      copyIntoTree(tree, `apps/${app}/src/config.ts`);
+      copyIntoTree(tree, `apps/${app}/src/main.ts`);
+    } catch {
+      // test projects have neither
+    }
+  }
+  const generator = ((await import(GENERATOR)) as { default: Generator }).default;
+  await generator(tree, { name: 'bookings-invitations', skipFormat: true });
+  dir = mkdtempSync(path.join(os.tmpdir(), 'service-generator-'));
+  writeOut(tree, dir);
+  // the other apps' sources, so the rules see every env name they read
+  for (const app of readdirSync(path.join(ROOT, 'apps')))
+    if (app !== 'bookings-invitations')
+      cpSync(path.join(ROOT, 'apps', app, 'src'), path.join(dir, 'apps', app, 'src'), {
+        recursive: true,
+        filter: (src) => !src.includes('generated'),
+      });
+  // as after the printed next step `node tools/prisma.mjs diff <name> init`
+  for (const app of [
+    'crm-people',
+    'crm-companies',
+    'events',
+    'tenant-info',
+    'bookings-invitations',
+  ])
+    mkdirSync(path.join(dir, 'prisma', app, 'migrations'), { recursive: true });
+});
+afterAll(() => dir && rmSync(dir, { recursive: true, force: true }));
+
+const read = (p: string) => tree.read(p, 'utf-8') ?? '';
+
+it('writes the service skeleton with the design port, database and a first integration test', () => {
+  expect(read('apps/bookings-invitations/src/config.ts')).toContain(
+    'export class BookingsInvitationsConfig extends ServiceConfig',
+  );
+  expect(read('apps/bookings-invitations/src/config.ts')).toContain(
+    'override PORT: number = 3004;',
+  );
+  expect(read('apps/bookings-invitations/src/app.module.ts')).toContain(
+    "export const SERVICE_NAME = 'bookings-invitations';",
+  );
+  expect(read('apps/bookings-invitations/src/test/service-harness.ts')).toContain(
+    'export const startBookingsInvitations',
+  );
+  expect(read('apps/bookings-invitations/src/health.int-spec.ts')).toContain(
+    "startBookingsInvitations('bookings_invitations_it_health')",
+  );
+  expect(read('prisma/bookings-invitations/schema.prisma')).toContain(
+    'output          = "../../apps/bookings-invitations/src/generated/prisma"',
+  );
+  expect(read('prisma/bookings-invitations/schema.prisma')).toMatch(/model OutboxEvent \{/);
+  expect(JSON.parse(read('apps/bookings-invitations/project.json')).tags).toEqual([
+    'type:app',
+    'scope:service',
+  ]);
+});
+
+it('adds the service to docker-compose.yml, and the result passes the compose rules', async () => {
+  const compose = load(read('docker-compose.yml'), {}) as {
+    services: Record<
+      string,
+      {
+        command?: string[];
+        environment?: Record<string, string>;
+        depends_on?: Record<string, unknown>;
+      }
+    >;
+  };
+  expect(compose.services['bookings-invitations-migrate'].command).toEqual([
+    'node',
+    'tools/prisma.mjs',
+    'deploy',
+    'bookings-invitations',
+  ]);
+  expect(compose.services.gateway.environment!.BOOKINGS_INVITATIONS_URL).toBe(
+    'http://bookings-invitations:3000',
+  );
+  expect(compose.services.gateway.depends_on!['bookings-invitations']).toEqual({
+    condition: 'service_healthy',
+  });
+  const [doc] = loadYamlFile(path.join(dir, 'docker-compose.yml'));
+  await expect(
+    callEsm<string[]>(tool('tools/dev/compose-rules.mjs'), 'checkCompose', doc, {
+      root: dir,
+      composeDir: dir,
+    }),
+  ).resolves.toEqual([]);
+});
+
+it('adds the Kubernetes manifest, image, URL and Secret, and the result passes the manifest rules', async () => {
+  const k8s = path.join(dir, 'deploy/k8s');
+  const kustomization = loadYamlFile<{ resources: string[]; images: { name: string }[] }>(
+    path.join(k8s, 'kustomization.yaml'),
+  )[0];
+  expect(kustomization.resources).toContain('bookings-invitations.yaml');
+  expect(kustomization.images.map((i) => i.name)).toContain('crm-events/bookings-invitations');
+  const docs = kustomization.resources.flatMap((r) => loadYamlFile<Doc>(path.join(k8s, r)));
+  const secrets = loadYamlFile<Doc>(path.join(k8s, 'secrets.example.yaml'));
+  const facts = await runEsm<WorkspaceFacts>(
+    `const w = await import(${JSON.stringify(tool('tools/dev/workspace.mjs'))});
+     const root = ${JSON.stringify(dir)};
+     const apps = w.listApps(root);
+     const each = (fn) => Object.fromEntries(apps.map((a) => [a, fn(a)]));
+     return {
+       apps,
+       env: each((a) => w.appEnvNames(a, root)),
+       migrated: apps,
+       runtimeEnv: [...w.RUNTIME_ENV],
+       databaseName: each(w.databaseName),
+       envPrefix: each(w.envPrefix),
+     };`,
+  );
+  expect(facts.apps).toContain('bookings-invitations');
+  expect(checkManifests(docs, secrets, facts)).toEqual([]);
+});
