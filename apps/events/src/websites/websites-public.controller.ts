@@ -5,7 +5,7 @@ import { Ctx, RequestContext } from '@crm/request-context';
 import { ApiEnvelope, SERVICE_CONFIG } from '@crm/service-kit';
 import type { EventsConfig } from '../config';
 import { PublicConfigQuery } from './dto/website.input';
-import { PublicEvent, PublicWebsite } from './dto/website-public.output';
+import { PublicBookingForm, PublicEvent, PublicWebsite } from './dto/website-public.output';
 import { cachedPublic } from './public-cache';
 import { WebsitesPublicService } from './websites-public.service';
 
@@ -39,6 +39,27 @@ export class WebsitesPublicController {
     return cachedPublic(
       res,
       await this.service.event(ctx, eventId),
+      ifNoneMatch,
+      this.settings.PUBLIC_CACHE_MAX_AGE_S,
+    );
+  }
+
+  @Get('events/:eventId/booking-form')
+  @ApiOperation({
+    summary: 'W9 The booking form field set an event uses',
+    description: `W9 The fields (key, label, type, required, options) of the booking form field set of a published event on a published website; an event without one: no fields. ${PUBLIC_DOC}`,
+  })
+  @ApiEnvelope(PublicBookingForm)
+  @ApiResponse({ status: 304, description: 'If-None-Match matches' })
+  async bookingForm(
+    @Ctx() ctx: RequestContext,
+    @Param('eventId') eventId: string,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) res: FastifyReply,
+  ): Promise<PublicBookingForm | undefined> {
+    return cachedPublic(
+      res,
+      await this.service.bookingForm(ctx, eventId),
       ifNoneMatch,
       this.settings.PUBLIC_CACHE_MAX_AGE_S,
     );

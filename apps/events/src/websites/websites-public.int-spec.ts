@@ -130,6 +130,30 @@ beforeAll(async () => {
       },
     },
   });
+  f.formSet = await db.eventSettingsEntry
+    .create({
+      data: {
+        tenantId: A,
+        list: 'BOOKING_FORM_FIELD_SETS',
+        text: 'Standard form',
+        data: {
+          fields: [
+            { key: 'company', label: 'Company', type: 'text', required: false },
+            {
+              key: 'meal',
+              label: 'Meal',
+              type: 'select',
+              required: true,
+              options: ['Veggie', 'Meat'],
+            },
+          ],
+        },
+      },
+      select: { id: true },
+    })
+    .then((r) => r.id);
+  await db.event.update({ where: { id: f.event }, data: { bookingFormFieldSetId: f.formSet } });
+  f.noFormEvent = await kit.event({ title: 'No form', published: true, websiteIds: [f.website] });
   f.hiddenEvent = await kit.event({ title: 'Draft', published: false, websiteIds: [f.website] });
   f.onHiddenWebsite = await kit.event({
     title: 'Only hidden',
@@ -226,6 +250,44 @@ describe('W8 GET /websites/public/events/{eventId}', () => {
     });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).not.toContain('Open day');
+  });
+});
+
+describe('W9 GET /websites/public/events/{eventId}/booking-form', () => {
+  it("answers the fields of the event's field set, cacheable, leaking nothing", async () => {
+    const res = await get(`/websites/public/events/${f.event}/booking-form`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({
+      eventId: f.event,
+      fields: [
+        { key: 'company', label: 'Company', type: 'text', required: false, options: null },
+        { key: 'meal', label: 'Meal', type: 'select', required: true, options: ['Veggie', 'Meat'] },
+      ],
+    });
+    expectNoLeak(res.body);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+    const etag = res.headers.get('etag')!;
+    expect(
+      (await get(`/websites/public/events/${f.event}/booking-form`, A, { 'If-None-Match': etag }))
+        .status,
+    ).toBe(304);
+    const none = await get(`/websites/public/events/${f.noFormEvent}/booking-form`);
+    expect(none.body.data).toEqual({ eventId: f.noFormEvent, fields: [] });
+  });
+
+  it('the same 404 for every hidden event', async () => {
+    const answers = await Promise.all([
+      get(`/websites/public/events/${f.hiddenEvent}/booking-form`),
+      get(`/websites/public/events/${f.onHiddenWebsite}/booking-form`),
+      get(`/websites/public/events/${f.eventB}/booking-form`),
+      get(`/websites/public/events/${f.event}/booking-form`, B),
+      get('/websites/public/events/nope/booking-form'),
+    ]);
+    for (const a of answers) {
+      expect(a.status).toBe(404);
+      expect(a.body.message).toBe(answers[0].body.message);
+      expectNoLeak(a.body);
+    }
   });
 });
 

@@ -48,15 +48,6 @@ export class WebsitesPublicRepository {
     });
   }
 
-  /** Texts of the tenant's list entries (category, contributor roles) in one query. */
-  entries(tenantId: string, ids: string[]) {
-    if (!ids.length) return Promise.resolve([]);
-    return this.prisma.eventSettingsEntry.findMany({
-      where: { tenantId, id: { in: ids } },
-      select: { id: true, text: true },
-    });
-  }
-
   /** A published website of the tenant by its url key. */
   publishedWebsite(tenantId: string, urlKey: string) {
     return this.prisma.website.findFirst({ where: { tenantId, urlKey, published: true } });

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppException, ErrorCode, isUuid } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
+import { EventSettingsLookup } from '../event-settings/event-settings-lookup.service';
 import type {
+  PublicBookingForm,
   PublicContactPerson,
   PublicContributor,
   PublicEvent,
@@ -24,7 +26,10 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
  */
 @Injectable()
 export class WebsitesPublicService {
-  constructor(private readonly repo: WebsitesPublicRepository) {}
+  constructor(
+    private readonly repo: WebsitesPublicRepository,
+    private readonly settings: EventSettingsLookup,
+  ) {}
 
   notFound(): AppException {
     return new AppException(ErrorCode.NOT_FOUND, 'websites.public.notFound');
@@ -48,11 +53,12 @@ export class WebsitesPublicService {
     const entryIds = [row.categoryId, ...contributors.map((c) => str(c.roleId))].filter(
       (id): id is string => isUuid(id),
     );
-    const texts = new Map(
-      (await this.repo.entries(ctx.tenantId, [...new Set(entryIds)])).map((e) => [e.id, e.text]),
-    );
-    const entry = (id: string | null) =>
-      id && texts.has(id) ? { id, text: texts.get(id)! } : null;
+    // System and tenant entries, translated, in one query (the settings engine's lookup).
+    const texts = await this.settings.anyEntries(ctx.tenantId, new Set(entryIds), ctx.language);
+    const entry = (id: string | null) => {
+      const e = id ? texts.get(id) : undefined;
+      return e ? { id: e.id, text: e.text } : null;
+    };
     const meeting = obj(row.onlineMeeting);
     return {
       id: row.id,
@@ -82,6 +88,24 @@ export class WebsitesPublicService {
         id: w.website.id,
         name: w.website.name,
         url: w.website.url,
+      })),
+    };
+  }
+
+  /** W9: the fields of the event's booking form field set (none set or gone: no fields). */
+  async bookingForm(ctx: RequestContext, eventId: string): Promise<PublicBookingForm> {
+    const row = await this.publishedEventRow(ctx, eventId);
+    const fields = row.bookingFormFieldSetId
+      ? ((await this.settings.bookingFormFields(ctx.tenantId, row.bookingFormFieldSetId)) ?? [])
+      : [];
+    return {
+      eventId: row.id,
+      fields: fields.map((f) => ({
+        key: f.key,
+        label: f.label,
+        type: f.type,
+        required: f.required,
+        options: f.options ?? null,
       })),
     };
   }

@@ -85,3 +85,23 @@ export class PublicWebsite {
   @ApiPropertyOptional({ type: String, nullable: true }) language!: string | null;
   @ApiProperty({ type: WebsiteConfig }) config!: WebsiteConfig;
 }
+
+/** One field of a public booking form. */
+export class PublicBookingFormField {
+  @ApiProperty({ example: 'dietary-needs' }) key!: string;
+  @ApiProperty({ example: 'Dietary needs' }) label!: string;
+  @ApiProperty({ example: 'text' }) type!: string;
+  @ApiProperty() required!: boolean;
+  @ApiPropertyOptional({
+    type: [String],
+    nullable: true,
+    description: 'The choices of a select field',
+  })
+  options!: string[] | null;
+}
+
+/** W9: the booking form a published event uses (no field set: no fields). */
+export class PublicBookingForm {
+  @ApiProperty({ format: 'uuid' }) eventId!: string;
+  @ApiProperty({ type: [PublicBookingFormField] }) fields!: PublicBookingFormField[];
+}
