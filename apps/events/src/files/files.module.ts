@@ -10,11 +10,13 @@ import { EventImagesRepository, WebsiteImagesRepository } from './images/gallery
 import { GalleryResolver } from './images/gallery.resolvers';
 import { EventImagesService, WebsiteImagesService } from './images/gallery.services';
 import { EventCopyFiles } from './event-copy-files.events';
+import { EventFilesCleanup } from './event-files-cleanup.events';
 
 /**
  * Event files (E13, E14) and the image galleries of events (E15, E16) and websites (W14, W15)
  * on @crm/files: bytes in the FileStorage (FILE_STORAGE_DIR), rows in EventFile, EventImage and
- * WebsiteImage. A duplicated event (E9) gets copies of its source's files and images.
+ * WebsiteImage. A duplicated event (E9) gets copies of its source's files and images; a deleted one (E5,
+ * E6) loses their bytes.
  */
 @Module({
   imports: [FileStorageModule],
@@ -30,6 +32,7 @@ import { EventCopyFiles } from './event-copy-files.events';
     WebsiteImagesService,
     GalleryResolver,
     EventCopyFiles,
+    EventFilesCleanup,
   ],
 })
 export class FilesModule {}

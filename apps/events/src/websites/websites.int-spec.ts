@@ -1,4 +1,6 @@
+import pg from 'pg';
 import { EventsKit } from '../test/events-kit';
+import { WebsitesRepository } from './websites.repository';
 
 // W1-W7, W11-W13 against the real service, PostgreSQL and NATS: the url key unique across all
 // tenants (also under 20 concurrent creates), migrate in one transaction with its outbox event,
@@ -437,5 +439,71 @@ describe('GraphQL', () => {
       },
     );
     expect(dup.body.errors[0].extensions.code).toBe('CONFLICT');
+  });
+
+  it('validateWebsite reports a missing name and url in errors', async () => {
+    const res = await kit.gql(
+      `mutation($input: UpdateWebsiteInput!) { validateWebsite(input: $input) { valid errors { field rule } } }`,
+      { input: { language: 'en' } },
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.validateWebsite).toEqual({
+      valid: false,
+      errors: [
+        { field: 'name', rule: 'isDefined' },
+        { field: 'url', rule: 'isDefined' },
+      ],
+    });
+  });
+});
+
+describe('no N+1', () => {
+  /** Statements naming the Website table while `fn` runs (the outbox relay polls meanwhile). */
+  async function websiteStatements(fn: () => Promise<void>): Promise<number> {
+    const spy = jest.spyOn(pg.Client.prototype, 'query');
+    try {
+      await fn();
+      return spy.mock.calls.filter(([q]) =>
+        /"Website"/.test(typeof q === 'string' ? q : String((q as { text?: string })?.text)),
+      ).length;
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('W1 reads a page of 100 in the same statements as a page of 1', async () => {
+    const t = `tenant-nplus1-${Date.now()}`;
+    for (let i = 0; i < 100; i++) await kit.website({ name: `N${i}` }, t);
+    const one = await websiteStatements(async () => {
+      expect((await kit.call('GET', '/websites?pageSize=1', undefined, t)).body.data).toHaveLength(
+        1,
+      );
+    });
+    const hundred = await websiteStatements(async () => {
+      expect(
+        (await kit.call('GET', '/websites?pageSize=100', undefined, t)).body.data,
+      ).toHaveLength(100);
+    });
+    expect(hundred).toBe(one);
+    expect(hundred).toBeLessThanOrEqual(2);
+  });
+
+  it('_entities loads every referenced website with one query', async () => {
+    const ids = [
+      await kit.website({ name: 'R1' }),
+      await kit.website({ name: 'R2' }),
+      await kit.website({}, B),
+    ];
+    const loads = jest.spyOn(kit.svc.app.get(WebsitesRepository), 'findMany');
+    try {
+      const res = await kit.gql(
+        `query($r: [_Any!]!) { _entities(representations: $r) { ... on Website { name } } }`,
+        { r: ids.map((id) => ({ __typename: 'Website', id })) },
+      );
+      expect(res.body.data._entities).toEqual([{ name: 'R1' }, { name: 'R2' }, null]);
+      expect(loads).toHaveBeenCalledTimes(1);
+    } finally {
+      loads.mockRestore();
+    }
   });
 });

@@ -61,8 +61,14 @@ export class WebsitesResolver {
     return this.service.removeMany(ctx, input.ids);
   }
 
-  @Mutation(() => WebsiteValidationResult, { description: 'W7 Validate a website' })
-  validateWebsite(@Ctx() ctx: RequestContext, @Args('input') input: CreateWebsiteInput) {
+  @Mutation(() => WebsiteValidationResult, {
+    description:
+      'W7 Validate a website without writing: every check of createWebsite (the input type leaves name and url optional so that a missing one is reported in errors)',
+  })
+  validateWebsite(
+    @Ctx() ctx: RequestContext,
+    @Args('input', { type: () => UpdateWebsiteInput }) input: Record<string, unknown>,
+  ) {
     return this.service.validate(ctx, input);
   }
 
