@@ -10,13 +10,13 @@ import { EventImagesRepository, WebsiteImagesRepository } from './images/gallery
 import { GalleryResolver } from './images/gallery.resolvers';
 import { EventImagesService, WebsiteImagesService } from './images/gallery.services';
 import { EventCopyFiles } from './event-copy-files.events';
-import { EventFilesCleanup } from './event-files-cleanup.events';
+import { EventFilesCleanup } from './event-files-cleanup';
 
 /**
  * Event files (E13, E14) and the image galleries of events (E15, E16) and websites (W14, W15)
  * on @crm/files: bytes in the FileStorage (FILE_STORAGE_DIR), rows in EventFile, EventImage and
- * WebsiteImage. A duplicated event (E9) gets copies of its source's files and images; a deleted one (E5,
- * E6) loses their bytes.
+ * WebsiteImage. A duplicated event (E9) gets copies of its source's files and images. Exports
+ * EventFilesCleanup: the event delete (E5, E6) calls it after its commit to remove the bytes.
  */
 @Module({
   imports: [FileStorageModule],
@@ -34,5 +34,6 @@ import { EventFilesCleanup } from './event-files-cleanup.events';
     EventCopyFiles,
     EventFilesCleanup,
   ],
+  exports: [EventFilesCleanup],
 })
 export class FilesModule {}

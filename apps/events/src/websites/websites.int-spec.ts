@@ -100,6 +100,15 @@ describe('W3 POST /websites', () => {
         'isDefined',
       ],
       [{ name: 'x', url: uniqueUrl(), published: true }, 'published', 'whitelistValidation'],
+      [
+        {
+          name: 'x',
+          url: uniqueUrl(),
+          config: { texts: [{ language: 'en', title: 'a' }, { language: 'en', title: 'b' }] },
+        },
+        'config.texts[1].language',
+        'uniqueLanguage',
+      ],
     ];
     for (const [body, field, rule] of cases) {
       const res = await create(body);

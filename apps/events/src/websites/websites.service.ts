@@ -67,9 +67,29 @@ export class WebsitesService {
     throw err;
   };
 
-  /** A name of blanks only is empty (class-validator's isNotEmpty lets it through). */
-  private nameProblems(name: unknown): FieldProblem[] {
-    return typeof name === 'string' && !name.trim() ? [{ field: 'name', rule: 'isNotEmpty' }] : [];
+  /**
+   * What the decorators cannot say: a name of blanks only is empty (class-validator's isNotEmpty
+   * lets it through), and the portal has one text per language.
+   */
+  private inputProblems(input: {
+    name?: unknown;
+    config?: { texts?: { language?: unknown }[] | null } | null;
+  }): FieldProblem[] {
+    const problems: FieldProblem[] = [];
+    if (typeof input.name === 'string' && !input.name.trim())
+      problems.push({ field: 'name', rule: 'isNotEmpty' });
+    const seen = new Set<unknown>();
+    (Array.isArray(input.config?.texts) ? input.config.texts : []).forEach((t, i) => {
+      if (seen.has(t?.language)) {
+        problems.push({
+          field: `config.texts[${i}].language`,
+          rule: 'uniqueLanguage',
+          messageKey: 'websites.problems.uniqueLanguage',
+        });
+      }
+      seen.add(t?.language);
+    });
+    return problems;
   }
 
   /** The url's key, or the problem with it. */
@@ -121,7 +141,7 @@ export class WebsitesService {
   /** W3 */
   async create(ctx: RequestContext, input: CreateWebsiteInput): Promise<Website> {
     const { key, problems } = this.urlProblems(input.url);
-    throwIfProblems([...this.nameProblems(input.name), ...problems]);
+    throwIfProblems([...this.inputProblems(input), ...problems]);
     if (await this.repo.urlKeyTaken(key!)) throw this.urlTaken();
     const row = await this.repo
       .transaction((tx) =>
@@ -142,7 +162,7 @@ export class WebsitesService {
   /** W4: fields not given stay; a published website must stay publishable (409 otherwise). */
   async update(ctx: RequestContext, id: string, input: UpdateWebsiteInput): Promise<Website> {
     const { key, problems } = this.urlProblems(input.url);
-    throwIfProblems([...this.nameProblems(input.name), ...problems]);
+    throwIfProblems([...this.inputProblems(input), ...problems]);
     if (key && (await this.repo.urlKeyTaken(key, id.toLowerCase()))) throw this.urlTaken();
     const row = await this.repo
       .transaction(async (tx) => {
@@ -219,7 +239,10 @@ export class WebsitesService {
   /** W7: every check of a create, nothing written (a url taken is `url`/`unique`). */
   async validate(ctx: RequestContext, raw: unknown): Promise<WebsiteValidationResult> {
     const { value, problems } = checkObject(CreateWebsiteInput, raw);
-    if (!problems.some((p) => p.field === 'name')) problems.push(...this.nameProblems(value.name));
+    const extra = this.inputProblems(value).filter(
+      (p) => !problems.some((q) => q.field === p.field),
+    );
+    problems.push(...extra);
     if (!problems.some((p) => p.field === 'url')) {
       const url = this.urlProblems(value.url);
       problems.push(...url.problems);

@@ -2,7 +2,7 @@ import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** A file (document) of an event (E13, E14): the metadata; the bytes are REST only. */
-@ObjectType()
+@ObjectType('EventFile')
 export class EventFileOutput {
   @ApiProperty({ format: 'uuid' }) @Field(() => ID) id!: string;
   @ApiProperty({ format: 'uuid' }) @Field(() => ID) eventId!: string;

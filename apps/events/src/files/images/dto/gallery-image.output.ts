@@ -21,7 +21,7 @@ export class GalleryImageSize {
 }
 
 /** An image of an event's or a website's gallery (E15, E16, W14, W15). */
-@ObjectType()
+@ObjectType('GalleryImage')
 export class GalleryImageOutput {
   @ApiProperty({ format: 'uuid' }) @Field(() => ID) id!: string;
   @ApiProperty({ format: 'uuid', description: 'The event or website' })
