@@ -34,6 +34,6 @@ import { EventFilesCleanup } from './event-files-cleanup';
     EventCopyFiles,
     EventFilesCleanup,
   ],
-  exports: [EventFilesCleanup],
+  exports: [EventFilesCleanup, EventImagesService, WebsiteImagesService],
 })
 export class FilesModule {}

@@ -1,5 +1,17 @@
-import { Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  Controller,
+  Get,
+  Headers,
+  Inject,
+  Param,
+  Query,
+  Res,
+  StreamableFile,
+} from '@nestjs/common';
+import { ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { RawResponse } from '@crm/envelope';
+import { FileAnswer, sendStoredFile } from '@crm/storage';
+import { GALLERY_SIZES } from '../files/images/gallery-rendering';
 import type { FastifyReply } from 'fastify';
 import { Ctx, RequestContext } from '@crm/request-context';
 import { ApiEnvelope, SERVICE_CONFIG } from '@crm/service-kit';
@@ -83,6 +95,63 @@ export class WebsitesPublicController {
       await this.service.config(ctx, query.url),
       ifNoneMatch,
       this.settings.PUBLIC_CACHE_MAX_AGE_S,
+    );
+  }
+
+  @Get('events/:eventId/images/:imageId')
+  @RawResponse()
+  @ApiOperation({
+    summary: 'W8 The bytes of an image of a published event (ours)',
+    description: `W8 (*ours*) One size of an image of the event's gallery, as W8 lists it: image/webp with a strong ETag. \`size\`: ${GALLERY_SIZES.join(', ')} (another: 400). ${PUBLIC_DOC}`,
+  })
+  @ApiQuery({ name: 'size', enum: GALLERY_SIZES, required: true })
+  @ApiProduces('image/webp')
+  @ApiResponse({ status: 200, description: 'The image' })
+  async eventImage(
+    @Ctx() ctx: RequestContext,
+    @Param('eventId') eventId: string,
+    @Param('imageId') imageId: string,
+    @Query('size') size: string | undefined,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) res: FastifyReply,
+  ): Promise<StreamableFile | undefined> {
+    return this.sendPublic(
+      res,
+      await this.service.eventImage(ctx, eventId, imageId, size ?? ''),
+      ifNoneMatch,
+    );
+  }
+
+  @Get(':websiteId/images/:imageId')
+  @RawResponse()
+  @ApiOperation({
+    summary: 'W10 The bytes of an image of a published website (ours)',
+    description: `W10 (*ours*) One size of an image of the website's gallery (its logo: config.logoImageId), as W10 lists it. \`size\`: ${GALLERY_SIZES.join(', ')} (another: 400). ${PUBLIC_DOC}`,
+  })
+  @ApiQuery({ name: 'size', enum: GALLERY_SIZES, required: true })
+  @ApiProduces('image/webp')
+  @ApiResponse({ status: 200, description: 'The image' })
+  async websiteImage(
+    @Ctx() ctx: RequestContext,
+    @Param('websiteId') websiteId: string,
+    @Param('imageId') imageId: string,
+    @Query('size') size: string | undefined,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) res: FastifyReply,
+  ): Promise<StreamableFile | undefined> {
+    return this.sendPublic(
+      res,
+      await this.service.websiteImage(ctx, websiteId, imageId, size ?? ''),
+      ifNoneMatch,
+    );
+  }
+
+  private sendPublic(res: FastifyReply, answer: FileAnswer, ifNoneMatch: string | undefined) {
+    res.header('Vary', 'X-Service-TenantId');
+    return sendStoredFile(
+      res,
+      { ...answer, cacheControl: `public, max-age=${this.settings.PUBLIC_CACHE_MAX_AGE_S}` },
+      ifNoneMatch,
     );
   }
 }

@@ -1,3 +1,5 @@
+import sharp from 'sharp';
+import { png, uploadHeaders } from '@crm/testing';
 import { EventsKit } from '../test/events-kit';
 
 // W8, W10 (public): one event published and one unpublished in the same website, one published
@@ -210,6 +212,7 @@ describe('W8 GET /websites/public/events/{eventId}', () => {
       websites: [
         { id: f.website, name: 'Portal A', url: `https://public-${SLUG}a.example.com/events` },
       ],
+      images: [],
     });
     expectNoLeak(res.body);
     expect(res.headers.get('cache-control')).toBe('public, max-age=60');
@@ -306,6 +309,7 @@ describe('W10 GET /websites/public/config?url=', () => {
         description: null,
         language: 'en',
         config: expect.objectContaining({ imprintUrl: 'https://a.example/imprint' }),
+        images: [],
       });
       expectNoLeak(res.body);
       expect(res.headers.get('etag')).toMatch(/^W\//);
@@ -336,5 +340,80 @@ describe('W10 GET /websites/public/config?url=', () => {
     const none = await get('/websites/public/config');
     expect(none.status).toBe(400);
     expect(none.body.errors[0]).toMatchObject({ field: 'url', rule: 'isDefined' });
+  });
+});
+
+describe('public images (ours): the galleries of a public event and a published website', () => {
+  const upload = async (path: string, tenant = A) =>
+    kit.api.upload(
+      path,
+      { data: await png(300, 200), name: 'p.png', type: 'image/png' },
+      uploadHeaders(tenant),
+    );
+
+  it('W8 and W10 list them with public addresses that answer the bytes; hidden ones 404', async () => {
+    const event = await kit.event({
+      title: 'With images',
+      published: true,
+      websiteIds: [f.website],
+    });
+    const eventImage = (await upload(`/events/${event}/images`)).body.data.id;
+    const siteImage = (await upload(`/websites/${f.website}/images`)).body.data.id;
+    const hiddenImage = (await upload(`/events/${f.hiddenEvent}/images`)).body.data.id;
+    const hiddenSiteImage = (await upload(`/websites/${f.unpublishedWebsite}/images`)).body.data.id;
+
+    const w8 = await get(`/websites/public/events/${event}`);
+    expect(w8.body.data.images).toEqual([
+      {
+        id: eventImage,
+        sizes: expect.arrayContaining([
+          {
+            size: 'small',
+            width: 300,
+            height: 200,
+            url: `/v1/crm/websites/public/events/${event}/images/${eventImage}?size=small`,
+          },
+        ]),
+      },
+    ]);
+    expectNoLeak(w8.body);
+    expect(JSON.stringify(w8.body)).not.toContain('p.png');
+    const bytes = await get(w8.body.data.images[0].sizes[0].url.replace('/v1/crm', ''));
+    expect(bytes.status).toBe(200);
+    expect(bytes.headers.get('content-type')).toBe('image/webp');
+    expect(bytes.headers.get('cache-control')).toBe('public, max-age=60');
+    expect((await sharp(bytes.bytes).metadata()).format).toBe('webp');
+    const etag = bytes.headers.get('etag')!;
+    expect(
+      (
+        await get(w8.body.data.images[0].sizes[0].url.replace('/v1/crm', ''), A, {
+          'If-None-Match': etag,
+        })
+      ).status,
+    ).toBe(304);
+
+    const w10 = await get(`/websites/public/config?url=https://public-${SLUG}a.example.com/events`);
+    expect(w10.body.data.images.map((i: { id: string }) => i.id)).toEqual([siteImage]);
+    expect((await get(w10.body.data.images[0].sizes[0].url.replace('/v1/crm', ''))).status).toBe(
+      200,
+    );
+
+    const hidden = await Promise.all([
+      get(`/websites/public/events/${f.hiddenEvent}/images/${hiddenImage}?size=small`),
+      get(`/websites/public/events/${event}/images/${hiddenImage}?size=small`),
+      get(`/websites/public/events/${event}/images/${eventImage}?size=small`, B),
+      get(`/websites/public/events/${event}/images/nope?size=small`),
+      get(`/websites/public/${f.unpublishedWebsite}/images/${hiddenSiteImage}?size=small`),
+      get(`/websites/public/${f.website}/images/${hiddenSiteImage}?size=small`),
+      get(`/websites/public/${f.website}/images/${siteImage}?size=small`, B),
+    ]);
+    for (const a of hidden) {
+      expect(a.status).toBe(404);
+      expect(a.body.message).toBe(hidden[0].body.message);
+    }
+    expect(
+      (await get(`/websites/public/events/${event}/images/${eventImage}?size=huge`)).status,
+    ).toBe(400);
+    expect((await get(`/websites/public/events/${event}/images/${eventImage}`)).status).toBe(400);
   });
 });

@@ -52,4 +52,12 @@ export class WebsitesPublicRepository {
   publishedWebsite(tenantId: string, urlKey: string) {
     return this.prisma.website.findFirst({ where: { tenantId, urlKey, published: true } });
   }
+
+  /** A published website of the tenant by id. */
+  publishedWebsiteById(tenantId: string, id: string) {
+    return this.prisma.website.findFirst({
+      where: { tenantId, id, published: true },
+      select: { id: true },
+    });
+  }
 }

@@ -1,12 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { AppException, ErrorCode, isUuid } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
+import type { GalleryImage } from '@crm/files';
+import type { FileAnswer } from '@crm/storage';
 import { EventSettingsLookup } from '../event-settings/event-settings-lookup.service';
+import type { GallerySize } from '../files/images/gallery-rendering';
+import { EventImagesService, WebsiteImagesService } from '../files/images/gallery.services';
 import type {
   PublicBookingForm,
   PublicContactPerson,
   PublicContributor,
   PublicEvent,
+  PublicImage,
   PublicVenue,
   PublicWebsite,
 } from './dto/website-public.output';
@@ -29,6 +34,8 @@ export class WebsitesPublicService {
   constructor(
     private readonly repo: WebsitesPublicRepository,
     private readonly settings: EventSettingsLookup,
+    private readonly eventImages: EventImagesService,
+    private readonly websiteImages: WebsiteImagesService,
   ) {}
 
   notFound(): AppException {
@@ -84,6 +91,10 @@ export class WebsitesPublicService {
         .map((e) => ({ id: e.id, text: e.text, color: e.color })),
       status: row.status,
       publishedAt: row.publishedAt?.toISOString() ?? null,
+      images: publicImages(
+        await this.eventImages.gallery.list(ctx, row.id),
+        `/v1/crm/websites/public/events/${row.id}/images`,
+      ),
       websites: row.websites.map((w) => ({
         id: w.website.id,
         name: w.website.name,
@@ -122,7 +133,45 @@ export class WebsitesPublicService {
       description: row.description,
       language: row.language,
       config: toWebsiteConfig(row.config),
+      images: publicImages(
+        await this.websiteImages.gallery.list(ctx, row.id),
+        `/v1/crm/websites/public/${row.id}/images`,
+      ),
     };
+  }
+
+  /** The bytes of an image of a public event (its gallery). */
+  async eventImage(
+    ctx: RequestContext,
+    eventId: string,
+    imageId: string,
+    size: string,
+  ): Promise<FileAnswer> {
+    const row = await this.publishedEventRow(ctx, eventId);
+    return this.openPublic(() => this.eventImages.open(ctx, row.id, imageId, size), size);
+  }
+
+  /** The bytes of an image of a published website (its gallery, e.g. the logo). */
+  async websiteImage(
+    ctx: RequestContext,
+    websiteId: string,
+    imageId: string,
+    size: string,
+  ): Promise<FileAnswer> {
+    const row = isUuid(websiteId)
+      ? await this.repo.publishedWebsiteById(ctx.tenantId, websiteId.toLowerCase())
+      : null;
+    if (!row) throw this.notFound();
+    return this.openPublic(() => this.websiteImages.open(ctx, row.id, imageId, size), size);
+  }
+
+  /** An unknown image is the same 404 as everything hidden; an unknown size stays a 400. */
+  private async openPublic(open: () => Promise<FileAnswer>, size: string): Promise<FileAnswer> {
+    if (!this.eventImages.gallery.isSize(size)) return open();
+    return open().catch((err: unknown) => {
+      if (err instanceof AppException && err.code === ErrorCode.NOT_FOUND) throw this.notFound();
+      throw err;
+    });
   }
 }
 
@@ -150,4 +199,17 @@ function contactOf(raw: unknown): PublicContactPerson | null {
     email: str(c.email),
     phone: str(c.phone),
   };
+}
+
+/** Public addresses of a gallery's sizes (no byte counts, no author, no file names). */
+function publicImages(images: GalleryImage<GallerySize>[], base: string): PublicImage[] {
+  return images.map((img) => ({
+    id: img.id,
+    sizes: img.images.map((s) => ({
+      size: s.size,
+      width: s.width,
+      height: s.height,
+      url: `${base}/${img.id}?size=${s.size}`,
+    })),
+  }));
 }

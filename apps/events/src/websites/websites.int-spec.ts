@@ -104,7 +104,12 @@ describe('W3 POST /websites', () => {
         {
           name: 'x',
           url: uniqueUrl(),
-          config: { texts: [{ language: 'en', title: 'a' }, { language: 'en', title: 'b' }] },
+          config: {
+            texts: [
+              { language: 'en', title: 'a' },
+              { language: 'en', title: 'b' },
+            ],
+          },
         },
         'config.texts[1].language',
         'uniqueLanguage',

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EventSettingsModule } from '../event-settings/event-settings.module';
 import { FileStorageModule } from '../files/file-storage.module';
+import { FilesModule } from '../files/files.module';
 import { WebsiteFilesCleanup } from './website-files-cleanup';
 import { WebsitesBatchController } from './websites-batch.controller';
 import { WebsitesPublicController } from './websites-public.controller';
@@ -13,7 +14,7 @@ import { WebsitesService } from './websites.service';
 
 /** Websites (event portals) W1-W13; the public W8-W10 answer from their own controller. */
 @Module({
-  imports: [FileStorageModule, EventSettingsModule],
+  imports: [FileStorageModule, FilesModule, EventSettingsModule],
   controllers: [WebsitesPublicController, WebsitesBatchController, WebsitesController],
   providers: [
     WebsitesRepository,

@@ -48,6 +48,22 @@ export class PublicContactPerson {
   @ApiPropertyOptional({ type: String, nullable: true }) phone!: string | null;
 }
 
+export class PublicImageSize {
+  @ApiProperty({ example: 'detail' }) size!: string;
+  @ApiProperty() width!: number;
+  @ApiProperty() height!: number;
+  @ApiProperty({
+    description: 'Public address of the bytes, relative to the API host (tenant header required)',
+    example: '/v1/crm/websites/public/events/{eventId}/images/{imageId}?size=detail',
+  })
+  url!: string;
+}
+
+export class PublicImage {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ type: [PublicImageSize] }) sizes!: PublicImageSize[];
+}
+
 /** W8: a published event on at least one published website of the tenant. */
 export class PublicEvent {
   @ApiProperty({ format: 'uuid' }) id!: string;
@@ -74,6 +90,8 @@ export class PublicEvent {
     string | null;
   @ApiProperty({ type: [PublicWebsiteLink], description: 'Its published websites only' })
   websites!: PublicWebsiteLink[];
+  @ApiProperty({ type: [PublicImage], description: 'Its gallery (E15), with public addresses' })
+  images!: PublicImage[];
 }
 
 /** W10: a published website's public configuration. */
@@ -84,6 +102,11 @@ export class PublicWebsite {
   @ApiPropertyOptional({ type: String, nullable: true }) description!: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) language!: string | null;
   @ApiProperty({ type: WebsiteConfig }) config!: WebsiteConfig;
+  @ApiProperty({
+    type: [PublicImage],
+    description: 'Its gallery (W14), with public addresses; config.logoImageId names one',
+  })
+  images!: PublicImage[];
 }
 
 /** One field of a public booking form. */
