@@ -5,6 +5,7 @@ import { HealthController, Readiness, ServiceCoreModule, subgraphModule } from '
 import type { EventsConfig } from './config';
 import { DatabaseModule } from './database/database.module';
 import { EventSettingsModule } from './event-settings/event-settings.module';
+import { EventsModule } from './events/events.module';
 import { FilesModule } from './files/files.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { WebsitesModule } from './websites/websites.module';
@@ -25,6 +26,7 @@ export class AppModule {
         DatabaseModule,
         subgraphModule(),
         EventSettingsModule,
+        EventsModule,
         WebsitesModule,
         FilesModule,
         OutboxModule,

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsNotEmpty, IsString, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
 import { ServiceConfig, toBool } from '@crm/config';
 
 export class EventsConfig extends ServiceConfig {
@@ -30,6 +30,17 @@ export class EventsConfig extends ServiceConfig {
   @Min(0)
   @Max(86400)
   PUBLIC_CACHE_MAX_AGE_S: number = 60;
+
+  /** iCalendar (E8, W16): the host part of every event's stable UID (`<eventId>@<host>`). */
+  @IsString()
+  @Matches(/^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/i)
+  ICAL_UID_HOST: string = 'crm-events';
+
+  /** W16: the feed lists published events that end at most this many days ago (and all later). */
+  @IsInt()
+  @Min(0)
+  @Max(3660)
+  ICAL_FEED_PAST_DAYS: number = 30;
 
   /**
    * Webhook endpoints may resolve to loopback, private or link-local addresses (SSRF guard off).

@@ -262,8 +262,24 @@ export class SettingsWrites<L extends string, Db extends SettingsDb, U> extends 
         ...(input.position !== undefined ? { position: input.position } : {}),
         ...(input.data !== undefined ? { data: input.data as EntryData } : {}),
       });
+      await this.afterUpdate(tx, ctx.tenantId, list, entryId, input);
       return toEntryData(saved);
     });
+  }
+
+  /**
+   * Runs in the transaction of S3 after the entry is saved: a service whose records keep a copy
+   * of an entry's data (a snapshot announced to other services) refreshes them here. No-op by
+   * default.
+   */
+  protected afterUpdate(
+    _tx: Db,
+    _tenantId: string,
+    _list: L,
+    _id: string,
+    _input: UpdateEntryInput,
+  ): Promise<void> {
+    return Promise.resolve();
   }
 
   private readOnly(ctx: RequestContext, list: L, ids: string[]): AppException {

@@ -9,10 +9,11 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { Paged } from '@crm/envelope';
-import { BATCH_MAX } from '@crm/errors';
+import { AppException, BATCH_MAX, ErrorCode } from '@crm/errors';
 import { PageQuery } from '@crm/paging';
 import { Ctx, RequestContext } from '@crm/request-context';
 import { ApiEnvelope } from '@crm/service-kit';
+import { BookingFormFieldSetData, CancellationConditionData } from './dto/entry-data.input';
 import {
   CreateEventSettingsEntryInput,
   DeleteEventSettingsEntriesInput,
@@ -21,7 +22,7 @@ import {
 } from './dto/settings-entry.input';
 import { EventSettingsEntry } from './dto/settings-entry.output';
 import { EventSettingsListReads, EventSettingsListWrites } from './event-settings-lists.service';
-import { EVENT_SETTINGS, isVendorListSlug } from './settings-lists';
+import { AD_HOC_SLUG, EVENT_SETTINGS, isVendorListSlug } from './settings-lists';
 import { OnlineMeetingPlatformView, TaxRateView } from './vendor-lists/vendor-lists.output';
 import { VendorListsService } from './vendor-lists/vendor-lists.service';
 
@@ -52,6 +53,7 @@ const DELETE_POLICY =
   "role. The events' SEQUENCE grows.";
 
 @ApiTags('Event settings')
+@ApiExtraModels(BookingFormFieldSetData, CancellationConditionData)
 @Controller('event-settings')
 export class EventSettingsListsController {
   constructor(
@@ -120,7 +122,9 @@ export class EventSettingsListsController {
       'ES5. Body: one entry (answer: the entry) or an array of up to 1000 (answer: the entries ' +
       'in input order, all or nothing). Text at most 200 characters, unique in the list ignoring ' +
       'case (409, rule textTaken). `color` (#RRGGBB) only for event categories, orga tags and ' +
-      'portal tags (400, rule notForList). `data` as the body schema says.',
+      'portal tags (400, rule notForList). `data` as the body schema says. `orga-tags` is an ad ' +
+      'hoc list: its entries are created by naming a tag by text on an event, so a create here ' +
+      'is a 409; they can be renamed, recoloured and deleted.',
   })
   @ApiExtraModels(CreateEventSettingsEntryInput)
   @ApiBody({
@@ -141,6 +145,7 @@ export class EventSettingsListsController {
   @ApiResponse(READ_ONLY)
   create(@Ctx() ctx: RequestContext, @Param('list') list: string, @Body() body: unknown) {
     if (isVendorListSlug(list)) throw this.vendor.readOnly(ctx, list);
+    if (list === AD_HOC_SLUG) throw new AppException(ErrorCode.CONFLICT, 'settings.orgaTags.adHoc');
     return this.writes.createEntries(ctx, list, body);
   }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { AppException } from '@crm/errors';
 import { PrismaService } from '../database/prisma.service';
 import { startEvents, RunningService } from '../test/service-harness';
@@ -129,6 +130,53 @@ describe('ES4 GET /event-settings/{list}', () => {
       'Accept-Language': 'de',
     });
     expect(german.body.data.map((r: any) => r.name)).toContain('Schweiz: Regelsatz');
+    const sorted = await t.rest(A, 'GET', '/event-settings/online-meeting-platforms?sort=-name');
+    expect(sorted.body.data.map((p: any) => p.name).slice(0, 3)).toEqual([
+      'Zoom',
+      'Webex',
+      'Other',
+    ]);
+    const badSort = await t.rest(A, 'GET', '/event-settings/tax-rates?sort=rate');
+    expect(badSort.status).toBe(400);
+    expect(badSort.body.errors[0]).toMatchObject({ field: 'sort', rule: 'unknownSortField' });
+  });
+});
+
+describe('ES4 queries', () => {
+  it('reads a page with three queries whatever its size (entries, total, data); templates with two', async () => {
+    const T = newTenant();
+    const created = await t.rest(
+      T,
+      'POST',
+      '/event-settings/booking-form-field-sets',
+      Array.from({ length: 30 }, (_, i) => ({ text: `Set ${i}`, data: FIELD_SET })),
+    );
+    expect(created.status).toBe(201);
+    const spy = jest.spyOn(pg.Client.prototype, 'query');
+    const count = (table: string) =>
+      spy.mock.calls.filter(([q]) =>
+        new RegExp(`"${table}"`).test(
+          typeof q === 'string' ? q : String((q as { text?: string })?.text),
+        ),
+      ).length;
+    try {
+      for (const size of [2, 30]) {
+        spy.mockClear();
+        const res = await t.rest(
+          T,
+          'GET',
+          `/event-settings/booking-form-field-sets?pageSize=${size}`,
+        );
+        expect(res.body.data).toHaveLength(size);
+        expect(res.body.data[size - 1].data).toEqual(FIELD_SET);
+        expect(count('EventSettingsEntry')).toBe(3);
+      }
+      spy.mockClear();
+      await t.rest(T, 'GET', '/event-settings/contact-person-templates?pageSize=500');
+      expect(count('ContactPersonTemplate')).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 
@@ -269,6 +317,9 @@ describe('ES5 the tenant lists', () => {
       text: 'Talker',
     });
     expect(system.status).toBe(409);
+    const adHoc = await t.rest(A, 'POST', '/event-settings/orga-tags', { text: 'Manual' });
+    expect(adHoc.status).toBe(409);
+    expect(adHoc.body.message).toContain('naming a tag on an event');
     const vendor = await t.rest(A, 'POST', '/event-settings/tax-rates', { text: 'Zero' });
     expect(vendor.status).toBe(409);
     expect(vendor.body.message).toBe(
@@ -279,7 +330,9 @@ describe('ES5 the tenant lists', () => {
   it('delete of an entry in use is a 409 naming how many events; force clears the reference', async () => {
     const category = await entry('event-categories', { text: 'Festival' });
     const role = await entry('contributor-roles', { text: 'DJ' });
-    const tag = await entry('orga-tags', { text: 'VIP' });
+    const [tag] = await db.$transaction((tx) =>
+      lookup.tagIdsByText(tx, A, 'ORGA_TAGS', [{ text: 'VIP' }]),
+    );
     const e1 = await event(A, {
       categoryId: category,
       contributors: [
@@ -329,6 +382,51 @@ describe('ES5 the tenant lists', () => {
 });
 
 describe('EventSettingsLookup', () => {
+  it('onEventsChanged: tiers changed or a snapshot reference removed -> sequence grows, hook runs in the write', async () => {
+    const calls: { tenantId: string; eventIds: string[]; seen: number; tiers?: unknown }[] = [];
+    lookup.onEventsChanged(async (tx, tenantId, eventIds) => {
+      // inside the write's transaction: sees the grown sequence and the tiers just written
+      const rows = await tx.event.findMany({ where: { id: { in: eventIds } } });
+      const id = rows[0].cancellationConditionId;
+      calls.push({
+        tenantId,
+        eventIds: [...eventIds].sort(),
+        seen: rows[0].sequence,
+        ...(id ? { tiers: await lookup.cancellationTiers(tenantId, id, tx) } : {}),
+      });
+    });
+    const condition = await entry('cancellation-conditions', { text: 'Hooked', data: CONDITION });
+    const set = await entry('booking-form-field-sets', { text: 'Hooked', data: FIELD_SET });
+    const e1 = await event(A, { cancellationConditionId: condition, bookingFormFieldSetId: set });
+    const e2 = await event(A, { cancellationConditionId: condition });
+    await event(B, {});
+
+    // a rename alone changes no snapshot
+    await t.rest(A, 'PUT', `/event-settings/cancellation-conditions/${condition}`, { text: 'H2' });
+    expect(calls).toEqual([]);
+    const tiers = { tiers: [{ daysBeforeStart: 1, feePercent: 100, feeFixed: '0' }] };
+    const put = await t.rest(A, 'PUT', `/event-settings/cancellation-conditions/${condition}`, {
+      data: tiers,
+    });
+    expect(put.status).toBe(200);
+    expect(calls).toEqual([
+      { tenantId: A, eventIds: [e1.id, e2.id].sort(), seen: 1, tiers: tiers.tiers },
+    ]);
+
+    calls.length = 0;
+    const forced = await t.rest(
+      A,
+      'DELETE',
+      `/event-settings/booking-form-field-sets/${set}?force=true`,
+    );
+    expect(forced.status).toBe(200);
+    expect(calls).toEqual([{ tenantId: A, eventIds: [e1.id], seen: 2, tiers: tiers.tiers }]);
+    expect(
+      (await db.event.findUniqueOrThrow({ where: { id: e1.id } })).bookingFormFieldSetId,
+    ).toBeNull();
+    lookup.onEventsChanged(() => Promise.resolve());
+  });
+
   it('checkEntryIds names every unknown or foreign id; system entries count', async () => {
     const category = await entry('event-categories', { text: 'Lookup' });
     const foreign = await entry('event-categories', { text: 'Lookup' }, B);
@@ -362,6 +460,22 @@ describe('EventSettingsLookup', () => {
     expect(await lookup.bookingFormFields(B, set)).toBeNull();
     expect(await lookup.bookingFormFields(A, condition)).toBeNull();
     expect(await lookup.cancellationTiers(A, 'nope')).toBeNull();
+    const template = await db.contactPersonTemplate.create({
+      data: { tenantId: A, name: 'Desk', firstname: 'Ada', email: 'ada@example.com' },
+    });
+    expect(await lookup.contactPersonTemplate(A, template.id.toUpperCase())).toEqual({
+      id: template.id,
+      name: 'Desk',
+      salutation: null,
+      title: null,
+      firstname: 'Ada',
+      lastname: null,
+      position: null,
+      email: 'ada@example.com',
+      phone: null,
+    });
+    expect(await lookup.contactPersonTemplate(B, template.id)).toBeNull();
+    expect(await lookup.contactPersonTemplate(A, 'x')).toBeNull();
     expect(lookup.isTaxRate('de-reduced')).toBe(true);
     expect(lookup.isTaxRate('de-zero')).toBe(false);
     expect(lookup.isMeetingPlatform('jitsi-meet')).toBe(true);

@@ -17,7 +17,7 @@ import type { EventSettingsList } from '../generated/prisma/client';
 import { entryDataProblems } from './dto/entry-data.rules';
 import { CreateEventSettingsEntryInput } from './dto/settings-entry.input';
 import type { EventSettingsEntry } from './dto/settings-entry.output';
-import { EventSettingsRepository, eventSettingsStore, Db } from './event-settings.repository';
+import { EventSettingsRepository, eventSettingsStore, Db, Tx } from './event-settings.repository';
 import { EVENT_SETTINGS } from './settings-lists';
 
 /** Entries as ES4/ES5 answer them: the engine's, with the entry's `data` (null if none). */
@@ -83,6 +83,17 @@ export class EventSettingsListWrites extends SettingsWrites<EventSettingsList, D
     lang: Language,
   ): FieldProblem[] {
     return entryDataProblems(list, input.data, path, create, this.listName(list, lang));
+  }
+
+  protected override async afterUpdate(
+    tx: Db,
+    tenantId: string,
+    list: EventSettingsList,
+    id: string,
+    input: UpdateEntryInput,
+  ): Promise<void> {
+    if (list === 'CANCELLATION_CONDITIONS' && input.data !== undefined)
+      await this.entryData.cancellationTiersChanged(tx as Tx, tenantId, id);
   }
 
   async createEntries(

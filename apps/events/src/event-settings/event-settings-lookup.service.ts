@@ -7,13 +7,23 @@ import { PrismaService } from '../database/prisma.service';
 import type { EventSettingsList } from '../generated/prisma/client';
 import type { BookingFormField, CancellationTier } from './dto/entry-data.input';
 import { EventSettingsRepository, eventSettingsStore, Db, Tx } from './event-settings.repository';
+import { EventsChangedHook, EventsChangedNotifier } from './events-changed';
 import { EVENT_SETTINGS } from './settings-lists';
 import { settingsFromRow, type EventSettingsObject } from './settings-object';
+
+/** The event defaults that name an entry of a tenant list, and the list. */
+export const DEFAULT_ENTRY_LISTS = [
+  ['categoryId', 'EVENT_CATEGORIES'],
+  ['bookingFormFieldSetId', 'BOOKING_FORM_FIELD_SETS'],
+  ['cancellationConditionId', 'CANCELLATION_CONDITIONS'],
+] as const satisfies readonly (readonly [string, EventSettingsList])[];
+type DefaultEntryKey = (typeof DEFAULT_ENTRY_LISTS)[number][0];
 import { isMeetingPlatformId, isTaxRateId } from './vendor-lists';
 
 export type { EntryView } from '@crm/settings-lists';
 export type { Tx } from './event-settings.repository';
 export type { EventSettingsObject } from './settings-object';
+export type { EventsChangedHook } from './events-changed';
 
 /** A reference of an event (or of the settings) to an entry of a tenant list. */
 export interface EntryRef {
@@ -22,6 +32,19 @@ export interface EntryRef {
   list: EventSettingsList;
   /** Null or undefined: nothing referenced, nothing to check. */
   id: string | null | undefined;
+}
+
+/** What an event copies of a contact person template. */
+export interface TemplateFields {
+  id: string;
+  name: string;
+  salutation: string | null;
+  title: string | null;
+  firstname: string | null;
+  lastname: string | null;
+  position: string | null;
+  email: string | null;
+  phone: string | null;
 }
 
 /** A tag as a write names it: by the id of its entry, or by text (found or created). */
@@ -43,20 +66,32 @@ export class EventSettingsLookup extends SettingsLookup<EventSettingsList, Db> {
     private readonly prisma: PrismaService,
     i18n: I18nService,
     private readonly entryData: EventSettingsRepository,
+    private readonly notifier: EventsChangedNotifier,
   ) {
     super(eventSettingsStore(prisma), EVENT_SETTINGS, i18n);
   }
 
   /**
-   * Throws the 400 naming each reference whose id is not an entry of its list for the tenant
-   * (rule `unknownEntry`; system entries count). Ids compare ignoring case. One query for all.
+   * The events domain registers here how it announces events whose snapshot a settings write
+   * changed (deleting with force a booking form field set or cancellation condition they use,
+   * changing the tiers of their cancellation condition): called in that write's transaction,
+   * after their `sequence` grew, with their ids (see EventsChangedHook).
    */
-  async checkEntryIds(
+  onEventsChanged(hook: EventsChangedHook): void {
+    this.notifier.register(hook);
+  }
+
+  /**
+   * The problems of references whose id is not an entry of its list for the tenant (rule
+   * `unknownEntry`; system entries count), one per reference. Ids compare ignoring case. One
+   * query for all.
+   */
+  async entryProblems(
     tenantId: string,
     refs: readonly EntryRef[],
     lang: Language = 'en',
     db?: Db,
-  ): Promise<void> {
+  ): Promise<FieldProblem[]> {
     const given = refs.filter((r): r is EntryRef & { id: string } => r.id != null);
     const wellFormed = given.filter((r) => isUuid(r.id));
     const missing = await this.missingEntries(
@@ -65,14 +100,32 @@ export class EventSettingsLookup extends SettingsLookup<EventSettingsList, Db> {
       db,
     );
     const unknown = new Set(wellFormed.filter((_, i) => missing[i]));
-    const problems: FieldProblem[] = given
+    return given
       .filter((r) => !isUuid(r.id) || unknown.has(r))
       .map((r) => ({
         field: r.field,
         rule: 'unknownEntry',
         args: { list: this.listName(r.list, lang) },
       }));
+  }
+
+  /** Throws the 400 of entryProblems, naming each unknown reference. */
+  async checkEntryIds(
+    tenantId: string,
+    refs: readonly EntryRef[],
+    lang: Language = 'en',
+    db?: Db,
+  ): Promise<void> {
+    const problems = await this.entryProblems(tenantId, refs, lang, db);
     if (problems.length) throw AppException.validation(problems);
+  }
+
+  /** Whether `id` is one of the tenant's contact person templates. */
+  async isTemplate(tenantId: string, id: unknown, db: Db = this.prisma): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    return (
+      (await db.contactPersonTemplate.count({ where: { tenantId, id: id.toLowerCase() } })) > 0
+    );
   }
 
   /**
@@ -109,6 +162,32 @@ export class EventSettingsLookup extends SettingsLookup<EventSettingsList, Db> {
     return entries.map((e) => e.id);
   }
 
+  /**
+   * The fields of the tenant's contact person template `id`, to copy into an event's contact
+   * person (`{ templateId, ...fields }`); null if it is not one.
+   */
+  async contactPersonTemplate(
+    tenantId: string,
+    id: string,
+    db: Db = this.prisma,
+  ): Promise<TemplateFields | null> {
+    if (!isUuid(id)) return null;
+    return db.contactPersonTemplate.findFirst({
+      where: { tenantId, id: id.toLowerCase() },
+      select: {
+        id: true,
+        name: true,
+        salutation: true,
+        title: true,
+        firstname: true,
+        lastname: true,
+        position: true,
+        email: true,
+        phone: true,
+      },
+    });
+  }
+
   /** Whether `id` names a rate of the tax-rates vendor list. */
   isTaxRate(id: unknown): boolean {
     return isTaxRateId(id);
@@ -119,31 +198,57 @@ export class EventSettingsLookup extends SettingsLookup<EventSettingsList, Db> {
     return isMeetingPlatformId(id);
   }
 
-  /** The tiers of the tenant's cancellation condition `id`; null if it is not one. */
-  async cancellationTiers(tenantId: string, id: string): Promise<CancellationTier[] | null> {
+  /**
+   * The tiers of the tenant's cancellation condition `id`; null if it is not one. Pass the
+   * transaction (`db`) inside an onEventsChanged hook: it sees the tiers just written.
+   */
+  async cancellationTiers(
+    tenantId: string,
+    id: string,
+    db?: Db,
+  ): Promise<CancellationTier[] | null> {
     if (!isUuid(id)) return null;
     const data = await this.entryData.entryData(
       tenantId,
       'CANCELLATION_CONDITIONS',
       id.toLowerCase(),
+      db,
     );
     return (data as { tiers?: CancellationTier[] } | null | undefined)?.tiers ?? null;
   }
 
   /** The fields of the tenant's booking form field set `id`; null if it is not one. */
-  async bookingFormFields(tenantId: string, id: string): Promise<BookingFormField[] | null> {
+  async bookingFormFields(
+    tenantId: string,
+    id: string,
+    db?: Db,
+  ): Promise<BookingFormField[] | null> {
     if (!isUuid(id)) return null;
     const data = await this.entryData.entryData(
       tenantId,
       'BOOKING_FORM_FIELD_SETS',
       id.toLowerCase(),
+      db,
     );
     return (data as { fields?: BookingFormField[] } | null | undefined)?.fields ?? null;
   }
 
-  /** The tenant's settings object, defaults applied (no row yet: all defaults). */
+  /**
+   * The tenant's settings object, defaults applied (no row yet: all defaults). A default that
+   * names an entry or template deleted since the settings were saved reads as null.
+   */
   async settingsOf(tenantId: string): Promise<EventSettingsObject> {
     const row = await this.prisma.eventSettings.findUnique({ where: { tenantId } });
-    return settingsFromRow(row);
+    const settings = settingsFromRow(row);
+    const d = settings.eventDefaults;
+    const refs = DEFAULT_ENTRY_LISTS.map(([key, list]) => ({ field: key, list, id: d[key] }));
+    const [gone, template] = await Promise.all([
+      refs.some((r) => r.id) ? this.entryProblems(tenantId, refs) : Promise.resolve([]),
+      d.contactPersonTemplateId ? this.isTemplate(tenantId, d.contactPersonTemplateId) : true,
+    ]);
+    for (const p of gone) d[p.field as DefaultEntryKey] = null;
+    if (!template) d.contactPersonTemplateId = null;
+    if (d.taxRateId && !isTaxRateId(d.taxRateId)) d.taxRateId = null;
+    return settings;
   }
 }

@@ -1,8 +1,17 @@
 import { Module } from '@nestjs/common';
+import { diskStorageProvider } from '@crm/files';
+import { TemplatesController } from './contact-person-templates/templates.controller';
+import { TemplatesRepository } from './contact-person-templates/templates.repository';
+import { TemplatesResolver } from './contact-person-templates/templates.resolver';
+import { TemplatesService } from './contact-person-templates/templates.service';
 import { EventSettingsListsController } from './event-settings-lists.controller';
 import { EventSettingsListReads, EventSettingsListWrites } from './event-settings-lists.service';
 import { EventSettingsLookup } from './event-settings-lookup.service';
 import { EventSettingsRepository } from './event-settings.repository';
+import { EventsChangedNotifier } from './events-changed';
+import { EventSettingsResolver } from './event-settings.resolver';
+import { EventSettingsObjectController } from './settings-object.controller';
+import { EventSettingsObjectService } from './settings-object.service';
 import { VendorListsService } from './vendor-lists/vendor-lists.service';
 
 /**
@@ -10,13 +19,20 @@ import { VendorListsService } from './vendor-lists/vendor-lists.service';
  * settings object, contact person templates. Exports EventSettingsLookup for the events domain.
  */
 @Module({
-  controllers: [EventSettingsListsController],
+  controllers: [EventSettingsObjectController, TemplatesController, EventSettingsListsController],
   providers: [
+    EventsChangedNotifier,
     EventSettingsRepository,
     EventSettingsListReads,
     EventSettingsListWrites,
     EventSettingsLookup,
     VendorListsService,
+    EventSettingsObjectService,
+    EventSettingsResolver,
+    diskStorageProvider,
+    TemplatesRepository,
+    TemplatesService,
+    TemplatesResolver,
   ],
   exports: [EventSettingsLookup],
 })

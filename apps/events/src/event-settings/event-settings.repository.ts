@@ -3,6 +3,7 @@ import type { MessageArgs } from '@crm/errors';
 import { SettingsReferences, SettingsStore } from '@crm/settings-lists';
 import { PrismaService } from '../database/prisma.service';
 import { EventSettingsList, Prisma } from '../generated/prisma/client';
+import { EventsChangedNotifier } from './events-changed';
 
 export type Tx = Prisma.TransactionClient;
 /** A client or transaction of this service, as the settings engine runs its queries on. */
@@ -41,7 +42,10 @@ const CONTRIBUTORS = Prisma.sql`(CASE WHEN jsonb_typeof(e."contributors") = 'arr
  */
 @Injectable()
 export class EventSettingsRepository implements SettingsReferences<EventSettingsList, Db, number> {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly notifier: EventsChangedNotifier,
+  ) {}
 
   /** "used by N events". */
   usageMessage(_list: EventSettingsList, count: number): { messageKey: string; args: MessageArgs } {
@@ -102,11 +106,19 @@ export class EventSettingsRepository implements SettingsReferences<EventSettings
     ids: string[],
   ): Promise<void> {
     if (isColumnList(list)) {
-      const col = EVENT_COLUMN[list];
-      await tx.event.updateMany({
-        where: { tenantId, [col]: { in: ids } } as Prisma.EventWhereInput,
-        data: { [col]: null, sequence: { increment: 1 } } as Prisma.EventUpdateManyMutationInput,
-      });
+      const col = Prisma.raw(`"${EVENT_COLUMN[list]}"`);
+      const changed = await tx.$queryRaw<{ id: string }[]>`
+        UPDATE "Event" SET ${col} = NULL, "sequence" = "sequence" + 1,
+          "dateModified" = (now() AT TIME ZONE 'UTC')
+        WHERE "tenantId" = ${tenantId} AND ${col} = ANY(${ids}::uuid[])
+        RETURNING "id"::text AS "id"`;
+      // the category is no part of the snapshot other services keep
+      if (list !== 'EVENT_CATEGORIES')
+        await this.notifier.changed(
+          tx,
+          tenantId,
+          changed.map((r) => r.id),
+        );
       return;
     }
     switch (list) {
@@ -130,6 +142,22 @@ export class EventSettingsRepository implements SettingsReferences<EventSettings
     }
   }
 
+  /**
+   * The tiers of cancellation condition `id` changed: the events using it get a new sequence and
+   * their snapshots are announced (bookings made from now on use the new tiers).
+   */
+  async cancellationTiersChanged(tx: Tx, tenantId: string, id: string): Promise<void> {
+    const changed = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE "Event" SET "sequence" = "sequence" + 1, "dateModified" = (now() AT TIME ZONE 'UTC')
+      WHERE "tenantId" = ${tenantId} AND "cancellationConditionId" = ${id}::uuid
+      RETURNING "id"::text AS "id"`;
+    await this.notifier.changed(
+      tx,
+      tenantId,
+      changed.map((r) => r.id),
+    );
+  }
+
   /** The `data` of the tenant's entries among `ids` (entries without data are absent). */
   async dataOf(
     tenantId: string,
@@ -145,8 +173,13 @@ export class EventSettingsRepository implements SettingsReferences<EventSettings
   }
 
   /** One entry's `data` if it is the tenant's entry of `list`; undefined otherwise. */
-  async entryData(tenantId: string, list: EventSettingsList, id: string): Promise<unknown> {
-    const row = await this.prisma.eventSettingsEntry.findFirst({
+  async entryData(
+    tenantId: string,
+    list: EventSettingsList,
+    id: string,
+    db: Db = this.prisma,
+  ): Promise<unknown> {
+    const row = await db.eventSettingsEntry.findFirst({
       where: { tenantId, list, id },
       select: { data: true },
     });

@@ -22,6 +22,9 @@ export const isVendorListSlug = (slug: string): slug is VendorListSlug =>
 
 export const TEMPLATES_SLUG = 'contact-person-templates';
 
+/** The ad hoc list: entries created by text from events (tagIdsByText), not by ES5 create. */
+export const AD_HOC_SLUG = 'orga-tags';
+
 /** Lists whose entries carry structured `data` (EventSettingsEntry.data), required on create. */
 export const DATA_LISTS = ['BOOKING_FORM_FIELD_SETS', 'CANCELLATION_CONDITIONS'] as const;
 export type DataList = (typeof DATA_LISTS)[number];

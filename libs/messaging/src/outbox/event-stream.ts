@@ -13,7 +13,18 @@ import {
  * A request/reply subject must never end with one of these verbs: the stream would capture it.
  */
 export const CRM_EVENTS_STREAM = 'CRM_EVENTS';
-export const CRM_EVENT_SUBJECTS = ['*.*.deleted', '*.*.merged', '*.*.migrated'];
+export const CRM_EVENT_SUBJECTS = [
+  '*.*.deleted',
+  '*.*.merged',
+  '*.*.migrated',
+  // Webhook sources (person.created, event.published): also never a request/reply subject.
+  '*.*.created',
+  '*.*.published',
+  // events' snapshots for bookings-invitations (events.events.changed, .duplicated); the stream
+  // also keeps tenant-info.access.changed then, which its core-NATS subscribers do not notice
+  '*.*.changed',
+  '*.*.duplicated',
+];
 
 /** Events stay this long, so a consumer that was down for days still catches up. */
 const MAX_AGE_MS = 14 * 24 * 3600 * 1000;

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
   IsBoolean,
@@ -13,6 +13,14 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { IdsInput } from '@crm/paging';
+import { BookingFormFieldSetData, CancellationConditionData } from './entry-data.input';
+
+const DATA_SCHEMA = {
+  oneOf: [
+    { $ref: getSchemaPath(BookingFormFieldSetData) },
+    { $ref: getSchemaPath(CancellationConditionData) },
+  ],
+};
 
 export const ENTRY_TEXT_MAX = 200;
 const COLOR_MAX = 20;
@@ -58,7 +66,7 @@ export class CreateEventSettingsEntryInput {
   @Max(POSITION_MAX)
   position?: number | null;
 
-  @ApiPropertyOptional({ type: Object, description: DATA_DESCRIPTION })
+  @ApiPropertyOptional({ ...DATA_SCHEMA, description: DATA_DESCRIPTION })
   @ValidateIf((o: CreateEventSettingsEntryInput) => o.data !== undefined)
   @IsObject()
   data?: unknown;
@@ -91,7 +99,7 @@ export class UpdateEventSettingsEntryInput {
   @Max(POSITION_MAX)
   position?: number;
 
-  @ApiPropertyOptional({ type: Object, description: `Replaces the data. ${DATA_DESCRIPTION}` })
+  @ApiPropertyOptional({ ...DATA_SCHEMA, description: `Replaces the data. ${DATA_DESCRIPTION}` })
   @ValidateIf((o: UpdateEventSettingsEntryInput) => o.data !== undefined)
   @IsObject()
   data?: unknown;

@@ -1,5 +1,6 @@
 import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { BookingFormFieldSetData, CancellationConditionData } from './entry-data.input';
 
 // Output shapes of the event settings lists (ES4/ES5 under /event-settings), shared by REST
 // (OpenAPI) and GraphQL.
@@ -38,7 +39,10 @@ export class EventSettingsEntry {
   isSystem!: boolean;
 
   @ApiPropertyOptional({
-    type: Object,
+    oneOf: [
+      { $ref: getSchemaPath(BookingFormFieldSetData) },
+      { $ref: getSchemaPath(CancellationConditionData) },
+    ],
     nullable: true,
     description:
       'booking-form-field-sets: `{ fields: [{ key, label, type, required, options? }] }`; ' +

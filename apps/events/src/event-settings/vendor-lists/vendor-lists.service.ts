@@ -3,11 +3,13 @@ import { I18nService } from 'nestjs-i18n';
 import { Paged, paged } from '@crm/envelope';
 import { AppException, ErrorCode } from '@crm/errors';
 import type { Language } from '@crm/i18n';
-import { PageQuery, skipTake } from '@crm/paging';
+import { PageQuery, parseSort, skipTake } from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
 import { ONLINE_MEETING_PLATFORMS } from './online-meeting-platforms';
 import { periodAt, TAX_RATES, type TaxRate } from './tax-rates';
 import type { OnlineMeetingPlatformView, TaxRateView } from './vendor-lists.output';
+
+const VENDOR_SORT_FIELDS = ['id', 'name'] as const;
 
 /**
  * ES4 of the vendor lists (shipped with the service, read-only): translated by Accept-Language,
@@ -58,8 +60,20 @@ export class VendorListsService {
     const found = q
       ? items.filter((i) => i.name.toLocaleLowerCase(ctx.language).includes(q) || i.id.includes(q))
       : items;
+    // the shipped order unless `sort` says otherwise: id or name (translated), `-` descending
+    const sort = parseSort(query.sort, VENDOR_SORT_FIELDS, []);
+    const collator = new Intl.Collator(ctx.language, { sensitivity: 'base' });
+    const sorted = sort.length
+      ? [...found].sort((a, b) => {
+          for (const s of sort) {
+            const c = collator.compare(a[s.field], b[s.field]);
+            if (c) return s.direction === 'desc' ? -c : c;
+          }
+          return 0;
+        })
+      : found;
     const { skip, take } = skipTake(query);
-    return paged(found.slice(skip, skip + take), found.length);
+    return paged(sorted.slice(skip, skip + take), sorted.length);
   }
 
   meetingPlatformPage(ctx: RequestContext, query: PageQuery): Paged<OnlineMeetingPlatformView> {
