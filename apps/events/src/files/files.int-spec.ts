@@ -3,7 +3,6 @@ import sharp from 'sharp';
 import { addOutboxEvent, Subjects } from '@crm/messaging';
 import { gif, jpeg, png, uploadHeaders } from '@crm/testing';
 import { EventsKit } from '../test/events-kit';
-import { EventFilesCleanup } from './event-files-cleanup';
 
 // E13-E16, W14, W15 against the real service, PostgreSQL, NATS and a temporary file storage:
 // documents and galleries, another tenant's ids answered 404 with nothing stored or removed, and
@@ -285,16 +284,22 @@ describe('E9 duplicate: files and images follow the copy', () => {
 });
 
 describe('E5, E6 delete: the bytes of deleted events go', () => {
-  it('EventFilesCleanup removes the folder of each deleted event, nothing else', async () => {
-    const gone = await kit.event();
+  it('after the commit of DELETE /events/{id} and /events/batch; other events keep theirs', async () => {
+    const one = await kit.event();
+    const two = await kit.event();
     const kept = await kit.event();
-    await upload(`/events/${gone}/files`, 'x', 'x.txt', 'text/plain');
-    await upload(`/events/${gone}/images`, await png(20, 20), 'a.png', 'image/png');
-    await upload(`/events/${kept}/files`, 'y', 'y.txt', 'text/plain');
-    await kit.db.event.delete({ where: { id: gone } });
-    await kit.svc.app.get(EventFilesCleanup).removeEvents(A, [gone.toUpperCase()]);
-    expect((await kit.svc.filesOf(A)).some((f) => f.includes(gone))).toBe(false);
-    expect((await kit.svc.filesOf(A)).some((f) => f.includes(kept))).toBe(true);
+    for (const id of [one, two, kept]) {
+      await upload(`/events/${id}/files`, 'x', 'x.txt', 'text/plain');
+      await upload(`/events/${id}/images`, await png(20, 20), 'a.png', 'image/png');
+    }
+    expect((await kit.call('DELETE', `/events/${one}`, undefined, B)).status).toBe(404);
+    expect((await kit.svc.filesOf(A)).some((f) => f.includes(one))).toBe(true);
+    expect((await kit.call('DELETE', `/events/${one}`)).status).toBe(200);
+    expect((await kit.call('DELETE', '/events/batch', { ids: [two] })).status).toBe(200);
+    const left = await kit.svc.filesOf(A);
+    expect(left.some((f) => f.includes(one) || f.includes(two))).toBe(false);
+    expect(left.some((f) => f.includes(kept))).toBe(true);
+    expect(await kit.db.eventImage.count({ where: { eventId: { in: [one, two] } } })).toBe(0);
   });
 });
 
