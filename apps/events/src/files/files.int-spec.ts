@@ -283,6 +283,28 @@ describe('E9 duplicate: files and images follow the copy', () => {
   });
 });
 
+describe('E9 through its route', () => {
+  it('POST /events/{id}/duplicate: the copy gets the files and images', async () => {
+    const source = await kit.event();
+    await upload(`/events/${source}/files`, 'hand-out', 'hand-out.txt', 'text/plain');
+    await upload(`/events/${source}/images`, await png(30, 30), 'a.png', 'image/png');
+    const dup = await kit.call('POST', `/events/${source}/duplicate`);
+    expect(dup.status).toBe(201);
+    const copy = dup.body.data.id;
+    const end = Date.now() + 20000;
+    while (
+      Date.now() < end &&
+      (await kit.db.eventImage.count({ where: { eventId: copy } })) === 0
+    ) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await kit.call('GET', `/events/${copy}/images`)).body.data).toHaveLength(1);
+    const files = (await kit.call('GET', `/events/${copy}/files`)).body.data;
+    expect(files.map((f: { fileName: string }) => f.fileName)).toEqual(['hand-out.txt']);
+    expect((await kit.call('GET', files[0].url.replace('/v1/crm', ''))).text).toBe('hand-out');
+  });
+});
+
 describe('E5, E6 delete: the bytes of deleted events go', () => {
   it('after the commit of DELETE /events/{id} and /events/batch; other events keep theirs', async () => {
     const one = await kit.event();
