@@ -325,6 +325,28 @@ describe('W8-W10 public, without an API key', () => {
       expect(res.status).toBe(404);
       expect(res.body.message).toBe(hidden[0].body.message);
     }
+    // (ours) the event's gallery, listed by W8 with public addresses that need no key either
+    const form2 = new FormData();
+    const img = await sharp({
+      create: { width: 200, height: 100, channels: 3, background: 'navy' },
+    })
+      .png()
+      .toBuffer();
+    form2.append('file', new Blob([img], { type: 'image/png' }), 'p.png');
+    const { 'Content-Type': _ct, ...keyed } = tenantHeaders(a.id);
+    const up = await client.raw(`/v1/crm/events/${published}/images`, {
+      method: 'POST',
+      headers: { ...keyed, Authorization: `Bearer ${a.key}` },
+      body: form2,
+    });
+    expect(up.status).toBe(201);
+    const withImage = await publicGet(a, `/websites/public/events/${published}`);
+    const imageUrl: string = withImage.body.data.images[0].sizes[0].url;
+    const res = await publicGet(a, imageUrl.replace('/v1/crm', ''));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/webp');
+    expect(res.headers.get('cache-control')).toMatch(/^public/);
+    expect((await publicGet(b, imageUrl.replace('/v1/crm', ''))).status).toBe(404);
     // the tenant header is still required
     expect((await client.raw(`/v1/crm/websites/public/events/${published}`)).status).toBe(400);
     // and the rest of /websites still needs a key
