@@ -6,8 +6,10 @@ import type { EventsConfig } from './config';
 import { DatabaseModule } from './database/database.module';
 import { EventSettingsModule } from './event-settings/event-settings.module';
 import { EventsModule } from './events/events.module';
+import { FilesModule } from './files/files.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { WebsitesModule } from './websites/websites.module';
 
 export const SERVICE_NAME = 'events';
 
@@ -26,6 +28,8 @@ export class AppModule {
         subgraphModule(),
         EventSettingsModule,
         EventsModule,
+        WebsitesModule,
+        FilesModule,
         WebhooksModule,
         OutboxModule,
       ],

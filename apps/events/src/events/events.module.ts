@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EventSettingsModule } from '../event-settings/event-settings.module';
+import { FilesModule } from '../files/files.module';
 import { EventChecks } from './event-checks.service';
 import { EventReferences } from './event-references.service';
 import { EventsController } from './events.controller';
@@ -14,7 +15,7 @@ import { PublicEventsIcalController } from './ical/public-events-ical.controller
 
 /** Events E1-E12, their iCalendar (E8) and a website's public feed (W16), the Event entity. */
 @Module({
-  imports: [EventSettingsModule],
+  imports: [EventSettingsModule, FilesModule],
   controllers: [EventsQueryController, EventsController, PublicEventsIcalController],
   providers: [
     EventsRepository,

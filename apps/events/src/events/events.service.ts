@@ -29,6 +29,7 @@ import { EventDefaults, EventReferences } from './event-references.service';
 import { toEvent } from './event.mapper';
 import { publishedEventProblems } from './publication-rules';
 import { EventRecord, EventSortKey, EventsRepository, Tx } from './events.repository';
+import { EventFilesCleanup } from '../files/event-files-cleanup';
 
 const DEFAULT_SORT: SortField<EventSortKey>[] = [{ field: 'startsAt', direction: 'asc' }];
 
@@ -49,6 +50,7 @@ export class EventsService {
     private readonly checks: EventChecks,
     private readonly references: EventReferences,
     private readonly i18n: I18nService,
+    private readonly files: EventFilesCleanup,
   ) {}
 
   /** E2: a malformed, unknown or foreign id is the same 404. */
@@ -277,6 +279,8 @@ export class EventsService {
       await addDeleted(tx, ctx.tenantId, ids);
       return ids;
     });
+    // The file and image rows went by cascade; their bytes go after the commit.
+    await this.files.removeEvents(ctx.tenantId, deletedIds);
     return { deletedIds };
   }
 
@@ -301,6 +305,7 @@ export class EventsService {
       await addDeleted(tx, ctx.tenantId, deleted);
       return deleted;
     });
+    await this.files.removeEvents(ctx.tenantId, deletedIds);
     return { deletedIds };
   }
 

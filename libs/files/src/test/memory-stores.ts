@@ -6,6 +6,7 @@ import type {
   DocumentStore,
   NewDocumentRow,
 } from '../documents/document-store';
+import type { GalleryRow, GalleryStore, NewGalleryRow } from '../images/gallery-store';
 import type { ImageState, ImageStore } from '../images/image-store';
 
 /** Test support for the library's specs: stores kept in memory, with the semantics of a table. */
@@ -197,5 +198,77 @@ export class MemoryImageStore implements ImageStore<MemoryTx> {
       this.writers.push(by);
     });
     return at;
+  }
+}
+
+export class MemoryGalleryStore implements GalleryStore<MemoryTx> {
+  readonly owners = new Set<string>();
+  readonly rows: (GalleryRow & { tenantId: string; ownerId: string })[] = [];
+  /** When set, `insert` throws it. */
+  failInsert: unknown = null;
+  /** How long `insert` takes: concurrent uploads overlap for this long. */
+  insertDelayMs = 0;
+  private readonly locks = new RowLocks();
+
+  addOwner(tenantId: string, ownerId: string) {
+    this.owners.add(`${tenantId}/${ownerId}`);
+  }
+
+  removeOwner(tenantId: string, ownerId: string) {
+    this.owners.delete(`${tenantId}/${ownerId}`);
+  }
+
+  transaction<T>(fn: (tx: MemoryTx) => Promise<T>): Promise<T> {
+    return runTx(fn);
+  }
+
+  async ownerExists(tenantId: string, ownerId: string): Promise<boolean> {
+    return this.owners.has(`${tenantId}/${ownerId}`);
+  }
+
+  async lock(tx: MemoryTx, tenantId: string, ownerId: string): Promise<boolean> {
+    const key = `${tenantId}/${ownerId}`;
+    if (!this.owners.has(key)) return false;
+    tx.locks.push(await this.locks.take(key));
+    return this.owners.has(key);
+  }
+
+  async list(tenantId: string, ownerId: string): Promise<GalleryRow[]> {
+    return this.rows
+      .filter((r) => r.tenantId === tenantId && r.ownerId === ownerId)
+      .sort((a, b) => a.position - b.position || a.dateCreated.getTime() - b.dateCreated.getTime())
+      .map(({ tenantId: _t, ownerId: _o, ...r }) => r);
+  }
+
+  async find(tenantId: string, ownerId: string, id: string): Promise<GalleryRow | null> {
+    return (await this.list(tenantId, ownerId)).find((r) => r.id === id) ?? null;
+  }
+
+  async insert(tx: MemoryTx, row: NewGalleryRow): Promise<GalleryRow> {
+    if (this.failInsert) throw this.failInsert;
+    if (this.insertDelayMs) await new Promise((r) => setTimeout(r, this.insertDelayMs));
+    const out: GalleryRow = {
+      id: row.id,
+      storageKey: row.storageKey,
+      fileName: row.fileName,
+      position: row.position,
+      createdBy: row.createdBy.name,
+      dateCreated: new Date(),
+    };
+    tx.pending.push(() => this.rows.push({ ...out, tenantId: row.tenantId, ownerId: row.ownerId }));
+    return out;
+  }
+
+  async delete(tx: MemoryTx, tenantId: string, ownerId: string, id: string): Promise<boolean> {
+    const exists = this.rows.some(
+      (r) => r.tenantId === tenantId && r.ownerId === ownerId && r.id === id,
+    );
+    tx.pending.push(() => {
+      const i = this.rows.findIndex(
+        (r) => r.tenantId === tenantId && r.ownerId === ownerId && r.id === id,
+      );
+      if (i >= 0) this.rows.splice(i, 1);
+    });
+    return exists;
   }
 }

@@ -1,0 +1,68 @@
+import { FileStorageUnderTest, ServiceTestKit, withFileStorage } from '@crm/testing';
+import { PrismaService } from '../database/prisma.service';
+import { RunningService, startEvents } from './service-harness';
+
+export interface EventsUnderTest extends RunningService, FileStorageUnderTest {
+  db: PrismaService;
+}
+
+/**
+ * The real events app with its files in a temporary folder, tenants A and B, and fixtures
+ * written straight into the database (events and websites whose own routes are not what a test
+ * is about).
+ */
+export class EventsKit extends ServiceTestKit<EventsUnderTest> {
+  static async start(dbName: string, env: Record<string, string> = {}): Promise<EventsKit> {
+    const svc = await withFileStorage('events', async (storage) => {
+      const s = await startEvents(dbName, { ...storage, ...env });
+      return { ...s, db: s.app.get(PrismaService) };
+    });
+    return new EventsKit(svc);
+  }
+
+  get db(): PrismaService {
+    return this.svc.db;
+  }
+
+  async event(
+    data: { title?: string; published?: boolean; websiteIds?: string[]; note?: string } = {},
+    tenant = this.A,
+  ): Promise<string> {
+    const row = await this.db.event.create({
+      data: {
+        tenantId: tenant,
+        title: data.title ?? 'Summer conference',
+        timeZone: 'Europe/Berlin',
+        published: data.published ?? false,
+        note: data.note ?? null,
+        websites: {
+          create: (data.websiteIds ?? []).map((websiteId) => ({ tenantId: tenant, websiteId })),
+        },
+      },
+      select: { id: true },
+    });
+    return row.id;
+  }
+
+  async website(
+    data: { url?: string; published?: boolean; name?: string } = {},
+    tenant = this.A,
+  ): Promise<string> {
+    const url = data.url ?? `https://p-${Math.random().toString(36).slice(2)}.example.com/`;
+    const row = await this.db.website.create({
+      data: {
+        tenantId: tenant,
+        name: data.name ?? 'Portal',
+        url,
+        urlKey: url.replace(/^https?:\/\//, '').replace(/\/+$/, ''),
+        published: data.published ?? false,
+      },
+      select: { id: true },
+    });
+    return row.id;
+  }
+
+  override async close(): Promise<void> {
+    await this.svc?.stop();
+  }
+}
