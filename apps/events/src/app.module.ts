@@ -8,6 +8,7 @@ import { EventSettingsModule } from './event-settings/event-settings.module';
 import { EventsModule } from './events/events.module';
 import { FilesModule } from './files/files.module';
 import { OutboxModule } from './outbox/outbox.module';
+import { FileStorageModule } from './storage/file-storage.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WebsitesModule } from './websites/websites.module';
 
@@ -25,6 +26,7 @@ export class AppModule {
           localeDirs: [FILES_LOCALES_DIR, path.join(__dirname, 'i18n')],
         }),
         DatabaseModule,
+        FileStorageModule,
         subgraphModule(),
         EventSettingsModule,
         EventsModule,

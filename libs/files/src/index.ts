@@ -4,5 +4,6 @@ export * from './images/image-store';
 export * from './images/image-files';
 export * from './images/gallery-store';
 export * from './images/image-gallery';
+export * from './images/copy-image-files';
 export * from './providers';
 export * from './locales';

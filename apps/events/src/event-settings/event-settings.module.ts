@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { diskStorageProvider } from '@crm/files';
 import { TemplatesController } from './contact-person-templates/templates.controller';
 import { TemplatesRepository } from './contact-person-templates/templates.repository';
 import { TemplatesResolver } from './contact-person-templates/templates.resolver';
@@ -29,7 +28,6 @@ import { VendorListsService } from './vendor-lists/vendor-lists.service';
     VendorListsService,
     EventSettingsObjectService,
     EventSettingsResolver,
-    diskStorageProvider,
     TemplatesRepository,
     TemplatesService,
     TemplatesResolver,

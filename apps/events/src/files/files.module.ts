@@ -4,7 +4,6 @@ import { EventFilesController } from './documents/event-files.controller';
 import { EventFilesRepository } from './documents/event-files.repository';
 import { EventFilesResolver } from './documents/event-files.resolver';
 import { EventFilesService } from './documents/event-files.service';
-import { FileStorageModule } from './file-storage.module';
 import { EventImagesController, WebsiteImagesController } from './images/gallery.controllers';
 import { EventImagesRepository, WebsiteImagesRepository } from './images/gallery.repositories';
 import { GalleryResolver } from './images/gallery.resolvers';
@@ -19,7 +18,6 @@ import { EventFilesCleanup } from './event-files-cleanup';
  * EventFilesCleanup: the event delete (E5, E6) calls it after its commit to remove the bytes.
  */
 @Module({
-  imports: [FileStorageModule],
   controllers: [EventFilesController, EventImagesController, WebsiteImagesController],
   providers: [
     EventFilesRepository,

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { EventSettingsModule } from '../event-settings/event-settings.module';
-import { FileStorageModule } from '../files/file-storage.module';
 import { FilesModule } from '../files/files.module';
 import { WebsiteFilesCleanup } from './website-files-cleanup';
 import { WebsitesBatchController } from './websites-batch.controller';
@@ -14,7 +13,7 @@ import { WebsitesService } from './websites.service';
 
 /** Websites (event portals) W1-W13; the public W8-W10 answer from their own controller. */
 @Module({
-  imports: [FileStorageModule, FilesModule, EventSettingsModule],
+  imports: [FilesModule, EventSettingsModule],
   controllers: [WebsitesPublicController, WebsitesBatchController, WebsitesController],
   providers: [
     WebsitesRepository,

@@ -6,13 +6,14 @@ import type { RequestContext } from '@crm/request-context';
 import { FileStorage, ReceivedFile, renderVariants, sanitizeFileName } from '@crm/storage';
 import type { FileAnswer, ImageRendering } from '@crm/storage';
 import type { FileDeleted } from '../documents/document-files';
+import { copyImageFiles, IMAGE_MANIFEST } from './copy-image-files';
 import type { StoredImageSize } from './image-files';
 import type { GalleryRow, GalleryStore } from './gallery-store';
 
 /** Most images of one owner by default. */
 export const DEFAULT_GALLERY_MAX_IMAGES = 50;
 
-const MANIFEST = 'manifest.json';
+const MANIFEST = IMAGE_MANIFEST;
 const fileName = (size: string) => `${size}.webp`;
 
 /** One image of a gallery with its sizes, as the manifest beside its files lists them. */
@@ -233,15 +234,13 @@ export class ImageGallery<S extends string, Tx> {
         const folder = this.rules.folder(tenantId, toOwner.toLowerCase(), id);
         folders.push(folder);
         const sizes = await this.manifest(row);
-        for (const name of [...sizes.map((s) => fileName(s.size)), MANIFEST]) {
-          const file = await this.storage.get(`${row.storageKey}/${name}`);
-          if (!file) continue;
-          const chunks: Buffer[] = [];
-          for await (const c of file.stream) chunks.push(c as Buffer);
-          let body = Buffer.concat(chunks);
-          if (name === MANIFEST) body = Buffer.from(JSON.stringify({ id, images: sizes }));
-          await this.storage.put(`${folder}/${name}`, body, file.contentType);
-        }
+        await copyImageFiles(
+          this.storage,
+          row.storageKey,
+          folder,
+          sizes.map((s) => fileName(s.size)),
+          () => ({ id, images: sizes }),
+        );
         await this.store.insert(tx, {
           id,
           tenantId,

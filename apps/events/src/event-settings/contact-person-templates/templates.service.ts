@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { I18nService } from 'nestjs-i18n';
 import { Paged, paged } from '@crm/envelope';
 import { AppException, checkObject, isUuid, orThrow } from '@crm/errors';
-import { ImageFiles, type StoredImage } from '@crm/files';
+import { copyImageFiles, ImageFiles, type StoredImage } from '@crm/files';
 import type { Language } from '@crm/i18n';
 import { PageQuery, parseSort, skipTake } from '@crm/paging';
 import { createdStamps, modifiedStamps } from '@crm/persistence';
@@ -217,20 +217,14 @@ export class TemplatesService {
   ): Promise<void> {
     const from = templateImageFolder(tenantId, fromId, fromVersion);
     const to = templateImageFolder(tenantId, toId, toVersion);
-    const names = [...TEMPLATE_IMAGE_SIZES.map((s) => `${s}.webp`), 'manifest.json'];
     try {
-      for (const name of names) {
-        const file = await this.storage.get(`${from}/${name}`);
-        if (!file) continue;
-        const chunks: Buffer[] = [];
-        for await (const c of file.stream) chunks.push(c as Buffer);
-        let body = Buffer.concat(chunks);
-        if (name === 'manifest.json') {
-          const manifest = JSON.parse(body.toString('utf8')) as { version: string };
-          body = Buffer.from(JSON.stringify({ ...manifest, version: toVersion }));
-        }
-        await this.storage.put(`${to}/${name}`, body, file.contentType);
-      }
+      await copyImageFiles(
+        this.storage,
+        from,
+        to,
+        TEMPLATE_IMAGE_SIZES.map((s) => `${s}.webp`),
+        (manifest) => ({ ...manifest, version: toVersion }),
+      );
     } catch (err) {
       await this.storage.deletePrefix(templateFilesPrefix(tenantId, toId)).catch(() => 0);
       throw err;
