@@ -1,3 +1,4 @@
+import pg from 'pg';
 import sharp from 'sharp';
 import { png, uploadHeaders } from '@crm/testing';
 import { EventsKit } from '../test/events-kit';
@@ -227,6 +228,23 @@ describe('W8 GET /websites/public/events/{eventId}', () => {
       'If-None-Match': 'W/"other"',
     });
     expect(stale.status).toBe(200);
+  });
+
+  it('reads the event with its websites and tags, entry texts and images in three statements', async () => {
+    // a portal's hottest read: no statement per relation, no second look for the event
+    const spy = jest.spyOn(pg.Client.prototype, 'query');
+    try {
+      expect((await get(`/websites/public/events/${f.event}`)).status).toBe(200);
+      const statements = spy.mock.calls
+        .map(([q]) => (typeof q === 'string' ? q : String((q as { text?: string })?.text)))
+        // the outbox relay and the webhook worker poll meanwhile
+        .filter((q) =>
+          /"(Event|EventImage|EventSettingsEntry|Website|EventWebsite|EventTag)"/.test(q),
+        );
+      expect(statements).toHaveLength(3);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("the same 404 for unpublished, only on an unpublished website, another tenant's, unknown, malformed", async () => {

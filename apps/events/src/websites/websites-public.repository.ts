@@ -45,6 +45,8 @@ export class WebsitesPublicRepository {
           select: { entry: { select: { id: true, text: true, color: true, position: true } } },
         },
       },
+      // the event, its websites and its portal tags in one SQL statement (a public hot path)
+      relationLoadStrategy: 'join',
     });
   }
 

@@ -92,7 +92,7 @@ export class WebsitesPublicService {
       status: row.status,
       publishedAt: row.publishedAt?.toISOString() ?? null,
       images: publicImages(
-        await this.eventImages.gallery.list(ctx, row.id),
+        await this.eventImages.gallery.listOfKnownOwner(ctx.tenantId, row.id),
         `/v1/crm/websites/public/events/${row.id}/images`,
       ),
       websites: row.websites.map((w) => ({
@@ -134,7 +134,7 @@ export class WebsitesPublicService {
       language: row.language,
       config: toWebsiteConfig(row.config),
       images: publicImages(
-        await this.websiteImages.gallery.list(ctx, row.id),
+        await this.websiteImages.gallery.listOfKnownOwner(ctx.tenantId, row.id),
         `/v1/crm/websites/public/${row.id}/images`,
       ),
     };

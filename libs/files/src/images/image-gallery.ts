@@ -107,8 +107,17 @@ export class ImageGallery<S extends string, Tx> {
   async list(ctx: RequestContext, path: string): Promise<GalleryImage<S>[]> {
     const ownerId = path.toLowerCase();
     await this.requireOwner(ctx, ownerId);
-    const rows = await this.store.list(ctx.tenantId, ownerId);
-    return Promise.all(rows.map((r) => this.withSizes(ownerId, r)));
+    return this.listOfKnownOwner(ctx.tenantId, ownerId);
+  }
+
+  /**
+   * The images of an owner the caller has just read itself (a public read that found the
+   * published event): the same answer as `list` without asking again whether the owner exists.
+   */
+  async listOfKnownOwner(tenantId: string, ownerId: string): Promise<GalleryImage<S>[]> {
+    const owner = ownerId.toLowerCase();
+    const rows = await this.store.list(tenantId, owner);
+    return Promise.all(rows.map((r) => this.withSizes(owner, r)));
   }
 
   private async row(ctx: RequestContext, ownerId: string, imageId: string): Promise<GalleryRow> {
