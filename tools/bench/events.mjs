@@ -9,7 +9,9 @@
 //     (10,000), and deliveries per second.
 // A second tenant holds as many events on a website of its own (other tenants present, as in prod).
 // Settings: BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS, BENCH_EVENTS, BENCH_DEEP_PAGE,
-// BENCH_FANOUT_EVENTS, BENCH_FANOUT_ENDPOINTS, BENCH_DATABASE_SERVER, NATS_URL.
+// BENCH_FANOUT_EVENTS, BENCH_FANOUT_ENDPOINTS, BENCH_DATABASE_SERVER, NATS_URL; for profiling,
+// BENCH_EVENTS_SKIP_LIST=1 (scenario 1 left out) and BENCH_EVENTS_NODE_OPTIONS (the events
+// process's NODE_OPTIONS, e.g. `--require <a preload that starts the inspector's profiler>`).
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -266,6 +268,9 @@ export async function main() {
       WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
       WEBHOOK_WORKER_POLL_MS: '100',
       DATABASE_POOL_SIZE: '10',
+      ...(process.env.BENCH_EVENTS_NODE_OPTIONS
+        ? { NODE_OPTIONS: process.env.BENCH_EVENTS_NODE_OPTIONS }
+        : {}),
     },
     gatewayEnv: { PUBLIC_RATE_LIMIT_BURST: '1000000', PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000' },
   });
@@ -285,7 +290,7 @@ export async function main() {
     ).rows.map((r) => r.id);
     const publicPath = `/v1/crm/websites/public/events/${eventId}`;
 
-    for (const page of [1, deepPage]) {
+    for (const page of process.env.BENCH_EVENTS_SKIP_LIST ? [] : [1, deepPage]) {
       const listRaw = listTarget('raw node:http + pg', raw.url, stack.headers, page);
       const listDirect = listTarget('direct events', stack.eventsUrl, direct, page);
       const listGateway = listTarget('gateway', stack.gatewayUrl, stack.gatewayHeaders, page);
