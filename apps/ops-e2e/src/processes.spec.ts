@@ -58,8 +58,9 @@ describe('process supervisor', () => {
   it('kills a child that ignores SIGTERM once the time is up', async () => {
     const r = await runEsm<{ signal: string; text: string }>(
       `${harness}
-       const a = supervisor.start('stubborn', ...node("process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)"));
-       await new Promise((r) => setTimeout(r, 200));
+       const a = supervisor.start('stubborn', ...node("process.on('SIGTERM', () => {}); console.log('armed'); setInterval(() => {}, 1000)"));
+       // a fixed pause was not enough on a busy machine: SIGTERM came before the handler existed
+       while (!text.includes('armed')) await new Promise((r) => setTimeout(r, 20));
        await supervisor.stopAll(300);
        return { signal: a.signal, text };`,
     );
