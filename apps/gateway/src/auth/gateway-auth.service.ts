@@ -45,11 +45,12 @@ export function assertModule(modules: readonly ModuleName[], module: ModuleName)
 export class GatewayAuthService {
   constructor(@Inject(KEY_VERIFIER) private readonly verifier: KeyVerifier) {}
 
+  /** `context`: the headers' context when the caller has read it already (the proxy route). */
   async authenticate(
     headers: IncomingHttpHeaders,
     requirement: AccessRequirement = {},
+    context: RequestContext = readRequestContext(headers),
   ): Promise<Caller> {
-    const context = readRequestContext(headers);
     if (requirement.isPublic)
       return { context: { ...context, callerId: null }, keyId: null, modules: [] };
     const key = bearerToken(headers.authorization);

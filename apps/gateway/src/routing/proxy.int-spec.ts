@@ -224,6 +224,33 @@ describe('slow services', () => {
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ slow: true });
   }, 15000);
+
+  it('stops the call to the service when the client goes away before the answer', async () => {
+    let started!: () => void;
+    const reached = new Promise<void>((r) => (started = r));
+    let stopped!: () => void;
+    const upstreamClosed = new Promise<void>((r) => (stopped = r));
+    people.rawHandlers.push((req, res) => {
+      if (req.url !== '/v1/crm/people/never-answered') return false;
+      req.resume();
+      // The service never answers: only the gateway closing the connection ends this call.
+      res.once('close', () => stopped());
+      started();
+      return true;
+    });
+    const client = http.request(`${gw.url}/v1/crm/people/never-answered`, {
+      headers: withKey('tenant-a', KEY_A),
+    });
+    client.on('error', () => undefined);
+    client.end();
+    await reached;
+    client.destroy();
+    const outcome = await Promise.race([
+      upstreamClosed.then(() => 'closed'),
+      new Promise((r) => setTimeout(() => r('still open'), 3000)),
+    ]);
+    expect(outcome).toBe('closed');
+  });
 });
 
 describe('headers', () => {

@@ -34,7 +34,7 @@ export function registerProxyRoute(scope: FastifyInstance, deps: ProxyRouteDeps)
   scope.all('/v1/crm/*', async (req: FastifyRequest, reply: FastifyReply) => {
     try {
       // Headers first (400), then the route (404), then the key and the tariff (401/403).
-      readRequestContext(req.headers);
+      const context = readRequestContext(req.headers);
       const route = resolveRestRoute(req.url);
       if (!route) {
         throw new AppException(ErrorCode.NOT_FOUND, 'errors.notFound.route', {
@@ -50,7 +50,7 @@ export function registerProxyRoute(scope: FastifyInstance, deps: ProxyRouteDeps)
           throw new AppException(ErrorCode.TOO_MANY_REQUESTS, 'errors.tooManyRequests');
         }
       }
-      const caller = await deps.auth.authenticate(req.headers, route);
+      const caller = await deps.auth.authenticate(req.headers, route, context);
       const answer = await deps.proxy.forward(req.raw, reply.raw, targets.get(route.service)!, {
         callerId: caller.keyId,
         internalToken: deps.config.INTERNAL_TOKEN,

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Agent, Dispatcher } from 'undici';
@@ -32,6 +33,19 @@ export interface ServiceAnswer {
   statusCode: number;
   headers: IncomingHttpHeaders;
   body: Buffer | Readable;
+}
+
+/**
+ * undici takes any EventEmitter with an 'abort' event as a signal: one of these per call costs
+ * less than an AbortController (an EventTarget), which showed up in the gateway's profile.
+ */
+class ClientGone extends EventEmitter {
+  aborted = false;
+
+  abort(): void {
+    this.aborted = true;
+    this.emit('abort');
+  }
 }
 
 /**
@@ -82,7 +96,7 @@ export class ProxyService implements OnApplicationShutdown {
     target: ProxyTarget,
     identity: Omit<UpstreamIdentity, 'host'>,
   ): Promise<ServiceAnswer> {
-    const abort = new AbortController();
+    const abort = new ClientGone();
     const onClose = () => {
       if (!res.writableFinished) abort.abort();
     };
@@ -100,13 +114,13 @@ export class ProxyService implements OnApplicationShutdown {
           string | string[]
         >,
         body,
-        signal: abort.signal,
+        signal: abort,
       });
     } catch (err) {
       res.off('close', onClose);
       // Read and discard the rest of the body, so the client finishes sending and gets the 503.
       req.resume();
-      throw this.unreachable(target, req, err, abort.signal.aborted);
+      throw this.unreachable(target, req, err, abort.aborted);
     }
     const headers = answer.headers as IncomingHttpHeaders;
     const length = Number(headers['content-length'] ?? NaN);
@@ -116,7 +130,7 @@ export class ProxyService implements OnApplicationShutdown {
       try {
         bytes = Buffer.from(await answer.body.arrayBuffer());
       } catch (err) {
-        throw this.unreachable(target, req, err, abort.signal.aborted);
+        throw this.unreachable(target, req, err, abort.aborted);
       } finally {
         res.off('close', onClose);
       }
