@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { ServiceTestClient } from '@crm/testing';
 import { startEvents, RunningService } from './test/service-harness';
 
-// The rules this service defines itself (isTimeZone, isLanguage) answer their field errors in the
+// The rules this service uses beyond the shared catalogue (its own isTimeZone and isLanguage,
+// class-validator's isISO31661Alpha2) answer their field errors in the
 // caller's language like the shared rules do: their texts are in this app's validation catalogue
 // (merged into the shared one). Without them the English default text of the decorator came back
 // to every caller (found by the gateway's bad-input probe).
@@ -62,6 +63,25 @@ it.each([
   expect(fieldError(res.body, 'language')).toEqual({
     field: 'language',
     rule: 'isLanguage',
+    message: text,
+  });
+});
+
+it.each([
+  ['en', 'venue.country must be a country code (ISO 3166-1 alpha-2) such as DE'],
+  ['de', 'venue.country muss ein Ländercode nach ISO 3166-1 Alpha-2 wie DE sein'],
+])('isISO31661Alpha2 (E1 venue) in %s', async (lang, text) => {
+  const res = await api.restAs(
+    A,
+    'POST',
+    '/events',
+    { title: 'Venue', venue: { name: 'Hall', country: 'XX' } },
+    { 'Accept-Language': lang },
+  );
+  expect(res.status).toBe(400);
+  expect(fieldError(res.body, 'venue.country')).toEqual({
+    field: 'venue.country',
+    rule: 'isISO31661Alpha2',
     message: text,
   });
 });
