@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { writeFileSync } from 'node:fs';
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Agent } from 'undici';
 import { changedTables, Fingerprinter, messagePatterns } from './bad-input/fingerprint';
@@ -11,8 +13,9 @@ import {
   ProbeRequest,
   requestArbitrary,
 } from './bad-input/requests';
-import { Client, startClient, TestTenant } from './client';
-import { tenantHeaders } from '@crm/testing';
+import { Client, EVENT_SERVICES, TestTenant } from './client';
+import { startStack, tenantHeaders } from '@crm/testing';
+import { Client as Pg } from 'pg';
 
 // The bad-input probe (issue 9): every operation of the served OpenAPI description, through the
 // gateway, with malformed JSON, wrong types, nulls, long strings, deep nesting, huge arrays,
@@ -27,7 +30,8 @@ import { tenantHeaders } from '@crm/testing';
 // CI runs it with the fixed seed below; `npm run fuzz` runs it longer (FUZZ_RUNS, FUZZ_SEED).
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 5200);
+// about 40 requests per operation (198 operations with the events service)
+const RUNS = Number(process.env.FUZZ_RUNS ?? 7920);
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 8);
 const WINDOW = CONCURRENCY * 2;
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -39,26 +43,101 @@ let other: TestTenant;
 let own: IdPool;
 let foreign: IdPool;
 let fingerprints: Fingerprinter;
+let eventsDb: Pg;
+let sourceDbs: Pg[];
+// The receiver of the fixtures' webhook endpoints (and of any the probe re-enables and replays).
+let receiver: Server;
 
 beforeAll(async () => {
-  client = await startClient('probe');
+  receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(204).end());
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/probe-hook`;
+  // WEBHOOK_* is read by the events service only: the receiver is on loopback, a delivery is
+  // tried within 100 ms and given up after one retry, so the probe can wait for it (settled()).
+  client = new Client(
+    await startStack('probe', EVENT_SERVICES, {
+      env: {
+        WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+        WEBHOOK_WORKER_POLL_MS: '100',
+        WEBHOOK_RETRY_SCHEDULE_S: '1',
+      },
+    }),
+  );
   probing = await client.tenant();
   other = await client.tenant();
-  own = await createFixtures(client, probing);
-  foreign = await createFixtures(client, other);
+  own = await createFixtures(client, probing, hook);
+  foreign = await createFixtures(client, other, hook);
   const urls = Object.fromEntries(
-    ['tenant-info', 'crm-people', 'crm-companies'].map((s) => [
-      s,
-      client.stack.processes.get(s)!.env.DATABASE_URL,
-    ]),
+    EVENT_SERVICES.map((s) => [s, client.stack.processes.get(s)!.env.DATABASE_URL]),
   );
   fingerprints = await Fingerprinter.open(urls);
+  eventsDb = new Pg({ connectionString: urls.events });
+  await eventsDb.connect();
+  sourceDbs = ['crm-people', 'crm-companies', 'events'].map(
+    (s) => new Pg({ connectionString: urls[s] }),
+  );
+  await Promise.all(sourceDbs.map((db) => db.connect()));
 }, 180_000);
 
 afterAll(async () => {
+  await eventsDb?.end();
+  await Promise.all((sourceDbs ?? []).map((db) => db.end()));
   await fingerprints?.close();
   await client?.stack.shutdown();
+  receiver?.closeAllConnections();
+  await new Promise((r) => receiver?.close(r));
 });
+
+/** The subjects the events service consumes (its handlers write after the source's answer). */
+const CONSUMED = [
+  'crm-people.people.created',
+  'crm-people.people.deleted',
+  'crm-companies.companies.deleted',
+  'events.events.published',
+  'events.events.duplicated',
+  'events.events.deleted',
+  'events.websites.migrated',
+];
+const processed = new Set<string>();
+
+/**
+ * Waits (up to 10 s) until what a successful write set going behind its answer is done: every
+ * event the events service consumes is processed there (E9 copies files and images, webhook
+ * fan-out), and the webhook worker has no delivery due (I4 redeliveries, I5 replays). Those
+ * writes belong to the window that caused them, not to the next one.
+ */
+async function settled(): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const ids = (
+      await Promise.all(
+        sourceDbs.map((db) =>
+          db.query<{ id: string }>(
+            `SELECT id::text AS id FROM "OutboxEvent" WHERE subject = ANY($1)`,
+            [CONSUMED],
+          ),
+        ),
+      )
+    )
+      .flatMap((r) => r.rows.map((x) => x.id))
+      .filter((id) => !processed.has(id));
+    if (ids.length) {
+      const done = await eventsDb.query<{ id: string }>(
+        `SELECT id::text AS id FROM "ProcessedEvent" WHERE id = ANY($1::uuid[])`,
+        [ids],
+      );
+      done.rows.forEach((r) => processed.add(r.id));
+    }
+    const due = await eventsDb.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "WebhookDelivery" d JOIN "WebhookEndpoint" e
+          ON e.id = d."endpointId" WHERE d.status = 'pending' AND e.enabled`,
+    );
+    if (ids.every((id) => processed.has(id)) && due.rows[0].n === 0) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 interface Answered {
   req: ProbeRequest;
@@ -137,6 +216,10 @@ it(
     const ops = operations(doc);
     // all services behind the gateway are in the description (a missing one would be skipped)
     for (const prefix of [
+      '/v1/crm/events',
+      '/v1/crm/websites',
+      '/v1/crm/event-settings',
+      '/v1/crm/integrations/webhooks',
       '/v1/crm/people',
       '/v1/crm/companies',
       '/v1/crm/tenant-info',
@@ -190,6 +273,7 @@ it(
     // windows with a successful write whose digest changed: the digest does see writes
     let seenWrites = 0;
     const otherBefore = await fingerprints.tenant(other.id);
+    await settled();
     let baseline = await fingerprints.all();
 
     const all = windows(requests);
@@ -216,6 +300,7 @@ it(
         }
         if (isWrite(a.req) && refused(a.status)) refusedWrites++;
       }
+      await settled();
       const after = await fingerprints.all();
       if (answers.every((a) => !isWrite(a.req) || refused(a.status))) {
         checkedWindows++;

@@ -18,6 +18,22 @@ describe('input validation of bodies the pipe cannot see', () => {
     expect(checkObject(Item, null, '[2]').problems).toEqual([{ field: '[2]', rule: 'isObject' }]);
   });
 
+  it('drops constructor, prototype and __proto__ keys at any depth, as the pipe does (no TypeError)', () => {
+    // class-transformer took a `constructor` own key of a nested plain object for its class and
+    // threw "Cannot read properties of undefined (reading 'constructor')": a 500 for the body
+    // {"currency":{"constructor":1}} of ES2, found by the gateway's bad-input probe
+    const body = JSON.parse(
+      '{"text":{"constructor":-5,"prototype":1,"__proto__":{"a":1}},"constructor":1}',
+    ) as object;
+    expect(checkObject(Item, body).problems.map((p) => [p.field, p.rule])).toEqual([
+      ['text', 'isString'],
+    ]);
+    const items = JSON.parse('[{"text":"ok","constructor":0},{"text":[{"constructor":2}]}]');
+    expect(checkItems(Item, items).problems.map((p) => [p.field, p.rule])).toEqual([
+      ['[1].text', 'isString'],
+    ]);
+  });
+
   it('checks a list item by item and names each item by index', () => {
     const checked = checkItems(Item, [{ text: 'ok' }, { text: 5 }, 7]);
     expect(checked.problems.map((p) => [p.field, p.rule])).toEqual([

@@ -11,6 +11,9 @@ export interface Checked<T> {
   problems: FieldProblem[];
 }
 
+const PROTO_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
+const withoutProtoKeys = (key: string, v: unknown) => (PROTO_KEYS.has(key) ? undefined : v);
+
 const isPlainObject = (v: unknown): v is object =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -27,8 +30,10 @@ export function checkObject<T extends object>(
   if (!isPlainObject(raw)) {
     return { value: {} as T, problems: [{ field: prefix || 'body', rule: 'isObject' }] };
   }
-  // GraphQL hands over objects without a prototype: a JSON round trip makes them plain.
-  const value = plainToInstance(cls, JSON.parse(JSON.stringify(raw)) as object);
+  // GraphQL hands over objects without a prototype: a JSON round trip makes them plain. It also
+  // drops the keys the global ValidationPipe strips (stripProtoKeys): a `constructor` own key of
+  // a nested object sends class-transformer after a class that is not there (a TypeError, 500).
+  const value = plainToInstance(cls, JSON.parse(JSON.stringify(raw), withoutProtoKeys) as object);
   const errors = validateSync(value, { whitelist: true, forbidNonWhitelisted: true });
   return { value, problems: flattenValidationErrors(errors, prefix) };
 }

@@ -47,6 +47,10 @@ const BODIES: unknown[] = [
   { text: 'ok', data: { tiers: Array.from({ length: 2000 }, () => ({})) } },
   JSON.parse('{"__proto__": {"polluted": true}, "text": "proto"}'),
   { constructor: { prototype: { x: 1 } }, name: 'ctor' },
+  // a `constructor` key inside a field's value: class-transformer threw a TypeError (500) in
+  // checkObject of ES2 and ES5 (found by the gateway's bad-input probe)
+  { currency: { constructor: -516133655 }, timeZone: 995764526 },
+  { text: { constructor: 1 }, data: { fields: [{ key: { constructor: 1 } }] } },
   { name: LONG, email: LONG },
   { timeZone: {}, currency: [], eventDefaults: [], invoiceSender: 'x' },
   { timeZone: '../../etc/passwd', currency: '\u0000\u0000\u0000' },

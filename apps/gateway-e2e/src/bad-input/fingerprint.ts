@@ -8,7 +8,12 @@ import { Client } from 'pg';
  * last use) and the consumer's processed-event table are left out; everything else, every
  * tenant's rows included, is compared.
  */
-const VOLATILE_COLUMNS = new Set(['publishedAt', 'attempts', 'lastError', 'lastUsed']);
+// By table: Event.publishedAt and Website.publishedAt (events), WebhookDelivery.attempts and
+// .lastError are data a refused request must not change, and are compared.
+const VOLATILE_COLUMNS: Record<string, Set<string>> = {
+  OutboxEvent: new Set(['publishedAt', 'attempts', 'lastError']),
+  ApiKey: new Set(['lastUsed']),
+};
 const SKIPPED_TABLES = new Set(['_prisma_migrations', 'ProcessedEvent']);
 
 export class Fingerprinter {
@@ -27,7 +32,8 @@ export class Fingerprinter {
       );
       const tables = new Map<string, string[]>();
       for (const r of cols.rows) {
-        if (SKIPPED_TABLES.has(r.table_name) || VOLATILE_COLUMNS.has(r.column_name)) continue;
+        if (SKIPPED_TABLES.has(r.table_name)) continue;
+        if (VOLATILE_COLUMNS[r.table_name]?.has(r.column_name)) continue;
         tables.set(r.table_name, [...(tables.get(r.table_name) ?? []), r.column_name]);
       }
       const digest = (table: string, columns: string[], where: string) =>

@@ -1,5 +1,6 @@
 import { uploadHeaders } from '@crm/testing';
-import { Answer, Client, TestTenant } from '../client';
+import sharp from 'sharp';
+import { Answer, Client, eventually, TestTenant } from '../client';
 import type { IdPool } from './requests';
 
 // System entries every tenant has (seeded lists): a subsidiary relation type, a manager role.
@@ -18,11 +19,21 @@ function created(res: Answer, what: string): string {
  * One of everything a path parameter can name, for tenant `t`: the probe sends the probing
  * tenant's ids (to reach the handlers) and the other tenant's (which must stay out of reach).
  */
-export async function createFixtures(client: Client, t: TestTenant): Promise<IdPool> {
+export async function createFixtures(
+  client: Client,
+  t: TestTenant,
+  webhookUrl: string,
+): Promise<IdPool> {
   const rest = (method: string, p: string, body?: unknown) => client.rest(t, method, p, body);
-  const upload = (p: string) => {
+  const upload = (p: string, image?: Buffer) => {
     const form = new FormData();
-    form.append('file', new Blob([Buffer.from('probe fixture')], { type: 'text/plain' }), 'f.txt');
+    if (image) form.append('file', new Blob([image], { type: 'image/png' }), 'probe.png');
+    else
+      form.append(
+        'file',
+        new Blob([Buffer.from('probe fixture')], { type: 'text/plain' }),
+        'f.txt',
+      );
     return client.raw(`/v1/crm${p}`, {
       method: 'POST',
       headers: { ...uploadHeaders(t.id), Authorization: `Bearer ${t.key}` },
@@ -134,6 +145,111 @@ export async function createFixtures(client: Client, t: TestTenant): Promise<IdP
     companyDocument: [created(await upload(`/companies/${company}/documents`), 'company document')],
     tenant: [t.id],
     apiKey: [t.keyId],
+    ...(await eventFixtures(t, rest, upload, webhookUrl)),
   };
   return ids;
+}
+
+let websites = 0;
+
+/**
+ * The events service's records (E, ES, W, I): a published event on a published website (so the
+ * public W8-W10/W16 routes reach a real record), an event file and image, a website image, an
+ * event settings entry, a contact person template, a webhook endpoint with one delivery.
+ */
+async function eventFixtures(
+  t: TestTenant,
+  rest: (method: string, p: string, body?: unknown) => Promise<Answer>,
+  upload: (p: string, image?: Buffer) => Promise<Answer>,
+  webhookUrl: string,
+): Promise<IdPool> {
+  const png = await sharp({
+    create: { width: 8, height: 8, channels: 3, background: { r: 200, g: 40, b: 40 } },
+  })
+    .png()
+    .toBuffer();
+  const website = created(
+    await rest('POST', '/websites', {
+      name: 'Probe portal',
+      language: 'en',
+      url: `https://probe-${t.id}-${websites++}.example.com/`,
+      config: {
+        imprintUrl: 'https://example.com/imprint',
+        privacyUrl: 'https://example.com/privacy',
+        texts: [{ language: 'en', title: 'Probe events' }],
+      },
+    }),
+    'website',
+  );
+  created(
+    await rest('PUT', `/websites/${website}/publication`, { published: true }),
+    'website publication',
+  );
+  const start = new Date(Date.now() + 30 * 86_400_000);
+  const event = created(
+    await rest('POST', '/events', {
+      title: 'Probe gala',
+      startsAt: start.toISOString(),
+      endsAt: new Date(start.getTime() + 2 * 3_600_000).toISOString(),
+      timeZone: 'Europe/Berlin',
+      venue: { name: 'Hall', city: 'Berlin', country: 'DE' },
+      orgaTags: [{ text: 'Probe' }],
+    }),
+    'event',
+  );
+  created(
+    await rest('PUT', `/events/${event}/publication`, { published: true, websiteIds: [website] }),
+    'event publication',
+  );
+  const draft = created(await rest('POST', '/events', { title: 'Probe draft' }), 'event 2');
+  const eventFile = created(await upload(`/events/${event}/files`), 'event file');
+  const eventImage = created(await upload(`/events/${event}/images`, png), 'event image');
+  const websiteImage = created(await upload(`/websites/${website}/images`, png), 'website image');
+  const eventEntry = created(
+    await rest('POST', '/event-settings/cancellation-conditions', {
+      text: 'Probe',
+      data: { tiers: [{ daysBeforeStart: 14, feePercent: 50, feeFixed: '10.00' }] },
+    }),
+    'event settings entry',
+  );
+  const template = created(
+    await rest('POST', '/event-settings/contact-person-templates', {
+      name: 'Probe desk',
+      firstname: 'Ada',
+      email: 'ada@probe.example',
+    }),
+    'contact person template',
+  );
+  // The probe's own receiver (the stack allows private addresses for it). It receives
+  // person.deleted only, which the probe cannot cause (its own people are never given to
+  // deletes); one delivery is made here, by deleting a person of the fixtures' own.
+  const webhook = created(
+    await rest('POST', '/integrations/webhooks', {
+      url: webhookUrl,
+      eventTypes: ['person.deleted'],
+    }),
+    'webhook endpoint',
+  );
+  const doomed = created(
+    await rest('POST', '/people', { firstname: 'Gone', lastname: 'Probe' }),
+    'person to delete',
+  );
+  created(await rest('DELETE', `/people/${doomed}`), 'person delete');
+  let delivery = '';
+  await eventually(async () => {
+    const log = await rest('GET', `/integrations/webhooks/${webhook}/deliveries`);
+    delivery = log.body?.data?.[0]?.id;
+    if (!delivery) throw new Error(`fixture webhook delivery: ${JSON.stringify(log.body)}`);
+  }, 20_000);
+  return {
+    event: [event, draft],
+    website: [website],
+    eventFile: [eventFile],
+    eventImage: [eventImage],
+    websiteImage: [websiteImage],
+    eventEntry: [eventEntry],
+    template: [template],
+    webhook: [webhook],
+    webhookDelivery: [delivery],
+  };
 }

@@ -64,6 +64,20 @@ export type IdPool = Record<string, string[]>;
 export function idKind(path: string, name: string): string {
   const before = path.slice(0, path.indexOf(`{${name}}`));
   const last = before.split('/').filter(Boolean).pop() ?? '';
+  // the events service (E, ES, W, I)
+  if (name === 'eventId') return 'event';
+  if (name === 'websiteId') return 'website';
+  if (name === 'fileId') return 'eventFile';
+  if (name === 'imageId')
+    return before.includes('/websites/') && !before.includes('/events/')
+      ? 'websiteImage'
+      : 'eventImage';
+  if (name === 'deliveryId') return 'webhookDelivery';
+  if (name === 'entryId' && path.includes('event-settings')) return 'eventEntry';
+  if (last === 'contact-person-templates') return 'template';
+  if (last === 'webhooks') return 'webhook';
+  if (last === 'events') return 'event';
+  if (last === 'websites' || (last === 'public' && name === 'id')) return 'website';
   if (name === 'cardId') return 'card';
   if (name === 'personId') return 'person';
   if (name === 'entryId') return path.includes('company-settings') ? 'companyEntry' : 'peopleEntry';
