@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Subjects } from '@crm/messaging';
 import { TicketTestKit } from './test/ticket-test-kit';
 
 // K1, K2 against the real service, database and (its own) NATS: the event checked against the
@@ -295,6 +296,23 @@ describe('events does not answer', () => {
       const copied = await copiedEvent();
       expect((await t.call('POST', '/tickets', body(copied))).status).toBe(201);
     } finally {
+      await t.events.start();
+    }
+  });
+
+  it('answers 503 naming events when events is subscribed but does not answer in time', async () => {
+    await t.events.stop();
+    const silent = t.nc.subscribe(Subjects.events.eventsExist); // takes requests, never replies
+    try {
+      const eventId = randomUUID();
+      const started = Date.now();
+      const res = await t.call('POST', '/tickets', body(eventId));
+      expect(res.status).toBe(503);
+      expect(res.body.message).toContain('events');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2500); // NATS_REQUEST_TIMEOUT_MS 3000
+      expect(await t.count('TicketType', `"eventId" = $1::uuid`, [eventId])).toBe(0);
+    } finally {
+      silent.unsubscribe();
       await t.events.start();
     }
   });
