@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { Subjects } from '@crm/messaging';
 import { TicketTestKit } from './test/ticket-test-kit';
 
@@ -104,6 +105,26 @@ describe('K1 create and list', () => {
     expect(page.body.data.map((x: { name: string }) => x.name)).toEqual(['C', 'B']);
     expect(page.body.metaData.totalResults).toBe(3);
     expect(page.body.data[0].tax.net).toBe('100.00');
+  });
+
+  it('lists with the same three statements for 2 or 12 types (the copy, the page, the total)', async () => {
+    const statementsFor = async (n: number) => {
+      const eventId = await copiedEvent();
+      for (let i = 0; i < n; i++)
+        await t.call('POST', '/tickets', body(eventId, { name: `T${i}` }));
+      const spy = jest.spyOn(pg.Client.prototype, 'query');
+      try {
+        const res = await t.call('GET', `/tickets?eventId=${eventId}`);
+        expect(res.body.data).toHaveLength(n);
+        return spy.mock.calls
+          .map(([q]) => (typeof q === 'string' ? q : String((q as { text?: string })?.text)))
+          .filter((q) => /"(TicketType|EventCopy)"/.test(q)).length; // the outbox relay polls meanwhile
+      } finally {
+        spy.mockRestore();
+      }
+    };
+    expect(await statementsFor(2)).toBe(3);
+    expect(await statementsFor(12)).toBe(3);
   });
 
   it('answers bad input with 400 naming each field and rule, in German on request', async () => {
