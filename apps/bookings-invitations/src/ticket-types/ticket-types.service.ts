@@ -115,6 +115,7 @@ export class TicketTypesService {
 
   /** K1 POST. */
   async create(ctx: RequestContext, input: CreateTicketTypeInput): Promise<TicketType> {
+    if (!input.name.trim()) throwIfProblems([{ field: 'name', rule: 'isNotEmpty' }]);
     const shape: Shape = {
       price: input.price,
       currency: input.currency,
