@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Subjects } from '@crm/messaging';
 import { TicketTestKit } from '../ticket-types/test/ticket-test-kit';
+import { EventCopiesRepository } from './event-copies.repository';
 
 // The service's copy of the events service's events, fed over JetStream as the events relay
 // publishes them: newer snapshots only, deletions that stick, website migrations, and the ticket
@@ -91,6 +92,25 @@ describe('events.events.deleted', () => {
     expect((await ticket(eventId, 'Again')).status).toBe(404);
     expect((await t.call('GET', `/tickets?eventId=${eventId}`)).status).toBe(404);
     expect(t.events.asked.filter((a) => a.eventIds.includes(eventId))).toEqual([]);
+  });
+
+  it('a deletion applied between the check of the event and the write: 404, nothing written', async () => {
+    const eventId = randomUUID();
+    await t.snapshot(t.A, eventId);
+    const before = await t.copy(t.A, eventId);
+    await t.applied(
+      await t.publish(Subjects.events.eventsDeleted, { tenantId: t.A, eventIds: [eventId] }),
+    );
+    // the check before the transaction still saw the live copy
+    const spy = jest
+      .spyOn(t.svc.app.get(EventCopiesRepository), 'find')
+      .mockResolvedValueOnce(before as never);
+    try {
+      expect((await ticket(eventId, 'Late')).status).toBe(404);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await t.count('TicketType', `"eventId" = $1::uuid`, [eventId])).toBe(0);
   });
 
   it('another tenant’s deletion of the same id changes nothing here', async () => {
@@ -187,6 +207,24 @@ describe('events.events.duplicated', () => {
     await t.call('PUT', `/tickets/${list.body.data[0].id}`, { name: 'Early (copy)' });
     const src = await t.call('GET', `/tickets?eventId=${source}&sort=name`);
     expect(src.body.data.map((x: { name: string }) => x.name)).toEqual(['Early', 'Regular']);
+  });
+
+  it('copies nothing to an event whose deletion was applied first', async () => {
+    const source = randomUUID();
+    await t.snapshot(t.A, source);
+    await ticket(source, 'Seat');
+    const copy = randomUUID();
+    await t.applied(
+      await t.publish(Subjects.events.eventsDeleted, { tenantId: t.A, eventIds: [copy] }),
+    );
+    await t.applied(
+      await t.publish(Subjects.events.eventDuplicated, {
+        tenantId: t.A,
+        sourceEventId: source,
+        eventId: copy,
+      }),
+    );
+    expect(await t.count('TicketType', `"eventId" = $1::uuid`, [copy])).toBe(0);
   });
 
   it('copies nothing across tenants', async () => {

@@ -16,6 +16,17 @@ export class EventCopiesRepository {
   }
 
   /**
+   * Whether the event is deleted here, holding its copy (if any) against a concurrent deletion
+   * until the transaction ends: the deletion waits, then removes what this transaction wrote.
+   */
+  async deletedForShare(tx: Tx, tenantId: string, eventId: string): Promise<boolean> {
+    const rows = await tx.$queryRaw<{ deleted: boolean }[]>`
+      SELECT deleted FROM "EventCopy"
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid FOR SHARE`;
+    return rows[0]?.deleted ?? false;
+  }
+
+  /**
    * Keeps the snapshot when it is newer than the copy (a higher sequence): JetStream may
    * redeliver an older one after a newer one. A deleted event stays deleted.
    */

@@ -3,7 +3,7 @@ import { I18nService } from 'nestjs-i18n';
 import { AppException, ErrorCode, isUuid } from '@crm/errors';
 import { EventsExistReply, EventsExistRequest, MessageBus, Subjects } from '@crm/messaging';
 import type { RequestContext } from '@crm/request-context';
-import { EventCopiesRepository, EventCopyRecord } from './event-copies.repository';
+import { EventCopiesRepository, EventCopyRecord, Tx } from './event-copies.repository';
 
 /**
  * Whether an event is the tenant's: this service's copy answers first; an event whose copy has
@@ -46,6 +46,16 @@ export class EventLookup {
       throw this.notFound(ctx, eventId);
     }
     return null;
+  }
+
+  /**
+   * In the transaction of a write for the event: 404 when the event was deleted since require(),
+   * and the copy held so that a deletion arriving now waits and then removes what was written.
+   */
+  async holdInTx(tx: Tx, ctx: RequestContext, eventId: string): Promise<void> {
+    if (await this.copies.deletedForShare(tx, ctx.tenantId, eventId.toLowerCase())) {
+      throw this.notFound(ctx, eventId);
+    }
   }
 
   /** The copy, if any (reads of ticket types need no confirmation from events). */

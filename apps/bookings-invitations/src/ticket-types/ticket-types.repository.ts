@@ -81,6 +81,7 @@ export class TicketTypesRepository {
   /**
    * Copies the source event's ticket types to `targetEventId` in one statement; a type already
    * copied (same copiedFromId) is not copied again, so a redelivered duplicate copies nothing twice.
+   * A copy deleted meanwhile (its deletion applied first) gets nothing.
    */
   copyAll(tx: Tx, tenantId: string, sourceEventId: string, targetEventId: string): Promise<number> {
     return tx.$executeRaw`
@@ -92,6 +93,8 @@ export class TicketTypesRepository {
         "maxPerBooking", active, id, now(), now(), ${COPIER}, ${COPIER}
         FROM "TicketType"
        WHERE "tenantId" = ${tenantId} AND "eventId" = ${sourceEventId}::uuid
+         AND NOT EXISTS (SELECT 1 FROM "EventCopy" c WHERE c."tenantId" = ${tenantId}
+               AND c."eventId" = ${targetEventId}::uuid AND c.deleted)
        ORDER BY "dateCreated", id
       ON CONFLICT ("tenantId", "eventId", "copiedFromId") DO NOTHING`;
   }

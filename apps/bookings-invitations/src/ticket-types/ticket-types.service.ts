@@ -128,8 +128,9 @@ export class TicketTypesService {
     this.check(shape);
     const eventId = input.eventId.toLowerCase();
     const event = await this.events.require(ctx, eventId);
-    const row = await this.repo.transaction((tx) =>
-      this.repo.create(tx, {
+    const row = await this.repo.transaction(async (tx) => {
+      await this.events.holdInTx(tx, ctx, eventId);
+      return this.repo.create(tx, {
         id: randomUUID(),
         tenantId: ctx.tenantId,
         eventId,
@@ -145,8 +146,8 @@ export class TicketTypesService {
         maxPerBooking: shape.maxPerBooking,
         active: input.active ?? true,
         ...createdStamps(ctx),
-      }),
-    );
+      });
+    });
     return toTicketType(row, event);
   }
 
