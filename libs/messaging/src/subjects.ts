@@ -38,6 +38,8 @@ export const Subjects = {
     companiesDeleted: 'crm-companies.companies.deleted',
   },
   events: {
+    /** request: EventsExistRequest -> EventsExistReply */
+    eventsExist: 'events.events.exist',
     /** outbox event (JetStream): EventChangedEvent */
     eventChanged: 'events.events.changed',
     /** outbox event (JetStream): EventPublishedEvent */

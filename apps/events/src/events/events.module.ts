@@ -4,6 +4,7 @@ import { FilesModule } from '../files/files.module';
 import { EventChecks } from './event-checks.service';
 import { EventReferences } from './event-references.service';
 import { EventsController } from './events.controller';
+import { EventsMessages } from './events.messages';
 import { EventsPublicationService } from './events-publication.service';
 import { EventsQueryController } from './events-query.controller';
 import { EventSnapshotsOnSettingsChange } from './event-snapshots.hook';
@@ -16,7 +17,12 @@ import { PublicEventsIcalController } from './ical/public-events-ical.controller
 /** Events E1-E12, their iCalendar (E8) and a website's public feed (W16), the Event entity. */
 @Module({
   imports: [EventSettingsModule, FilesModule],
-  controllers: [EventsQueryController, EventsController, PublicEventsIcalController],
+  controllers: [
+    EventsQueryController,
+    EventsController,
+    PublicEventsIcalController,
+    EventsMessages,
+  ],
   providers: [
     EventsRepository,
     EventReferences,

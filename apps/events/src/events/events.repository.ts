@@ -59,6 +59,16 @@ export class EventsRepository {
     });
   }
 
+  /** The ids among `ids` that are events of the tenant: one query. */
+  async existing(tenantId: string, ids: string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows = await this.client.event.findMany({
+      where: { tenantId, id: { in: ids } },
+      select: { id: true },
+    });
+    return rows.map((r) => r.id);
+  }
+
   async findById(tenantId: string, id: string, db: Db = this.client) {
     return (await this.findByIds(tenantId, [id], db))[0] ?? null;
   }

@@ -15,6 +15,16 @@ import { TenantScoped } from './crm';
 // Outbox events of the events service (JetStream). bookings-invitations keeps its own copy of
 // what a booking needs of an event (EventChangedEvent), so a public booking never waits on events.
 
+/** bookings-invitations asks whether events are the tenant's (before its copy of them arrived). */
+export class EventsExistRequest extends TenantScoped {
+  @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true }) eventIds!: string[];
+}
+
+export interface EventsExistReply {
+  /** Of eventIds, those that are not events of the tenant, in the order asked. */
+  missingEventIds: string[];
+}
+
 /** An event was duplicated (E9): the copy's ticket types follow from the source's. */
 export class EventDuplicatedEvent extends TenantScoped {
   @IsUUID() sourceEventId!: string;

@@ -1,2 +1,2 @@
 export * from './online-meeting-platforms';
-export * from './tax-rates';
+export * from '@crm/tax-rates';

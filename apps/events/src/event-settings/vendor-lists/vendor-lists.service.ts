@@ -6,7 +6,7 @@ import type { Language } from '@crm/i18n';
 import { PageQuery, parseSort, skipTake } from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
 import { ONLINE_MEETING_PLATFORMS } from './online-meeting-platforms';
-import { periodAt, TAX_RATES, type TaxRate } from './tax-rates';
+import { periodAt, TAX_RATES, type TaxRate } from '@crm/tax-rates';
 import type { OnlineMeetingPlatformView, TaxRateView } from './vendor-lists.output';
 
 const VENDOR_SORT_FIELDS = ['id', 'name'] as const;

@@ -1,5 +1,4 @@
 import { isTaxRateId, periodAt, TAX_RATES, taxRateAt } from './tax-rates';
-import { isMeetingPlatformId, ONLINE_MEETING_PLATFORMS } from './online-meeting-platforms';
 
 describe('taxRateAt', () => {
   it('DE standard: 19 % from 2007, the temporary 16 % of the second half of 2020, both ends inclusive', () => {
@@ -79,23 +78,5 @@ describe('taxRateAt', () => {
     }
     expect(isTaxRateId('fr-standard')).toBe(true);
     expect(isTaxRateId(42)).toBe(false);
-  });
-});
-
-describe('online meeting platforms', () => {
-  it('has the platforms asked for, by id', () => {
-    expect(ONLINE_MEETING_PLATFORMS.map((p) => p.id)).toEqual([
-      'zoom',
-      'microsoft-teams',
-      'google-meet',
-      'webex',
-      'gotomeeting',
-      'jitsi-meet',
-      'bigbluebutton',
-      'other',
-    ]);
-    expect(isMeetingPlatformId('webex')).toBe(true);
-    expect(isMeetingPlatformId('Webex')).toBe(false);
-    expect(isMeetingPlatformId(undefined)).toBe(false);
   });
 });

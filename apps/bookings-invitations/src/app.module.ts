@@ -1,0 +1,34 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import path from 'node:path';
+import { HealthController, Readiness, ServiceCoreModule, subgraphModule } from '@crm/service-kit';
+import type { BookingsInvitationsConfig } from './config';
+import { DatabaseModule } from './database/database.module';
+import { EventCopiesModule } from './event-copies/event-copies.module';
+import { OutboxModule } from './outbox/outbox.module';
+import { TicketTypesModule } from './ticket-types/ticket-types.module';
+
+export const SERVICE_NAME = 'bookings-invitations';
+
+// Domain modules, one folder each (src/<domain>/<domain>.module.ts).
+@Module({})
+export class AppModule {
+  static forRoot(config: BookingsInvitationsConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ServiceCoreModule.forRoot({
+          service: SERVICE_NAME,
+          config,
+          localeDirs: [path.join(__dirname, 'i18n')],
+        }),
+        DatabaseModule,
+        OutboxModule,
+        subgraphModule(),
+        EventCopiesModule,
+        TicketTypesModule,
+      ],
+      controllers: [HealthController],
+      providers: [Readiness],
+    };
+  }
+}

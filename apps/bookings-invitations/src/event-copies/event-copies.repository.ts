@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import type { EventChangedEvent } from '@crm/messaging';
+import { PrismaService } from '../database/prisma.service';
+import type { EventCopy, Prisma } from '../generated/prisma/client';
+
+export type Tx = Prisma.TransactionClient;
+export type EventCopyRecord = EventCopy;
+
+/** EventCopy rows: this service's own copy of what it needs of the events service's events. */
+@Injectable()
+export class EventCopiesRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  find(tenantId: string, eventId: string, db: Tx = this.prisma): Promise<EventCopy | null> {
+    return db.eventCopy.findUnique({ where: { tenantId_eventId: { tenantId, eventId } } });
+  }
+
+  /**
+   * Whether the event is deleted here, holding its copy (if any) against a concurrent deletion
+   * until the transaction ends: the deletion waits, then removes what this transaction wrote.
+   */
+  async deletedForShare(tx: Tx, tenantId: string, eventId: string): Promise<boolean> {
+    const rows = await tx.$queryRaw<{ deleted: boolean }[]>`
+      SELECT deleted FROM "EventCopy"
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid FOR SHARE`;
+    return rows[0]?.deleted ?? false;
+  }
+
+  /**
+   * Keeps the snapshot when it is newer than the copy (a higher sequence): JetStream may
+   * redeliver an older one after a newer one. A deleted event stays deleted.
+   */
+  async applySnapshot(tx: Tx, e: EventChangedEvent): Promise<boolean> {
+    const n = await tx.$executeRaw`
+      INSERT INTO "EventCopy" ("tenantId", "eventId", sequence, title, "startsAt", "endsAt",
+        "timeZone", capacity, published, status, "taxRateId", "cancellationTiers",
+        "bookingFormFieldSetId", "websiteIds", deleted, "dateModified")
+      VALUES (${e.tenantId}, ${e.eventId}::uuid, ${e.sequence}, ${e.title},
+        ${e.startsAt ? new Date(e.startsAt) : null}, ${e.endsAt ? new Date(e.endsAt) : null},
+        ${e.timeZone}, ${e.capacity ?? null}, ${e.published}, ${e.status}, ${e.taxRateId ?? null},
+        ${e.cancellationTiers == null ? null : JSON.stringify(e.cancellationTiers)}::jsonb,
+        ${e.bookingFormFieldSetId ?? null}::uuid, ${e.websiteIds}::uuid[], false, now())
+      ON CONFLICT ("tenantId", "eventId") DO UPDATE SET
+        sequence = excluded.sequence, title = excluded.title, "startsAt" = excluded."startsAt",
+        "endsAt" = excluded."endsAt", "timeZone" = excluded."timeZone",
+        capacity = excluded.capacity, published = excluded.published, status = excluded.status,
+        "taxRateId" = excluded."taxRateId", "cancellationTiers" = excluded."cancellationTiers",
+        "bookingFormFieldSetId" = excluded."bookingFormFieldSetId",
+        "websiteIds" = excluded."websiteIds", "dateModified" = now()
+      WHERE excluded.sequence > "EventCopy".sequence AND NOT "EventCopy".deleted`;
+    return n > 0;
+  }
+
+  /**
+   * Marks the events deleted; an event this service never saw gets a tombstone, so a late
+   * snapshot of it cannot bring it back.
+   */
+  async markDeleted(tx: Tx, tenantId: string, eventIds: string[]): Promise<void> {
+    await tx.$executeRaw`
+      INSERT INTO "EventCopy" ("tenantId", "eventId", sequence, title, "timeZone", published,
+        status, "websiteIds", deleted, "dateModified")
+      SELECT ${tenantId}, id, 0, '', 'UTC', false, 'deleted', '{}'::uuid[], true, now()
+        FROM unnest(${eventIds}::uuid[]) AS id
+      ON CONFLICT ("tenantId", "eventId") DO UPDATE SET deleted = true, published = false,
+        "dateModified" = now()`;
+  }
+
+  /** W11: the events' references to `websiteId` now name `targetWebsiteId` (each once). */
+  async migrateWebsite(
+    tx: Tx,
+    tenantId: string,
+    eventIds: string[],
+    websiteId: string,
+    targetWebsiteId: string,
+  ): Promise<number> {
+    return tx.$executeRaw`
+      UPDATE "EventCopy" SET "dateModified" = now(), "websiteIds" = ARRAY(
+          SELECT DISTINCT w FROM unnest(
+            array_replace("websiteIds", ${websiteId}::uuid, ${targetWebsiteId}::uuid)) AS w
+          ORDER BY w)
+        WHERE "tenantId" = ${tenantId} AND "eventId" = ANY(${eventIds}::uuid[])
+          AND ${websiteId}::uuid = ANY("websiteIds")`;
+  }
+}

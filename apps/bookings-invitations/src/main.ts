@@ -1,0 +1,17 @@
+import 'reflect-metadata';
+import { loadConfigOrExit } from '@crm/config';
+import { createServiceApp, startServiceApp } from '@crm/service-kit';
+import { AppModule, SERVICE_NAME } from './app.module';
+import { BookingsInvitationsConfig } from './config';
+
+async function main() {
+  const config = loadConfigOrExit(BookingsInvitationsConfig);
+  const opts = { service: SERVICE_NAME, title: 'Bookings invitations', config };
+  const app = await createServiceApp(AppModule.forRoot(config), opts);
+  await startServiceApp(app, opts);
+}
+
+main().catch((err) => {
+  console.error(`bookings-invitations failed to start: ${err?.stack ?? err}`);
+  process.exit(1);
+});

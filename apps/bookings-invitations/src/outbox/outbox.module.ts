@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { OutboxEventsModule } from '@crm/messaging';
+import { SERVICE_CONFIG } from '@crm/service-kit';
+import type { BookingsInvitationsConfig } from '../config';
+import { PrismaService } from '../database/prisma.service';
+
+/**
+ * bookings-invitations's cross-service events: the relay publishes its OutboxEvent table
+ * to JetStream, and handlers declared with @ConsumeEvent on any provider of the app consume
+ * other services' events in the service's database (ProcessedEvent keeps them once).
+ */
+@Module({
+  imports: [
+    OutboxEventsModule.forRootAsync({
+      inject: [PrismaService, SERVICE_CONFIG],
+      useFactory: (prisma: PrismaService, config: BookingsInvitationsConfig) => ({
+        service: 'bookings-invitations',
+        natsUrl: config.NATS_URL,
+        db: prisma,
+        databaseUrl: config.DATABASE_URL,
+        relay: {
+          pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
+          batchSize: config.OUTBOX_BATCH_SIZE,
+        },
+      }),
+    }),
+  ],
+})
+export class OutboxModule {}

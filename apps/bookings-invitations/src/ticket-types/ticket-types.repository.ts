@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '../database/prisma.service';
+import type { Prisma, TicketType as TicketTypeRow } from '../generated/prisma/client';
+
+export type Tx = Prisma.TransactionClient;
+
+export const TICKET_TYPE_SORT_FIELDS = [
+  'name',
+  'price',
+  'quota',
+  'saleStartsAt',
+  'saleEndsAt',
+  'active',
+  'dateCreated',
+  'dateModified',
+  'id',
+] as const;
+
+/** Who a copy made for a duplicated event is recorded as created by (no request: the service). */
+const COPIER = 'bookings-invitations (event duplicated)';
+
+/** TicketType rows; every query is scoped to the tenant. */
+@Injectable()
+export class TicketTypesRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(fn);
+  }
+
+  page(
+    tenantId: string,
+    eventId: string,
+    opts: {
+      skip: number;
+      take: number;
+      orderBy: Prisma.TicketTypeOrderByWithRelationInput[];
+      q?: string;
+    },
+  ): Promise<[TicketTypeRow[], number]> {
+    const where: Prisma.TicketTypeWhereInput = {
+      tenantId,
+      eventId,
+      ...(opts.q ? { name: { contains: opts.q, mode: 'insensitive' } } : {}),
+    };
+    return this.prisma.$transaction([
+      this.prisma.ticketType.findMany({
+        where,
+        orderBy: opts.orderBy,
+        skip: opts.skip,
+        take: opts.take,
+      }),
+      this.prisma.ticketType.count({ where }),
+    ]);
+  }
+
+  find(tenantId: string, id: string, db: Tx = this.prisma): Promise<TicketTypeRow | null> {
+    return db.ticketType.findFirst({ where: { tenantId, id } });
+  }
+
+  /** The row locked until the transaction ends (null: not the tenant's). */
+  async lock(tx: Tx, tenantId: string, id: string): Promise<TicketTypeRow | null> {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id::text FROM "TicketType" WHERE "tenantId" = ${tenantId} AND id = ${id}::uuid
+      FOR UPDATE`;
+    return rows.length ? this.find(tenantId, id, tx) : null;
+  }
+
+  create(tx: Tx, data: Prisma.TicketTypeUncheckedCreateInput): Promise<TicketTypeRow> {
+    return tx.ticketType.create({ data });
+  }
+
+  update(tx: Tx, id: string, data: Prisma.TicketTypeUncheckedUpdateInput): Promise<TicketTypeRow> {
+    return tx.ticketType.update({ where: { id }, data });
+  }
+
+  async delete(tx: Tx, tenantId: string, id: string): Promise<number> {
+    return (await tx.ticketType.deleteMany({ where: { tenantId, id } })).count;
+  }
+
+  /**
+   * Copies the source event's ticket types to `targetEventId` in one statement; a type already
+   * copied (same copiedFromId) is not copied again, so a redelivered duplicate copies nothing twice.
+   * A copy deleted meanwhile (its deletion applied first) gets nothing.
+   */
+  copyAll(tx: Tx, tenantId: string, sourceEventId: string, targetEventId: string): Promise<number> {
+    return tx.$executeRaw`
+      INSERT INTO "TicketType" (id, "tenantId", "eventId", name, description, price, currency,
+        "taxRateId", quota, "saleStartsAt", "saleEndsAt", "minPerBooking", "maxPerBooking", active,
+        "copiedFromId", "dateCreated", "dateModified", "createdBy", "modifiedBy")
+      SELECT gen_random_uuid(), "tenantId", ${targetEventId}::uuid, name, description, price,
+        currency, "taxRateId", quota, "saleStartsAt", "saleEndsAt", "minPerBooking",
+        "maxPerBooking", active, id, now(), now(), ${COPIER}, ${COPIER}
+        FROM "TicketType"
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ${sourceEventId}::uuid
+         AND NOT EXISTS (SELECT 1 FROM "EventCopy" c WHERE c."tenantId" = ${tenantId}
+               AND c."eventId" = ${targetEventId}::uuid AND c.deleted)
+       ORDER BY "dateCreated", id
+      ON CONFLICT ("tenantId", "eventId", "copiedFromId") DO NOTHING`;
+  }
+}
