@@ -26,7 +26,13 @@ describe('GatewayConfig', () => {
       EVENTS_URL: 'http://127.0.0.1:3003',
       BOOKINGS_INVITATIONS_URL: 'http://127.0.0.1:3004',
       TENANT_INFO_URL: 'http://127.0.0.1:3005',
-      GRAPHQL_SUBGRAPHS: ['crm-people', 'crm-companies', 'events', 'tenant-info'],
+      GRAPHQL_SUBGRAPHS: [
+        'crm-people',
+        'crm-companies',
+        'events',
+        'bookings-invitations',
+        'tenant-info',
+      ],
     });
     expect(c.INTERNAL_TOKEN).toBeUndefined();
     expect(c.HOST).toBe('0.0.0.0');

@@ -165,7 +165,13 @@ export class GatewayConfig {
   @IsArray()
   @ArrayNotEmpty()
   @IsIn(SERVICE_NAMES, { each: true })
-  GRAPHQL_SUBGRAPHS: ServiceName[] = ['crm-people', 'crm-companies', 'events', 'tenant-info'];
+  GRAPHQL_SUBGRAPHS: ServiceName[] = [
+    'crm-people',
+    'crm-companies',
+    'events',
+    'bookings-invitations',
+    'tenant-info',
+  ];
 
   /** SUPERGRAPH_SOURCE=introspect: pause between attempts while a subgraph is not reachable. */
   @IsInt()
