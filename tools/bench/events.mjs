@@ -19,7 +19,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { benchAll, freePort, printTable, problems, row } from './measure.mjs';
-import { benchDbName, benchServer, recreateDatabase, startBenchStack } from './stack.mjs';
+import {
+  apiClient,
+  benchDbName,
+  benchServer,
+  recreateDatabase,
+  startBenchStack,
+} from './stack.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const eventCount = Number(process.env.BENCH_EVENTS ?? 10_000);
@@ -182,17 +188,6 @@ async function startReceiver() {
   };
 }
 
-async function call(base, headers, method, p, body) {
-  const res = await fetch(`${base}${p}`, {
-    method,
-    headers: { ...headers, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
-
 /** Runs `fn` over `items` with `n` at a time. */
 async function pooled(items, n, fn) {
   let next = 0;
@@ -204,7 +199,7 @@ async function pooled(items, n, fn) {
 }
 
 async function fanout(stack, pool, websiteId, receiver) {
-  const api = (m, p, b) => call(stack.gatewayUrl, stack.gatewayHeaders, m, p, b);
+  const api = apiClient(stack.gatewayUrl, stack.gatewayHeaders);
   for (let i = 0; i < fanoutEndpoints; i++) {
     await api('POST', '/v1/crm/integrations/webhooks', {
       url: receiver.url(i),

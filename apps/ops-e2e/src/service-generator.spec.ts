@@ -12,8 +12,9 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { callEsm, ROOT, runEsm, tool } from './support/esm';
-import { checkManifests, Doc, WorkspaceFacts } from './support/k8s-rules';
+import { callEsm, ROOT, tool } from './support/esm';
+import { checkManifests, Doc } from './support/k8s-rules';
+import { loadWorkspaceFacts } from './support/workspace-facts';
 import { loadYamlFile } from './support/yaml';
 
 // `npx nx g @crm/workspace-plugin:service <name>` on a copy of the repository's deploy files: the
@@ -156,20 +157,8 @@ it('adds the Kubernetes manifest, image, URL and Secret, and the result passes t
   expect(kustomization.images.map((i) => i.name)).toContain('crm-events/ticket-scanner');
   const docs = kustomization.resources.flatMap((r) => loadYamlFile<Doc>(path.join(k8s, r)));
   const secrets = loadYamlFile<Doc>(path.join(k8s, 'secrets.example.yaml'));
-  const facts = await runEsm<WorkspaceFacts>(
-    `const w = await import(${JSON.stringify(tool('tools/dev/workspace.mjs'))});
-     const root = ${JSON.stringify(dir)};
-     const apps = w.listApps(root);
-     const each = (fn) => Object.fromEntries(apps.map((a) => [a, fn(a)]));
-     return {
-       apps,
-       env: each((a) => w.appEnvNames(a, root)),
-       migrated: apps,
-       runtimeEnv: [...w.RUNTIME_ENV],
-       databaseName: each(w.databaseName),
-       envPrefix: each(w.envPrefix),
-     };`,
-  );
+  const facts = await loadWorkspaceFacts(dir);
+
   expect(facts.apps).toContain('ticket-scanner');
   expect(checkManifests(docs, secrets, facts)).toEqual([
     'Deployment/gateway: environment TICKET_SCANNER_URL is not read by gateway',

@@ -3,3 +3,4 @@ export * from './sort';
 export * from './ids-input';
 export * from './search';
 export * from './cursor';
+export * from './query-boolean';

@@ -12,7 +12,7 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
-import { IdsInput } from '@crm/paging';
+import { IdsInput, queryBoolean } from '@crm/paging';
 
 export const ENTRY_TEXT_MAX = 200;
 const COLOR_MAX = 20;
@@ -126,7 +126,7 @@ export class DeleteCompanySettingsEntriesQuery {
       '(in the same transaction) instead of refusing with 409',
   })
   @IsOptional()
-  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @Transform(queryBoolean)
   @IsBoolean()
   force?: boolean;
 }

@@ -12,6 +12,7 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
+import { queryBoolean } from '@crm/paging';
 
 export const ENTRY_TEXT_MAX = 200;
 const POSITION_MAX = 1_000_000;
@@ -104,7 +105,7 @@ export class DeleteEntriesQuery {
     description: 'Remove the entry from everything that uses it instead of refusing with 409',
   })
   @IsOptional()
-  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @Transform(queryBoolean)
   @IsBoolean()
   force?: boolean;
 }

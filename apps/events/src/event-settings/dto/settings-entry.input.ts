@@ -12,7 +12,7 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
-import { IdsInput } from '@crm/paging';
+import { IdsInput, queryBoolean } from '@crm/paging';
 import { BookingFormFieldSetData, CancellationConditionData } from './entry-data.input';
 
 const DATA_SCHEMA = {
@@ -121,7 +121,7 @@ export class DeleteEventSettingsEntriesQuery {
       'of refusing with 409',
   })
   @IsOptional()
-  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @Transform(queryBoolean)
   @IsBoolean()
   force?: boolean;
 }

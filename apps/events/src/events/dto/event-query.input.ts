@@ -2,16 +2,13 @@ import { ArgsType, Field, ID } from '@nestjs/graphql';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsISO8601, IsOptional, IsUUID, Matches } from 'class-validator';
-import { PageQuery } from '@crm/paging';
+import { PageQuery, queryBoolean } from '@crm/paging';
 
 /** Fields an event list may be sorted by (`-` for descending); `id` breaks ties. */
 export const EVENT_SORT_FIELDS = ['startsAt', 'title', 'dateCreated'] as const;
 
 /** A four-digit year first: no signed or extended years the database cannot hold. */
 const YEAR_FIRST = /^\d{4}-/;
-
-const toBoolean = ({ value }: { value: unknown }) =>
-  value === 'true' ? true : value === 'false' ? false : value;
 
 /** E1: paging, sorting, text search (title, subtitle) and the filters of the event list. */
 @ArgsType()
@@ -47,7 +44,7 @@ export class EventsQuery extends PageQuery {
     description: 'Only published (true) or unpublished (false) events',
   })
   @Field(() => Boolean, { nullable: true })
-  @Transform(toBoolean)
+  @Transform(queryBoolean)
   @IsOptional()
   @IsBoolean()
   published?: boolean;

@@ -17,7 +17,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { PageParam, PageSizeParam, SortParam } from '@crm/paging';
+import { PageParam, PageSizeParam, queryBoolean, SortParam } from '@crm/paging';
 import { IdsInput } from '@crm/paging';
 import { IsLanguage } from './language.validator';
 
@@ -244,9 +244,6 @@ export class UpdateWebsiteInput {
 }
 
 /** `true`/`false` of a query string as a boolean; anything else stays and fails isBoolean. */
-const queryBool = ({ value }: { value: unknown }) =>
-  value === 'true' ? true : value === 'false' ? false : value;
-
 /** W1: paging, sort, text search over name, url and description, and the published flag. */
 @ArgsType()
 export class WebsiteQuery {
@@ -270,7 +267,7 @@ export class WebsiteQuery {
   })
   @Field(() => Boolean, { nullable: true })
   @IsOptional()
-  @Transform(queryBool)
+  @Transform(queryBoolean)
   @IsBoolean()
   published?: boolean;
 }
