@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import path from 'node:path';
 import { HealthController, Readiness, ServiceCoreModule, subgraphModule } from '@crm/service-kit';
 import type { BookingsInvitationsConfig } from './config';
+import { CapacityModule } from './capacity/capacity.module';
 import { DatabaseModule } from './database/database.module';
 import { EventCopiesModule } from './event-copies/event-copies.module';
 import { OutboxModule } from './outbox/outbox.module';
@@ -24,6 +25,7 @@ export class AppModule {
         DatabaseModule,
         OutboxModule,
         subgraphModule(),
+        CapacityModule,
         EventCopiesModule,
         TicketTypesModule,
       ],

@@ -5,4 +5,5 @@ export * from './messaging.module';
 export * from './contracts/tenant-info';
 export * from './contracts/crm';
 export * from './contracts/events';
+export * from './contracts/bookings';
 export * from './outbox';

@@ -30,6 +30,8 @@ export const Subjects = {
     peopleDeleted: 'crm-people.people.deleted',
     /** outbox event (JetStream): PeopleMergedEvent */
     peopleMerged: 'crm-people.people.merged',
+    /** request: PeopleContactsRequest -> PeopleContactsReply */
+    peopleContacts: 'crm-people.people.contacts',
   },
   crmCompanies: {
     /** request: CompanyExistsRequest -> CompanyExistsReply */
@@ -50,6 +52,22 @@ export const Subjects = {
     eventsDeleted: 'events.events.deleted',
     /** outbox event (JetStream): WebsiteMigratedEvent */
     websiteMigrated: 'events.websites.migrated',
+    /** request: InvoiceSenderRequest -> InvoiceSenderReply */
+    invoiceSender: 'events.event-settings.invoice-sender',
+  },
+  bookingsInvitations: {
+    /** request: TicketTypesSummaryRequest -> TicketTypesSummaryReply (E11/E12 publication check) */
+    ticketTypesSummary: 'bookings-invitations.ticket-types.summary',
+    /** outbox event (JetStream): BookingCreatedEvent (webhook `booking.created`, touchpoint) */
+    bookingCreated: 'bookings-invitations.bookings.created',
+    /** outbox event (JetStream): BookingCancelledEvent (webhook `booking.cancelled`, touchpoint) */
+    bookingCancelled: 'bookings-invitations.bookings.cancelled',
+    /** outbox event (JetStream): InvitationRespondedEvent (touchpoint) */
+    invitationAccepted: 'bookings-invitations.invitations.accepted',
+    /** outbox event (JetStream): InvitationRespondedEvent (webhook `invitation.rejected`, touchpoint) */
+    invitationRejected: 'bookings-invitations.invitations.rejected',
+    /** outbox event (JetStream): TicketCheckedInEvent (webhook `ticket.checked_in`, touchpoint) */
+    ticketCheckedIn: 'bookings-invitations.tickets.checked-in',
   },
 } as const;
 

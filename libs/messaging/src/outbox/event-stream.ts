@@ -24,6 +24,11 @@ export const CRM_EVENT_SUBJECTS = [
   // also keeps tenant-info.access.changed then, which its core-NATS subscribers do not notice
   '*.*.changed',
   '*.*.duplicated',
+  // bookings-invitations' visitor activities (webhooks, touchpoints in crm-people)
+  '*.*.cancelled',
+  '*.*.accepted',
+  '*.*.rejected',
+  '*.*.checked-in',
 ];
 
 /** Events stay this long, so a consumer that was down for days still catches up. */

@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestContext } from '@crm/request-context';
+import type { Prisma } from '../generated/prisma/client';
+
+type Tx = Prisma.TransactionClient;
+
+export type BookingAction =
+  | 'created'
+  | 'cancelled'
+  | 'deleted'
+  | 'booker-changed'
+  | 'payment-status-changed'
+  | 'invoice-number-set'
+  | 'invoice-mailed'
+  | 'repaired'
+  | 'tickets-status-changed'
+  | 'tickets-resent'
+  | 'checked-in'
+  | 'person-merged'
+  | 'person-deleted'
+  | 'event-deleted';
+
+/** Who did it: the integration of a request, `public` for a visitor, `system` for a consumer. */
+export type Actor = { actor: string; actorUserId?: string | null };
+
+export const actorOf = (ctx: RequestContext): Actor => ({
+  actor: ctx.integrationName,
+  actorUserId: ctx.callerId,
+});
+export const PUBLIC_ACTOR: Actor = { actor: 'public' };
+export const SYSTEM_ACTOR: Actor = { actor: 'system' };
+
+export interface HistoryEntry {
+  tenantId: string;
+  eventId: string;
+  bookingId: string;
+  action: BookingAction;
+  data?: Record<string, unknown>;
+}
+
+/** BK14: every action on a booking, written in the action's transaction. */
+export async function addBookingHistory(tx: Tx, who: Actor, ...entries: HistoryEntry[]) {
+  if (!entries.length) return;
+  await tx.bookingHistory.createMany({
+    data: entries.map((e) => ({
+      id: randomUUID(),
+      tenantId: e.tenantId,
+      eventId: e.eventId,
+      bookingId: e.bookingId,
+      action: e.action,
+      actor: who.actor,
+      actorUserId: who.actorUserId ?? null,
+      data: e.data as Prisma.InputJsonValue | undefined,
+    })),
+  });
+}

@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import type { Prisma } from '../generated/prisma/client';
+
+export type Tx = Prisma.TransactionClient;
+
+/** Tickets wanted of one ticket type. */
+export interface SeatRequest {
+  ticketTypeId: string;
+  count: number;
+}
+
+/** What stopped a take: the ticket type's quota or the event's capacity. */
+export type SoldOut = { kind: 'ticketType'; ticketTypeId: string } | { kind: 'event' };
+
+/**
+ * The capacity counters: TicketType.sold (a quota) and EventCopy.sold (the event's capacity).
+ * A take is one conditional UPDATE per row, `sold + n <= limit`, so the check and the write are
+ * one statement and the row lock lasts from that statement to the commit. Callers take last in
+ * their transaction (nothing slow after it: mails and messages go to outboxes) and always in
+ * the same order (ticket types sorted by id, then the event), so two bookings cannot deadlock.
+ */
+@Injectable()
+export class CapacityRepository {
+  /**
+   * Takes the seats or nothing: the first counter that cannot take its seats is returned (the
+   * caller then rolls back its transaction, which undoes the takes before it).
+   */
+  async take(
+    tx: Tx,
+    tenantId: string,
+    eventId: string,
+    seats: SeatRequest[],
+  ): Promise<SoldOut | null> {
+    const merged = mergeSeats(seats);
+    for (const { ticketTypeId, count } of merged) {
+      const n = await tx.$executeRaw`
+        UPDATE "TicketType" SET sold = sold + ${count}
+         WHERE "tenantId" = ${tenantId} AND id = ${ticketTypeId}::uuid
+           AND "eventId" = ${eventId}::uuid
+           AND (quota IS NULL OR sold + ${count} <= quota)`;
+      if (n === 0) return { kind: 'ticketType', ticketTypeId };
+    }
+    const total = merged.reduce((sum, s) => sum + s.count, 0);
+    const n = await tx.$executeRaw`
+      UPDATE "EventCopy" SET sold = sold + ${total}
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid AND NOT deleted
+         AND (capacity IS NULL OR sold + ${total} <= capacity)`;
+    return n === 0 ? { kind: 'event' } : null;
+  }
+
+  /**
+   * Gives seats back (cancelled tickets). Counters of a deleted ticket type or event copy are
+   * simply gone; GREATEST keeps a counter from going below zero after a repair.
+   */
+  async release(tx: Tx, tenantId: string, eventId: string, seats: SeatRequest[]): Promise<void> {
+    const merged = mergeSeats(seats);
+    for (const { ticketTypeId, count } of merged) {
+      await tx.$executeRaw`
+        UPDATE "TicketType" SET sold = GREATEST(sold - ${count}, 0)
+         WHERE "tenantId" = ${tenantId} AND id = ${ticketTypeId}::uuid`;
+    }
+    const total = merged.reduce((sum, s) => sum + s.count, 0);
+    if (total > 0) {
+      await tx.$executeRaw`
+        UPDATE "EventCopy" SET sold = GREATEST(sold - ${total}, 0)
+         WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid`;
+    }
+  }
+}
+
+/** One entry per ticket type, sorted by id (the lock order), counts > 0 only. */
+export function mergeSeats(seats: SeatRequest[]): SeatRequest[] {
+  const byType = new Map<string, number>();
+  for (const s of seats) {
+    const id = s.ticketTypeId.toLowerCase();
+    byType.set(id, (byType.get(id) ?? 0) + s.count);
+  }
+  return [...byType.entries()]
+    .filter(([, count]) => count > 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([ticketTypeId, count]) => ({ ticketTypeId, count }));
+}
