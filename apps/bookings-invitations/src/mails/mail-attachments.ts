@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import type { MailAttachment } from './mail-outbox';
+
+export interface RenderedAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+type Renderer<K extends MailAttachment['kind']> = (
+  tenantId: string,
+  attachment: Extract<MailAttachment, { kind: K }>,
+  language: string,
+) => Promise<RenderedAttachment>;
+
+type AnyRenderer = (t: string, a: MailAttachment, language: string) => Promise<RenderedAttachment>;
+
+/**
+ * Who renders which attachment of a queued mail: the invoices domain registers `invoice`, the
+ * event tickets domain `ticket` (each in its module's onModuleInit). The mail worker asks here
+ * when it sends, so no PDF is rendered inside a booking's transaction.
+ */
+@Injectable()
+export class MailAttachments {
+  private readonly renderers = new Map<string, AnyRenderer>();
+
+  register<K extends MailAttachment['kind']>(kind: K, render: Renderer<K>): void {
+    this.renderers.set(kind, render as unknown as AnyRenderer);
+  }
+
+  render(
+    tenantId: string,
+    attachment: MailAttachment,
+    language: string,
+  ): Promise<RenderedAttachment> {
+    const render = this.renderers.get(attachment.kind) as
+      Renderer<typeof attachment.kind> | undefined;
+    if (!render) throw new Error(`no renderer for mail attachment ${attachment.kind}`);
+    return (render as (t: string, a: MailAttachment, l: string) => Promise<RenderedAttachment>)(
+      tenantId,
+      attachment,
+      language,
+    );
+  }
+}
