@@ -1,5 +1,6 @@
-import { IsInt, IsNotEmpty, IsString, Max, Min } from 'class-validator';
-import { ServiceConfig } from '@crm/config';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
+import { ServiceConfig, toBool } from '@crm/config';
 
 export class BookingsInvitationsConfig extends ServiceConfig {
   @IsInt()
@@ -23,4 +24,46 @@ export class BookingsInvitationsConfig extends ServiceConfig {
   @Min(1)
   @Max(1000)
   OUTBOX_BATCH_SIZE: number = 100;
+
+  /** Mail worker: the SMTP server (smtp:// or smtps://, credentials in the URL). */
+  @IsString()
+  @Matches(/^smtps?:\/\/.+/, { message: 'must be an smtp:// or smtps:// URL' })
+  SMTP_URL: string = 'smtp://127.0.0.1:2525';
+
+  /** Mail worker: the sender of every mail (`Name <address>` or an address). */
+  @IsString()
+  @Matches(/^(.*<)?[^\s<>@]+@[^\s<>@]+>?$/, { message: 'must be an address or Name <address>' })
+  MAIL_FROM: string = 'CRM Events <events@crm.localhost>';
+
+  /** Mail worker: how often it looks for due mails when no commit woke it. */
+  @IsInt()
+  @Min(50)
+  @Max(600000)
+  MAIL_POLL_INTERVAL_MS: number = 5000;
+
+  /** Mail worker: mails claimed at once (per replica). */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  MAIL_BATCH_SIZE: number = 50;
+
+  /** Mail worker: SMTP connections (mails sent in parallel) per replica. */
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  MAIL_CONCURRENCY: number = 4;
+
+  /**
+   * Mail worker: the first retry's delay; the later ones keep their ratio (30 s, 2 min, 10 min,
+   * 1 h, 6 h, then every 12 h up to about 3 days). Tests shorten it.
+   */
+  @IsInt()
+  @Min(10)
+  @Max(3600000)
+  MAIL_RETRY_FIRST_MS: number = 30000;
+
+  /** Mail worker: off on a replica that should not send (mails stay queued for the others). */
+  @Transform(toBool)
+  @IsBoolean()
+  MAIL_WORKER_ENABLED: boolean = true;
 }

@@ -7,3 +7,4 @@ export * from './service';
 export * from './client';
 export * from './fuzz/schema-arbitrary';
 export * from './images';
+export * from './smtp-server';

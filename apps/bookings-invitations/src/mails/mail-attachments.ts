@@ -7,6 +7,17 @@ export interface RenderedAttachment {
   content: Buffer;
 }
 
+/**
+ * Thrown by a renderer when what it renders is gone for good (the booking was deleted): the mail
+ * is marked `failed` at once instead of being retried for days.
+ */
+export class AttachmentGoneError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AttachmentGoneError';
+  }
+}
+
 type Renderer<K extends MailAttachment['kind']> = (
   tenantId: string,
   attachment: Extract<MailAttachment, { kind: K }>,

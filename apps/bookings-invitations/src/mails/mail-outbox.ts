@@ -3,6 +3,11 @@ import type { Prisma } from '../generated/prisma/client';
 
 type Tx = Prisma.TransactionClient;
 
+/** PostgreSQL channel enqueueMail notifies; delivered on commit, it wakes the mail workers. */
+export const MAIL_CHANNEL = 'crm_mails';
+
+const notifyWorkers = (tx: Tx) => tx.$executeRawUnsafe(`SELECT pg_notify('${MAIL_CHANNEL}', '')`);
+
 export type MailKind =
   | 'invitation'
   | 'invitation-free-text'
@@ -57,6 +62,7 @@ export async function enqueueMail(tx: Tx, draft: MailDraft): Promise<string> {
       status: 'queued',
     },
   });
+  await notifyWorkers(tx);
   return id;
 }
 
@@ -80,5 +86,6 @@ export async function enqueueMails(tx: Tx, drafts: MailDraft[]): Promise<string[
     status: 'queued',
   }));
   await tx.mail.createMany({ data: rows });
+  await notifyWorkers(tx);
   return rows.map((r) => r.id);
 }

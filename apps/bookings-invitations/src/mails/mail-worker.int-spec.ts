@@ -1,0 +1,141 @@
+import { runSql } from '@crm/testing';
+import { MailAttachments } from './mail-attachments';
+import { MailWorker } from './mail-worker';
+import { eventually, MailTestKit } from './test/mail-test-kit';
+
+// The mail worker against the real service, PostgreSQL and a real SMTP server (smtp-server):
+// delivery with attachments, an SMTP outage that delays but loses nothing, and two replicas
+// sending a shared outbox exactly once.
+
+jest.setTimeout(90_000);
+
+let t: MailTestKit;
+beforeAll(async () => {
+  t = await MailTestKit.start('bookings_invitations_it_mail_worker');
+  // A stand-in renderer: the worker's part is to ask the registry and attach what it answers.
+  t.svc.app.get(MailAttachments).register('ticket', async (tenantId, a, language) => ({
+    filename: `ticket-${a.ticketId}.pdf`,
+    contentType: 'application/pdf',
+    content: Buffer.from(`%PDF-1.4 ${tenantId} ${a.ticketId} ${language}`),
+  }));
+}, 90_000);
+afterAll(async () => t?.close());
+
+describe('mail worker', () => {
+  it('sends a queued mail with its attachment, Message-ID from the mail id, and marks it sent', async () => {
+    const [id] = await t.queue([
+      {
+        toAddress: 'ada@example.test',
+        toName: 'Ada Lovelace',
+        language: 'de',
+        subject: 'Ihre Tickets',
+        text: 'Guten Tag',
+        attachments: [{ kind: 'ticket', ticketId: 'T-1' }],
+      },
+    ]);
+    const got = await t.smtp.waitFor((m) => m.parsed.headers.get('x-crm-mail-id') === id);
+    expect(got.to).toEqual(['ada@example.test']);
+    expect(got.parsed.subject).toBe('Ihre Tickets');
+    expect(got.parsed.text?.trim()).toBe('Guten Tag');
+    expect(got.parsed.messageId).toBe(`<${id}@crm.localhost>`);
+    expect(got.parsed.attachments).toHaveLength(1);
+    expect(got.parsed.attachments[0]).toMatchObject({
+      filename: 'ticket-T-1.pdf',
+      contentType: 'application/pdf',
+    });
+    expect(got.parsed.attachments[0].content.toString()).toBe('%PDF-1.4 tenant-mails T-1 de');
+    const row = await eventually(async () => {
+      const r = await t.mail(id);
+      expect(r.status).toBe('sent');
+      return r;
+    });
+    expect(row).toMatchObject({ attempts: 1, lastError: null, messageId: `<${id}@crm.localhost>` });
+    expect(row.sentAt).toBeInstanceOf(Date);
+  });
+
+  it('SMTP down: attempts grow and lastError is kept, nothing is lost; SMTP back: sent exactly once', async () => {
+    await t.smtp.stop();
+    let ids: string[] = [];
+    try {
+      ids = await t.queue(Array.from({ length: 5 }, (_, i) => ({ subject: `Outage ${i}` })));
+      await eventually(async () => {
+        for (const id of ids) {
+          const r = await t.mail(id);
+          expect(r.attempts).toBeGreaterThanOrEqual(2);
+          expect(r.status).toBe('queued');
+          expect(r.lastError).toMatch(/ECONNREFUSED|connect/i);
+        }
+      });
+      // An SMTP outage does not take the service out of the load balancer.
+      const ready = await fetch(`${t.svc.url}/health/ready`);
+      expect(ready.status).toBe(200);
+    } finally {
+      await t.smtp.start();
+    }
+    await eventually(async () => {
+      for (const id of ids) expect((await t.mail(id)).status).toBe('sent');
+    }, 20_000);
+    // The backoff of a failed attempt is short here; wait a little more than a second retry would take.
+    await new Promise((r) => setTimeout(r, 500));
+    for (const id of ids) {
+      const copies = t.smtp.messages.filter((m) => m.parsed.headers.get('x-crm-mail-id') === id);
+      expect(copies).toHaveLength(1);
+      const r = await t.mail(id);
+      expect(r.lastError).toBeNull();
+      expect(r.attempts).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it('gives up on a recipient the server refuses permanently (5xx): failed, not retried', async () => {
+    const [id] = await t.queue([{ toAddress: 'refused@example.test' }]);
+    const row = await eventually(async () => {
+      const r = await t.mail(id);
+      expect(r.status).not.toBe('queued');
+      return r;
+    });
+    expect(row.status).toBe('failed');
+    expect(row.attempts).toBe(1);
+    expect(row.lastError).toBeTruthy();
+  });
+
+  it('two replicas on one database send 200 queued mails exactly once each', async () => {
+    const replica = await t.replica();
+    const replicaWorker = replica.app.get(MailWorker);
+    const sentBefore = [t.worker.stats.sent, replicaWorker.stats.sent];
+    try {
+      const before = t.smtp.messages.length;
+      // Queued while both run: both are woken by the commit and claim concurrently.
+      const ids = await t.queue(
+        Array.from({ length: 200 }, (_, i) => ({ subject: `Bulk ${i}`, tenantId: 'tenant-bulk' })),
+        'tenant-bulk',
+      );
+      await eventually(async () => {
+        const [{ n }] = await runSql<{ n: number }>(
+          t.svc.databaseUrl,
+          `SELECT count(*)::int AS n FROM "Mail" WHERE id = ANY($1::uuid[]) AND status = 'sent'`,
+          [ids],
+        );
+        expect(n).toBe(200);
+      }, 60_000);
+      await new Promise((r) => setTimeout(r, 300));
+      const received = t.smtp.messages
+        .slice(before)
+        .map((m) => m.parsed.headers.get('x-crm-mail-id') as string);
+      expect(received.sort()).toEqual([...ids].sort());
+      const [{ total }] = await runSql<{ total: number }>(
+        t.svc.databaseUrl,
+        `SELECT sum(attempts)::int AS total FROM "Mail" WHERE id = ANY($1::uuid[])`,
+        [ids],
+      );
+      expect(total).toBe(200);
+      // Both replicas took part (batches of 20: neither can claim all 200 at once).
+      const byFirst = t.worker.stats.sent - sentBefore[0];
+      const byReplica = replicaWorker.stats.sent - sentBefore[1];
+      expect(byFirst + byReplica).toBe(200);
+      expect(byFirst).toBeGreaterThan(0);
+      expect(byReplica).toBeGreaterThan(0);
+    } finally {
+      await replica.app.close();
+    }
+  });
+});

@@ -1,0 +1,261 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type SMTPPool from 'nodemailer/lib/smtp-pool';
+import { Client as PgClient } from 'pg';
+import { SERVICE_CONFIG } from '@crm/service-kit';
+import type { BookingsInvitationsConfig } from '../config';
+import { PrismaService } from '../database/prisma.service';
+import { AttachmentGoneError, MailAttachments, type RenderedAttachment } from './mail-attachments';
+import { MAIL_CHANNEL, type MailAttachment } from './mail-outbox';
+import { isPermanentSmtpError, mailRetryDelayMs } from './mail-retry';
+
+/**
+ * How long a claimed mail is hidden from other workers while this one sends it. Longer than a
+ * send can take (SMTP timeouts below); a worker that dies meanwhile leaves it for the next claim.
+ */
+const LEASE_MS = 10 * 60 * 1000;
+
+interface ClaimedMail {
+  id: string;
+  tenantId: string;
+  toAddress: string;
+  toName: string | null;
+  language: string;
+  subject: string;
+  text: string;
+  attachments: MailAttachment[] | null;
+  attempts: number;
+}
+
+/** `Name <a@b.c>` or `a@b.c` -> `b.c` (the right side of Message-IDs). */
+export function mailDomainOf(from: string): string {
+  const address = /<([^>]+)>/.exec(from)?.[1] ?? from;
+  return address.split('@')[1]?.trim() || 'localhost';
+}
+
+/** Deterministic from the mail's id: a receiver can drop a repeat sent after a crash. */
+export const messageIdOf = (mailId: string, domain: string) => `<${mailId}@${domain}>`;
+
+/**
+ * Sends the mail outbox (see README.md): claims due mails with FOR UPDATE SKIP LOCKED and leases
+ * them by moving nextAttemptAt in the same statement, renders their attachments, sends them over
+ * a pooled SMTP connection and marks them sent, or schedules a retry, or gives up (`failed`).
+ * Wakes on the commit notification of enqueueMail, else polls.
+ */
+@Injectable()
+export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(MailWorker.name);
+  private transport: Transporter | null = null;
+  private readonly domain: string;
+  /** Since start: mails sent, attempts that failed, mails given up. For tests and logs. */
+  readonly stats = { sent: 0, failedAttempts: 0, failed: 0 };
+  private running = false;
+  private woken = false;
+  private wakeUp: (() => void) | null = null;
+  private loopDone: Promise<void> | null = null;
+  private listenDone: Promise<void> | null = null;
+  private listener: PgClient | null = null;
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly attachments: MailAttachments,
+    @Inject(SERVICE_CONFIG) private readonly config: BookingsInvitationsConfig,
+  ) {
+    this.domain = mailDomainOf(config.MAIL_FROM);
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.config.MAIL_WORKER_ENABLED) this.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.stop();
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.transport = nodemailer.createTransport({
+      url: this.config.SMTP_URL,
+      pool: true,
+      maxConnections: this.config.MAIL_CONCURRENCY,
+      // Bounded, so a hanging server cannot outlast the lease.
+      connectionTimeout: 15_000,
+      greetingTimeout: 15_000,
+      socketTimeout: 60_000,
+    } as SMTPPool.Options);
+    this.listenDone = this.listen();
+    this.loopDone = this.loop();
+  }
+
+  /** Finishes the mails being sent, then stops (no new claims). */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.wake();
+    await this.loopDone;
+    const l = this.listener;
+    this.listener = null;
+    await l?.end().catch(() => undefined);
+    await this.listenDone;
+    this.transport?.close();
+    this.transport = null;
+  }
+
+  /** Look for due mails now instead of at the next poll. */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      let full = false;
+      try {
+        full = await this.sendDue();
+      } catch (err) {
+        this.logger.warn(`mail worker: ${(err as Error).message}`);
+      }
+      if (!full) await this.sleep(this.config.MAIL_POLL_INTERVAL_MS);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.woken || !this.running) {
+      this.woken = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = null;
+        this.woken = false;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
+    });
+  }
+
+  /** Claims one batch and sends it. Returns true when the batch was full (more may be due). */
+  async sendDue(): Promise<boolean> {
+    const mails = await this.claim();
+    let next = 0;
+    const lanes = Array.from(
+      { length: Math.min(this.config.MAIL_CONCURRENCY, mails.length) },
+      async () => {
+        while (next < mails.length) await this.send(mails[next++]);
+      },
+    );
+    await Promise.all(lanes);
+    return mails.length === this.config.MAIL_BATCH_SIZE;
+  }
+
+  /**
+   * One statement: the due mails no other worker holds, leased at once. A concurrent claim skips
+   * the locked rows, and after the commit sees them not due.
+   */
+  private claim(): Promise<ClaimedMail[]> {
+    return this.prisma.$queryRawUnsafe<ClaimedMail[]>(
+      `UPDATE "Mail" m SET "nextAttemptAt" = now() + ($2::int * interval '1 millisecond')
+        WHERE m."id" IN (
+          SELECT "id" FROM "Mail"
+           WHERE "status" = 'queued' AND "nextAttemptAt" <= now()
+           ORDER BY "nextAttemptAt"
+           LIMIT $1
+           FOR UPDATE SKIP LOCKED)
+        RETURNING m."id"::text AS "id", m."tenantId", m."toAddress", m."toName", m."language",
+                  m."subject", m."text", m."attachments", m."attempts"`,
+      this.config.MAIL_BATCH_SIZE,
+      LEASE_MS,
+    );
+  }
+
+  private async send(mail: ClaimedMail): Promise<void> {
+    const transport = this.transport;
+    if (!transport) return;
+    try {
+      const files: RenderedAttachment[] = [];
+      for (const a of mail.attachments ?? []) {
+        files.push(await this.attachments.render(mail.tenantId, a, mail.language));
+      }
+      const info = await transport.sendMail({
+        from: this.config.MAIL_FROM,
+        to: mail.toName ? { name: mail.toName, address: mail.toAddress } : mail.toAddress,
+        subject: mail.subject,
+        text: mail.text,
+        messageId: messageIdOf(mail.id, this.domain),
+        headers: { 'X-Crm-Mail-Id': mail.id },
+        attachments: files.map((f) => ({
+          filename: f.filename,
+          content: f.content,
+          contentType: f.contentType,
+        })),
+      });
+      await this.prisma.$executeRawUnsafe(
+        `UPDATE "Mail" SET "status" = 'sent', "sentAt" = now(), "messageId" = $2,
+                "attempts" = "attempts" + 1, "lastError" = NULL
+          WHERE "id" = $1::uuid AND "status" = 'queued'`,
+        mail.id,
+        (info as { messageId?: string }).messageId ?? messageIdOf(mail.id, this.domain),
+      );
+      this.stats.sent++;
+    } catch (err) {
+      await this.recordFailure(mail, err).catch((e) =>
+        // The lease expires and the mail is tried again: nothing is lost.
+        this.logger.warn(`mail ${mail.id}: failure not recorded: ${(e as Error).message}`),
+      );
+    }
+  }
+
+  private async recordFailure(mail: ClaimedMail, err: unknown): Promise<void> {
+    const attempts = mail.attempts + 1;
+    const message = ((err as Error)?.message ?? String(err)).slice(0, 2000);
+    const delay =
+      isPermanentSmtpError(err) || err instanceof AttachmentGoneError
+        ? null
+        : mailRetryDelayMs(attempts, this.config.MAIL_RETRY_FIRST_MS);
+    this.stats.failedAttempts++;
+    if (delay === null) this.stats.failed++;
+    await this.prisma.$executeRawUnsafe(
+      `UPDATE "Mail" SET "attempts" = "attempts" + 1, "lastError" = $2,
+              "status" = CASE WHEN $3::int IS NULL THEN 'failed' ELSE "status" END,
+              "nextAttemptAt" = CASE WHEN $3::int IS NULL THEN "nextAttemptAt"
+                                     ELSE now() + ($3::int * interval '1 millisecond') END
+        WHERE "id" = $1::uuid AND "status" = 'queued'`,
+      mail.id,
+      message,
+      delay,
+    );
+    const what = delay === null ? 'gave up' : `retry in ${delay} ms`;
+    this.logger.warn(`mail ${mail.id} (attempt ${attempts}) not sent, ${what}: ${message}`);
+  }
+
+  /** LISTEN for enqueueMail's commit notification; on a broken connection, retry (polling goes on). */
+  private async listen(): Promise<void> {
+    while (this.running) {
+      const client = new PgClient({ connectionString: this.config.DATABASE_URL });
+      try {
+        const ended = new Promise<void>((resolve) => {
+          client.on('error', () => resolve());
+          client.on('end', () => resolve());
+        });
+        await client.connect();
+        client.on('notification', () => this.wake());
+        await client.query(`LISTEN ${MAIL_CHANNEL}`);
+        this.listener = client;
+        if (this.running) await ended;
+      } catch (err) {
+        this.logger.debug(`mail LISTEN: ${(err as Error).message}`);
+      }
+      await client.end().catch(() => undefined);
+      if (this.running) await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+}
