@@ -6,6 +6,7 @@ import { TemplatesService } from './contact-person-templates/templates.service';
 import { EventSettingsListsController } from './event-settings-lists.controller';
 import { EventSettingsListReads, EventSettingsListWrites } from './event-settings-lists.service';
 import { EventSettingsLookup } from './event-settings-lookup.service';
+import { EventSettingsMessages } from './event-settings.messages';
 import { EventSettingsRepository } from './event-settings.repository';
 import { EventsChangedNotifier } from './events-changed';
 import { EventSettingsResolver } from './event-settings.resolver';
@@ -18,7 +19,12 @@ import { VendorListsService } from './vendor-lists/vendor-lists.service';
  * settings object, contact person templates. Exports EventSettingsLookup for the events domain.
  */
 @Module({
-  controllers: [EventSettingsObjectController, TemplatesController, EventSettingsListsController],
+  controllers: [
+    EventSettingsObjectController,
+    TemplatesController,
+    EventSettingsListsController,
+    EventSettingsMessages,
+  ],
   providers: [
     EventsChangedNotifier,
     EventSettingsRepository,
