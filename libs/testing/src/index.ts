@@ -8,3 +8,4 @@ export * from './client';
 export * from './fuzz/schema-arbitrary';
 export * from './images';
 export * from './smtp-server';
+export * from './pdf-text';
