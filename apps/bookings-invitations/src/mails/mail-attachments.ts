@@ -22,9 +22,13 @@ type Renderer<K extends MailAttachment['kind']> = (
   tenantId: string,
   attachment: Extract<MailAttachment, { kind: K }>,
   language: string,
-) => Promise<RenderedAttachment>;
+) => Promise<RenderedAttachment | null>;
 
-type AnyRenderer = (t: string, a: MailAttachment, language: string) => Promise<RenderedAttachment>;
+type AnyRenderer = (
+  t: string,
+  a: MailAttachment,
+  language: string,
+) => Promise<RenderedAttachment | null>;
 
 /**
  * Who renders which attachment of a queued mail: the invoices domain registers `invoice`, the
@@ -39,18 +43,15 @@ export class MailAttachments {
     this.renderers.set(kind, render as unknown as AnyRenderer);
   }
 
+  /** The file, or null when there is nothing to attach (the mail goes without it). */
   render(
     tenantId: string,
     attachment: MailAttachment,
     language: string,
-  ): Promise<RenderedAttachment> {
+  ): Promise<RenderedAttachment | null> {
     const render = this.renderers.get(attachment.kind) as
       Renderer<typeof attachment.kind> | undefined;
     if (!render) throw new Error(`no renderer for mail attachment ${attachment.kind}`);
-    return (render as (t: string, a: MailAttachment, l: string) => Promise<RenderedAttachment>)(
-      tenantId,
-      attachment,
-      language,
-    );
+    return (render as AnyRenderer)(tenantId, attachment, language);
   }
 }

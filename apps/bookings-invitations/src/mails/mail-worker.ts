@@ -183,7 +183,8 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
     try {
       const files: RenderedAttachment[] = [];
       for (const a of mail.attachments ?? []) {
-        files.push(await this.attachments.render(mail.tenantId, a, mail.language));
+        const file = await this.attachments.render(mail.tenantId, a, mail.language);
+        if (file) files.push(file);
       }
       const info = await transport.sendMail({
         from: this.config.MAIL_FROM,

@@ -1,0 +1,28 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { MailAttachments } from '../mails/mail-attachments';
+import { InvoicesController } from './invoices.controller';
+import { InvoicesRepository } from './invoices.repository';
+import { InvoicesResolver } from './invoices.resolver';
+import { InvoicesService } from './invoices.service';
+
+/**
+ * Invoices of bookings (BK10, BK11, BK16, BK17). Renders the `invoice` attachment of queued
+ * mails (the booking confirmation's and BK10's) when the mail worker sends them.
+ */
+@Module({
+  controllers: [InvoicesController],
+  providers: [InvoicesRepository, InvoicesService, InvoicesResolver],
+  exports: [InvoicesService],
+})
+export class InvoicesModule implements OnModuleInit {
+  constructor(
+    private readonly attachments: MailAttachments,
+    private readonly invoices: InvoicesService,
+  ) {}
+
+  onModuleInit(): void {
+    this.attachments.register('invoice', (tenantId, a) =>
+      this.invoices.attachment(tenantId, a.bookingId),
+    );
+  }
+}

@@ -1,0 +1,308 @@
+import { Injectable } from '@nestjs/common';
+import { I18nService } from 'nestjs-i18n';
+import { Paged, paged } from '@crm/envelope';
+import { AppException, ErrorCode, isUuid } from '@crm/errors';
+import { InvoiceSenderReply, InvoiceSenderRequest, MessageBus, Subjects } from '@crm/messaging';
+import { parseSort, skipTake, toOrderBy } from '@crm/paging';
+import { isUniqueViolation, modifiedStamps } from '@crm/persistence';
+import type { RequestContext } from '@crm/request-context';
+import { actorOf, addBookingHistory } from '../bookings/booking-history';
+import type { Mail as MailRow } from '../generated/prisma/client';
+import { AttachmentGoneError, type RenderedAttachment } from '../mails/mail-attachments';
+import { enqueueMail } from '../mails/mail-outbox';
+import type { BookingMailListQuery, SetInvoiceNumberInput } from './dto/invoice.input';
+import type { BookingInvoiceNumber, BookingMail } from './dto/invoice.output';
+import { invoiceFileName, type InvoiceFacts } from './invoice-document';
+import { type InvoiceLabels, renderInvoicePdf } from './invoice-pdf';
+import {
+  BOOKING_MAIL_SORT_FIELDS,
+  type BookingWithTickets,
+  InvoicesRepository,
+} from './invoices.repository';
+
+/** BK11: letters, digits and - / . _ inside, 1 to 50 characters. */
+export const INVOICE_NUMBER_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9/._-]{0,48}[A-Za-z0-9])?$/;
+
+const LABEL_KEYS: (keyof InvoiceLabels)[] = [
+  'title',
+  'titleCancelled',
+  'noSender',
+  'invoiceNumber',
+  'invoiceDate',
+  'booking',
+  'billTo',
+  'event',
+  'eventDate',
+  'ticket',
+  'participant',
+  'net',
+  'taxRate',
+  'tax',
+  'gross',
+  'cancelledTicket',
+  'taxLine',
+  'totalNet',
+  'totalTax',
+  'totalGross',
+  'cancelledAt',
+  'cancellationFee',
+  'refund',
+  'vatId',
+  'taxNumber',
+  'iban',
+  'bic',
+];
+
+/** The booking's language as the invoice speaks it (en unless German). */
+const invoiceLanguage = (language: string): 'en' | 'de' =>
+  language.toLowerCase().startsWith('de') ? 'de' : 'en';
+
+export function toBookingMail(row: MailRow): BookingMail {
+  return {
+    id: row.id,
+    bookingId: row.bookingId!,
+    eventId: row.eventId,
+    kind: row.kind,
+    to: row.toAddress,
+    toName: row.toName,
+    subject: row.subject,
+    status: row.status,
+    attempts: row.attempts,
+    lastError: row.lastError,
+    sentAt: row.sentAt?.toISOString() ?? null,
+    dateCreated: row.dateCreated.toISOString(),
+  };
+}
+
+/**
+ * Invoices of bookings (BK10, BK11, BK16, BK17): the PDF rendered from the booking's frozen prices
+ * and the tenant's invoice sender (asked of the events service), mailed through the outbox.
+ */
+@Injectable()
+export class InvoicesService {
+  constructor(
+    private readonly repo: InvoicesRepository,
+    private readonly bus: MessageBus,
+    private readonly i18n: I18nService,
+  ) {}
+
+  private notFound(ctx: RequestContext, id: string): AppException {
+    const resource = this.i18n.t('invoices.resource.booking', { lang: ctx.language });
+    return AppException.notFound(resource as string, id);
+  }
+
+  private async requireBooking(ctx: RequestContext, id: string): Promise<BookingWithTickets> {
+    const booking = isUuid(id) ? await this.repo.booking(ctx.tenantId, id.toLowerCase()) : null;
+    if (!booking) throw this.notFound(ctx, id);
+    return booking;
+  }
+
+  /** The tenant's invoice sender; no answer from events: 503 (a mail retries later). */
+  private async sender(tenantId: string): Promise<Record<string, string> | null> {
+    const ask: InvoiceSenderRequest = { tenantId };
+    const reply = await this.bus.request<InvoiceSenderReply>(Subjects.events.invoiceSender, ask);
+    if (!reply || typeof reply !== 'object' || !('sender' in reply)) {
+      throw new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'errors.dependency.unavailable', {
+        service: 'events',
+      });
+    }
+    const s = reply.sender;
+    if (!s || typeof s !== 'object') return null;
+    const fields = Object.entries(s).filter(
+      (e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '',
+    );
+    return fields.length ? Object.fromEntries(fields) : null;
+  }
+
+  private labels(lang: 'en' | 'de'): InvoiceLabels {
+    return Object.fromEntries(
+      LABEL_KEYS.map((k) => [k, this.i18n.t(`invoices.pdf.${k}`, { lang }) as string]),
+    ) as unknown as InvoiceLabels;
+  }
+
+  /** The PDF of a booking that has an invoice number. */
+  private async render(booking: BookingWithTickets): Promise<RenderedAttachment> {
+    const language = invoiceLanguage(booking.language);
+    const [sender, event] = await Promise.all([
+      this.sender(booking.tenantId),
+      this.repo.event(booking.tenantId, booking.eventId),
+    ]);
+    const facts: InvoiceFacts = {
+      language,
+      invoiceNumber: booking.invoiceNumber!,
+      invoiceDate: booking.invoiceDate ?? booking.dateCreated,
+      bookingId: booking.id,
+      currency: booking.currency,
+      booker: {
+        firstname: booking.bookerFirstname,
+        lastname: booking.bookerLastname,
+        email: booking.bookerEmail,
+      },
+      event: event ?? { title: booking.eventId, startsAt: null, timeZone: 'UTC' },
+      sender,
+      tickets: booking.tickets,
+      totals: { net: booking.totalNet, tax: booking.totalTax, gross: booking.totalGross },
+      cancellation:
+        booking.status === 'cancelled'
+          ? {
+              at: booking.cancelledAt,
+              fee: booking.cancellationFee,
+              refund: booking.refundAmount,
+            }
+          : null,
+    };
+    return {
+      filename: invoiceFileName(booking.invoiceNumber!, language),
+      contentType: 'application/pdf',
+      content: await renderInvoicePdf(facts, this.labels(language)),
+    };
+  }
+
+  /**
+   * The `invoice` attachment of a queued mail: null (nothing attached) when the booking has no
+   * invoice number; a deleted booking gives the mail up.
+   */
+  async attachment(tenantId: string, bookingId: string): Promise<RenderedAttachment | null> {
+    const booking = await this.repo.booking(tenantId, bookingId);
+    if (!booking) throw new AttachmentGoneError(`booking ${bookingId} no longer exists`);
+    return booking.invoiceNumber ? this.render(booking) : null;
+  }
+
+  /** BK16: the invoice PDF; 404 for an unknown booking and for one without an invoice number. */
+  async invoicePdf(ctx: RequestContext, id: string): Promise<RenderedAttachment> {
+    const booking = await this.requireBooking(ctx, id);
+    if (!booking.invoiceNumber) {
+      throw new AppException(ErrorCode.NOT_FOUND, 'invoices.noInvoice', { id });
+    }
+    return this.render(booking);
+  }
+
+  /** BK10: queues the invoice mail to the booker (409 without an invoice number); history. */
+  async sendInvoiceMail(ctx: RequestContext, id: string): Promise<BookingMail> {
+    await this.requireBooking(ctx, id);
+    const bookingId = id.toLowerCase();
+    return this.repo.transaction(async (tx) => {
+      const b = await this.repo.booking(ctx.tenantId, bookingId, tx);
+      if (!b) throw this.notFound(ctx, id);
+      if (!b.invoiceNumber) {
+        throw new AppException(ErrorCode.CONFLICT, 'invoices.conflict.noNumber', { id });
+      }
+      const lang = invoiceLanguage(b.language);
+      const event = await this.repo.event(ctx.tenantId, b.eventId);
+      const args = {
+        number: b.invoiceNumber,
+        name: `${b.bookerFirstname} ${b.bookerLastname}`.trim(),
+        event: event?.title ?? '',
+      };
+      const mailId = await enqueueMail(tx, {
+        tenantId: ctx.tenantId,
+        kind: 'invoice',
+        toAddress: b.bookerEmail,
+        toName: args.name || null,
+        language: lang,
+        subject: this.i18n.t('invoices.mail.subject', { lang, args }) as string,
+        text: this.i18n.t('invoices.mail.text', { lang, args }) as string,
+        attachments: [{ kind: 'invoice', bookingId }],
+        bookingId,
+        eventId: b.eventId,
+      });
+      await addBookingHistory(tx, actorOf(ctx), {
+        tenantId: ctx.tenantId,
+        eventId: b.eventId,
+        bookingId,
+        action: 'invoice-mailed',
+        data: { mailId, to: b.bookerEmail, invoiceNumber: b.invoiceNumber },
+      });
+      return toBookingMail((await this.repo.mail(tx, ctx.tenantId, mailId))!);
+    });
+  }
+
+  /**
+   * BK11: the invoice number of a booking invoiced elsewhere. Only a booking without one gets it
+   * (the same number again answers as set); a number of another booking of the tenant is a 409,
+   * decided by the unique index when two requests race.
+   */
+  async setInvoiceNumber(
+    ctx: RequestContext,
+    id: string,
+    input: SetInvoiceNumberInput,
+  ): Promise<BookingInvoiceNumber> {
+    const number = typeof input.invoiceNumber === 'string' ? input.invoiceNumber.trim() : '';
+    if (!INVOICE_NUMBER_PATTERN.test(number)) {
+      throw AppException.validation([
+        {
+          field: 'invoiceNumber',
+          rule: 'invoiceNumber',
+          messageKey: 'invoices.problems.invoiceNumber',
+        },
+      ]);
+    }
+    await this.requireBooking(ctx, id);
+    const bookingId = id.toLowerCase();
+    const taken = () =>
+      new AppException(ErrorCode.CONFLICT, 'invoices.conflict.numberTaken', { number }, [
+        {
+          field: 'invoiceNumber',
+          rule: 'unique',
+          args: { value: number },
+          messageKey: 'invoices.problems.unique',
+        },
+      ]);
+    return this.repo
+      .transaction(async (tx) => {
+        const date = await this.repo.setInvoiceNumber(
+          tx,
+          ctx.tenantId,
+          bookingId,
+          number,
+          modifiedStamps(ctx),
+        );
+        const b = await this.repo.booking(ctx.tenantId, bookingId, tx);
+        if (!b) throw this.notFound(ctx, id);
+        if (!date) {
+          if (b.invoiceNumber === number) {
+            return { bookingId, invoiceNumber: number, invoiceDate: b.invoiceDate!.toISOString() };
+          }
+          throw new AppException(ErrorCode.CONFLICT, 'invoices.conflict.hasNumber', {
+            id,
+            number: b.invoiceNumber,
+          });
+        }
+        await addBookingHistory(tx, actorOf(ctx), {
+          tenantId: ctx.tenantId,
+          eventId: b.eventId,
+          bookingId,
+          action: 'invoice-number-set',
+          data: { invoiceNumber: number },
+        });
+        return { bookingId, invoiceNumber: number, invoiceDate: date.toISOString() };
+      })
+      .catch((err: unknown) => {
+        if (isUniqueViolation(err)) throw taken();
+        throw err;
+      });
+  }
+
+  /** BK17: the booking's mails, newest first unless sorted otherwise. */
+  async mails(
+    ctx: RequestContext,
+    bookingId: string,
+    query: BookingMailListQuery,
+  ): Promise<Paged<BookingMail>> {
+    const sort = parseSort(
+      query.sort,
+      BOOKING_MAIL_SORT_FIELDS,
+      [{ field: 'dateCreated', direction: 'desc' }],
+      'id',
+    );
+    const id = isUuid(bookingId) ? bookingId.toLowerCase() : null;
+    if (!id || !(await this.repo.bookingExists(ctx.tenantId, id))) {
+      throw this.notFound(ctx, bookingId);
+    }
+    const [rows, total] = await this.repo.mailsPage(ctx.tenantId, id, {
+      ...skipTake(query),
+      orderBy: toOrderBy(sort),
+    });
+    return paged(rows.map(toBookingMail), total);
+  }
+}
