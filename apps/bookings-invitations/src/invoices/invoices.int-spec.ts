@@ -1,4 +1,6 @@
 import { pdfText } from '@crm/testing';
+import { PrismaService } from '../database/prisma.service';
+import { enqueueMail } from '../mails/mail-outbox';
 import { eventually } from '../mails/test/mail-test-kit';
 import { InvoiceTestKit } from './test/invoice-test-kit';
 
@@ -183,6 +185,65 @@ describe('BK10 POST /bookings/{id}/invoice-mail', () => {
     ]);
     expect(rows).toEqual([]);
     expect(await t.history(none.id)).toEqual([]);
+  });
+});
+
+describe('the invoice attachment of a queued mail (booking confirmation)', () => {
+  const queue = (tenantId: string, bookingId: string) =>
+    t.svc.app.get(PrismaService).$transaction((tx) =>
+      enqueueMail(tx, {
+        tenantId,
+        kind: 'booking-confirmation',
+        toAddress: 'booker@example.test',
+        language: 'en',
+        subject: 'Your booking',
+        text: 'Thank you',
+        attachments: [{ kind: 'invoice', bookingId }],
+        bookingId,
+      }),
+    );
+  const row = (id: string) =>
+    t.sql<{ status: string; attempts: number; lastError: string | null }>(
+      `SELECT status, attempts, "lastError" FROM "Mail" WHERE id = $1::uuid`,
+      [id],
+    );
+
+  it('attaches the invoice rendered when sent, omits it for a booking without invoice number', async () => {
+    const withNumber = await t.booking(t.A, { invoiceNumber: 'CONF-1' });
+    const without = await t.booking(t.A, { invoiceNumber: null });
+    const [a, b] = [await queue(t.A, withNumber.id), await queue(t.A, without.id)];
+    const got = await t.smtp.waitFor((m) => m.parsed.headers.get('x-crm-mail-id') === a);
+    expect(got.parsed.attachments.map((x) => x.filename)).toEqual(['invoice-CONF-1.pdf']);
+    const bare = await t.smtp.waitFor((m) => m.parsed.headers.get('x-crm-mail-id') === b);
+    expect(bare.parsed.attachments).toEqual([]);
+  });
+
+  it('gives a mail up at once when its booking is gone; retries while events does not answer', async () => {
+    const gone = await t.booking(t.A);
+    await t.sql(`DELETE FROM "Booking" WHERE id = $1::uuid`, [gone.id]);
+    const goneMail = await queue(t.A, gone.id);
+    const b = await t.booking(t.A);
+    await t.senders.stop();
+    let waiting = '';
+    try {
+      waiting = await queue(t.A, b.id);
+      await eventually(async () => {
+        const [r] = await row(waiting);
+        expect(r.attempts).toBeGreaterThanOrEqual(2);
+        expect(r.status).toBe('queued');
+        expect(r.lastError).toContain('events');
+      });
+    } finally {
+      await t.senders.start();
+    }
+    await eventually(async () => expect((await row(waiting))[0].status).toBe('sent'), 20_000);
+    const [g] = await eventually(async () => {
+      const r = await row(goneMail);
+      expect(r[0].status).not.toBe('queued');
+      return r;
+    });
+    expect(g).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(g.lastError).toContain('no longer exists');
   });
 });
 
