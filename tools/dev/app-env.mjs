@@ -18,15 +18,23 @@ export const SERVICES_HOST_DEFAULT = '127.0.0.1';
 /**
  * A service: its port, database, NATS, the internal token (only the gateway's calls are served)
  * and the address to listen on: 127.0.0.1 unless SERVICES_HOST is set (clients reach the stack
- * through the gateway only).
+ * through the gateway only). `smtpUrl`: the development mailbox the launcher started, if any.
  */
-export function serviceEnv({ env = process.env, port, databaseUrl, natsUrl, internalToken }) {
+export function serviceEnv({
+  env = process.env,
+  port,
+  databaseUrl,
+  natsUrl,
+  internalToken,
+  smtpUrl,
+}) {
   return {
     ...common(env, natsUrl),
     PORT: String(port),
     DATABASE_URL: databaseUrl,
     HOST: env.SERVICES_HOST || SERVICES_HOST_DEFAULT,
     INTERNAL_TOKEN: internalToken,
+    ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}),
   };
 }
 

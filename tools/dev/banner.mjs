@@ -1,7 +1,15 @@
 // What the launcher prints once everything answers: where things are and how to call them.
 
 /** Lines of the closing summary. `demo` is absent when the gateway or tenant-info did not start. */
-export function readyBanner({ gatewayUrl, services, database, natsUrl, demo, adminToken }) {
+export function readyBanner({
+  gatewayUrl,
+  services,
+  database,
+  natsUrl,
+  mailbox,
+  demo,
+  adminToken,
+}) {
   const rows = [];
   const row = (label, value) => rows.push([label, value]);
   if (gatewayUrl) {
@@ -12,6 +20,8 @@ export function readyBanner({ gatewayUrl, services, database, natsUrl, demo, adm
   for (const [app, url] of Object.entries(services)) row(app, url);
   row('PostgreSQL', database);
   row('NATS', natsUrl);
+  // The development mailbox: every mail the services send, readable on a page.
+  if (mailbox) row('Mails', `${mailbox.pageUrl}  (SMTP ${mailbox.smtpUrl})`);
   if (demo) {
     row('Tenant id', demo.tenantId);
     row('API key', demo.apiKey);

@@ -1,4 +1,4 @@
-// The seven steps of `npm start`, in order. Each gets the launcher's context `ctx` (options,
+// The eight steps of `npm start`, in order. Each gets the launcher's context `ctx` (options,
 // started processes, secrets, results of earlier steps) and `step.note()` for its result line,
 // and throws a StepError saying what went wrong and what to do.
 import { existsSync } from 'node:fs';
@@ -12,6 +12,7 @@ import {
   startEmbeddedPostgres,
   withDatabase,
 } from './database.mjs';
+import { startMailbox } from './mailbox.mjs';
 import { ensureNats } from './nats.mjs';
 import { StepError } from './output.mjs';
 import { runCaptured, servesSubgraph, tail, waitForHttp } from './processes.mjs';
@@ -21,6 +22,7 @@ export const STEPS = [
   'build',
   'database',
   'nats',
+  'mail',
   'migrations',
   'services',
   'gateway',
@@ -84,6 +86,32 @@ export async function nats(ctx, step) {
   step.note(started ? `started nats-server at ${ctx.opts.natsUrl}` : `using ${ctx.opts.natsUrl}`);
 }
 
+/**
+ * The development mailbox (tools/dev/mailbox.mjs) for the services that send mail, unless SMTP_URL
+ * names a server of one's own. Returns { smtpUrl, pageUrl } of the one started, else null.
+ */
+export async function mail(ctx, step) {
+  if (process.env.SMTP_URL) {
+    step.note('SMTP_URL set: mails go there');
+    return null;
+  }
+  const smtpPort = Number(process.env.DEV_SMTP_PORT || 2525);
+  const httpPort = Number(process.env.DEV_MAILBOX_PORT || 8025);
+  for (const [port, name] of [
+    [smtpPort, 'DEV_SMTP_PORT'],
+    [httpPort, 'DEV_MAILBOX_PORT'],
+  ])
+    if (await portAnswers(port))
+      throw new StepError(
+        `port ${port} (development mailbox) is in use`,
+        `stop what uses it, set ${name} to a free port, or set SMTP_URL to a mail server of yours`,
+      );
+  const box = await startMailbox({ smtpPort, httpPort, dir: path.join(ROOT, '.data', 'mails') });
+  ctx.stack.mailbox = box;
+  step.note(`SMTP ${box.smtpUrl}, mails at ${box.pageUrl}`);
+  return { smtpUrl: box.smtpUrl, pageUrl: box.pageUrl };
+}
+
 /** Applies every service's migrations, in parallel (each its own database). */
 export async function migrations(ctx, step) {
   const services = ctx.opts.services.filter((s) => hasMigrations(s));
@@ -120,6 +148,7 @@ export async function services(ctx, step) {
         databaseUrl: databaseUrl(ctx, app),
         natsUrl: ctx.opts.natsUrl,
         internalToken: ctx.secrets.internalToken,
+        smtpUrl: ctx.mailbox?.smtpUrl,
       }),
     }),
   );

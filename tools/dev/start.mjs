@@ -25,7 +25,10 @@ Environment (all optional):
                      .data/dev-secrets.json); a service answers 401 to calls without it
   SERVICES_HOST      address the services listen on (127.0.0.1); the gateway listens on HOST
                      (default 0.0.0.0, every interface)
-  START_ONLY         comma list of apps to start, e.g. crm-people,tenant-info`;
+  START_ONLY         comma list of apps to start, e.g. crm-people,tenant-info
+  SMTP_URL           a mail server for bookings-invitations; unset: a development mailbox on
+                     DEV_SMTP_PORT (2525) keeps every mail in .data/mails and lists them on a page
+                     at DEV_MAILBOX_PORT (8025)`;
 
 function options(argv, env) {
   const apps = listApps();
@@ -51,6 +54,7 @@ function options(argv, env) {
 class Stack {
   constructor(out) {
     this.postgres = null;
+    this.mailbox = null;
     this.stopped = null;
     let fail;
     // Rejects when a child ends on its own: the running step fails, or after start-up the
@@ -71,6 +75,7 @@ class Stack {
   stop() {
     this.stopped ??= (async () => {
       await this.supervisor.stopAll();
+      if (this.mailbox) await this.mailbox.stop().catch(() => undefined);
       if (this.postgres) await this.postgres.stop().catch(() => undefined);
     })();
     return this.stopped;
@@ -126,6 +131,9 @@ async function main() {
     step.checkBuilt(ctx);
     ctx.serverUrl = await run('database', step.database);
     await run('nats', step.nats);
+    ctx.mailbox = opts.services.includes('bookings-invitations')
+      ? await run('mail', step.mail)
+      : steps.skip('mail', 'no service sends mail');
     await run('migrations', step.migrations);
     ctx.subgraphs = await run('services', step.services);
     if (opts.gateway) await run('gateway', step.gateway);
@@ -140,6 +148,7 @@ async function main() {
       services: Object.fromEntries(opts.services.map((a) => [a, step.appUrl(ctx, a)])),
       database: redactUrl(withDatabase(ctx.serverUrl, '')),
       natsUrl: opts.natsUrl,
+      mailbox: ctx.mailbox,
       demo,
       adminToken: ctx.secrets.adminToken,
     });

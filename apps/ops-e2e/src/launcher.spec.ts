@@ -157,6 +157,18 @@ describe('app environment', () => {
     });
   });
 
+  it('points the services at the development mailbox the launcher started', async () => {
+    const env = await callEsm<Record<string, string>>(APP_ENV, 'serviceEnv', {
+      env: {},
+      port: 3004,
+      databaseUrl: 'postgresql://p@h/bookings_invitations',
+      natsUrl: 'nats://127.0.0.1:24222',
+      internalToken: 'generated-internal-token',
+      smtpUrl: 'smtp://127.0.0.1:2525',
+    });
+    expect(env.SMTP_URL).toBe('smtp://127.0.0.1:2525');
+  });
+
   it('lets SERVICES_HOST open the services to other interfaces', async () => {
     const env = await callEsm<Record<string, string>>(APP_ENV, 'serviceEnv', {
       env: { SERVICES_HOST: '0.0.0.0' },
@@ -391,6 +403,21 @@ describe('ready banner', () => {
       "curl -s http://127.0.0.1:3000/v1/crm/tenant-info \\\n      -H 'Authorization: Bearer demo_key_0123456789abcdefgh'",
     );
     expect(text).toContain("-H 'X-Service-TenantId: demo'");
+  });
+
+  it('shows where the development mailbox lists the mails', async () => {
+    const lines = await callEsm<string[]>(BANNER, 'readyBanner', {
+      gatewayUrl: null,
+      services: { 'bookings-invitations': 'http://127.0.0.1:3004' },
+      database: 'x',
+      natsUrl: 'y',
+      mailbox: { pageUrl: 'http://127.0.0.1:8025/', smtpUrl: 'smtp://127.0.0.1:2525' },
+      demo: null,
+      adminToken: 'z'.repeat(16),
+    });
+    expect(lines).toContain(
+      '  Mails                 http://127.0.0.1:8025/  (SMTP smtp://127.0.0.1:2525)',
+    );
   });
 
   it('leaves out the demo part when no gateway runs', async () => {
