@@ -479,6 +479,22 @@ describe('BK15 consistency check', () => {
   });
 });
 
+describe('K2 delete with sold tickets', () => {
+  it('refuses with a 409 naming the count; after the cancellation it deletes', async () => {
+    const eventId = await t.event();
+    const type = await t.ticketType(eventId, { name: 'Gala' });
+    const b = await t.booked(eventId, [{ ticketTypeId: type, n: 3 }]);
+    const res = await t.call('DELETE', `/tickets/${type}`, undefined, t.A, {
+      'Accept-Language': 'de',
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toContain('3');
+    expect(res.body.message).toContain('Gala');
+    await t.call('POST', `/bookings/${b.id}/cancel`, {});
+    expect((await t.call('DELETE', `/tickets/${type}`)).status).toBe(200);
+  });
+});
+
 describe('GraphQL', () => {
   it('creates publicly, reads with event and person references, cancels and lists', async () => {
     const eventId = await t.event();
