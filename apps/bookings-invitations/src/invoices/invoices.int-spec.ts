@@ -320,6 +320,12 @@ describe('BK11 PUT /bookings/{id}/invoice-number', () => {
       expect(res.body.errors[0]).toMatchObject({ field: 'invoiceNumber', rule: 'invoiceNumber' });
       expect(res.body.errors[0].message).toContain('50');
     }
+    // the form the service assigns (year-number) would take a number of its counter
+    const assigned = await t.call('PUT', `/bookings/${b.id}/invoice-number`, {
+      invoiceNumber: '2030-000007',
+    });
+    expect(assigned.status).toBe(400);
+    expect(assigned.body.errors[0]).toMatchObject({ field: 'invoiceNumber', rule: 'assignedForm' });
     const de = await t.call(
       'PUT',
       `/bookings/${b.id}/invoice-number`,

@@ -23,6 +23,12 @@ import {
 /** BK11: letters, digits and - / . _ inside, 1 to 50 characters. */
 export const INVOICE_NUMBER_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9/._-]{0,48}[A-Za-z0-9])?$/;
 
+/**
+ * The form of the numbers this service assigns (`<year>-<6+ digits>`, booking creation). An
+ * external number of that form would take one the counter hands out later, so BK11 refuses it.
+ */
+export const ASSIGNED_NUMBER_FORM = /^\d{4}-\d{6,}$/;
+
 const LABEL_KEYS: (keyof InvoiceLabels)[] = [
   'title',
   'titleCancelled',
@@ -234,6 +240,16 @@ export class InvoicesService {
           field: 'invoiceNumber',
           rule: 'invoiceNumber',
           messageKey: 'invoices.problems.invoiceNumber',
+        },
+      ]);
+    }
+    if (ASSIGNED_NUMBER_FORM.test(number)) {
+      throw AppException.validation([
+        {
+          field: 'invoiceNumber',
+          rule: 'assignedForm',
+          args: { value: number },
+          messageKey: 'invoices.problems.assignedForm',
         },
       ]);
     }
