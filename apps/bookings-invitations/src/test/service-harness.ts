@@ -6,7 +6,11 @@ import { BookingsInvitationsConfig } from '../config';
 
 export type { RunningService };
 
-/** Boots the real bookings-invitations app (HTTP, GraphQL, NATS) on a fresh database and a free port. */
+/**
+ * Boots the real bookings-invitations app (HTTP, GraphQL, NATS) on a fresh database and a free
+ * port. The mail worker runs only when the test gives an SMTP_URL (startSmtpServer of
+ * @crm/testing): elsewhere queued mails stay as they were written.
+ */
 export const startBookingsInvitations = (dbName: string, env?: Record<string, string>) =>
   startServiceForTest({
     service: SERVICE_NAME,
@@ -14,7 +18,7 @@ export const startBookingsInvitations = (dbName: string, env?: Record<string, st
     config: BookingsInvitationsConfig,
     createApp: createServiceApp,
     dbName,
-    env,
+    env: { ...(env?.SMTP_URL ? {} : { MAIL_WORKER_ENABLED: 'false' }), ...env },
   });
 
 /**
