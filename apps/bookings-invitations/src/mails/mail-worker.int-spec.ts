@@ -98,6 +98,29 @@ describe('mail worker', () => {
     expect(row.lastError).toBeTruthy();
   });
 
+  it('leaves a mail leased by another worker alone until its lease runs out (a worker that died)', async () => {
+    const [id] = await t.queue([{ subject: 'Leased' }]);
+    await eventually(async () => expect((await t.mail(id)).status).toBe('sent'));
+    // As a worker that claimed the mail and died before marking it: queued, due in 1.5 s.
+    await runSql(
+      t.svc.databaseUrl,
+      `UPDATE "Mail" SET status = 'queued', "sentAt" = NULL,
+              "nextAttemptAt" = now() + interval '1500 milliseconds' WHERE id = $1::uuid`,
+      [id],
+    );
+    t.worker.wake();
+    await new Promise((r) => setTimeout(r, 800));
+    const copies = () =>
+      t.smtp.messages.filter((m) => m.parsed.headers.get('x-crm-mail-id') === id);
+    expect(copies()).toHaveLength(1);
+    await eventually(async () => expect((await t.mail(id)).status).toBe('sent'));
+    // sent again after the lease, with the same Message-ID: the receiver can tell the repeat
+    expect(copies()).toHaveLength(2);
+    expect(new Set(copies().map((m) => m.parsed.messageId))).toEqual(
+      new Set([`<${id}@crm.localhost>`]),
+    );
+  });
+
   it('two replicas on one database send 200 queued mails exactly once each', async () => {
     const replica = await t.replica();
     const replicaWorker = replica.app.get(MailWorker);
@@ -136,6 +159,39 @@ describe('mail worker', () => {
       expect(byReplica).toBeGreaterThan(0);
     } finally {
       await replica.app.close();
+    }
+  });
+
+  it('stops cleanly on shutdown while sending: what it held is sent once, the rest by the other replica', async () => {
+    const replica = await t.replica();
+    await t.worker.stop(); // only the replica sends until it shuts down
+    try {
+      const ids = await t.queue(
+        Array.from({ length: 60 }, (_, i) => ({ subject: `Shutdown ${i}` })),
+        'tenant-shutdown',
+      );
+      await eventually(async () =>
+        expect(replica.app.get(MailWorker).stats.sent).toBeGreaterThan(0),
+      );
+      const started = Date.now();
+      await replica.app.close();
+      expect(Date.now() - started).toBeLessThan(10_000);
+      t.worker.start();
+      await eventually(async () => {
+        const rows = await runSql<{ n: number }>(
+          t.svc.databaseUrl,
+          `SELECT count(*)::int AS n FROM "Mail" WHERE id = ANY($1::uuid[]) AND status = 'sent'`,
+          [ids],
+        );
+        expect(rows[0].n).toBe(60);
+      }, 30_000);
+      for (const id of ids) {
+        const copies = t.smtp.messages.filter((m) => m.parsed.headers.get('x-crm-mail-id') === id);
+        expect(copies).toHaveLength(1);
+      }
+    } finally {
+      t.worker.start();
+      await replica.app.close().catch(() => undefined);
     }
   });
 });
