@@ -120,6 +120,22 @@ describe('renderInvoicePdf', () => {
     expect(text).toContain('29,15 €');
     expect(text).toContain('262,35 €');
   });
+  it('continues on further pages for a booking of many tickets, totals after the last line', async () => {
+    const one = facts().tickets[0];
+    const many = Array.from({ length: 120 }, (_, i) => ({
+      ...one,
+      participantLastname: `No${i + 1}`,
+    }));
+    const { text, pages } = await readPdf(
+      await renderInvoicePdf(
+        facts({ tickets: many, totals: { net: '12000.00', tax: '2280.00', gross: '14280.00' } }),
+        en.pdf,
+      ),
+    );
+    expect(pages).toBeGreaterThan(1);
+    expect(text).toContain('Zoë No120');
+    expect(text.indexOf('Total €14,280.00')).toBeGreaterThan(text.indexOf('Zoë No120'));
+  });
 });
 
 describe('toWinAnsi and file names', () => {
