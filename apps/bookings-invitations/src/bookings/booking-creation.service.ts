@@ -49,6 +49,19 @@ export interface CreatedBooking {
   replayed: boolean;
 }
 
+/** Names of blanks only are no names (the validator lets ' ' through as not empty). */
+function blankNames(input: CreateBookingInput): FieldProblem[] {
+  const names: [string, string][] = [
+    ['booker.firstname', input.booker.firstname],
+    ['booker.lastname', input.booker.lastname],
+    ...input.tickets.flatMap((t, i): [string, string][] => [
+      [`tickets[${i}].participant.firstname`, t.participant.firstname],
+      [`tickets[${i}].participant.lastname`, t.participant.lastname],
+    ]),
+  ];
+  return names.filter(([, v]) => !v.trim()).map(([field]) => ({ field, rule: 'isNotEmpty' }));
+}
+
 /** Thrown inside the transaction when the idempotency key is taken: it rolls everything back. */
 class KeyTaken extends Error {}
 
@@ -110,6 +123,7 @@ export class BookingCreation {
     ) {
       throwIfProblems([problem('Idempotency-Key', 'idempotencyKey')]);
     }
+    throwIfProblems(blankNames(input));
     const eventId = input.eventId.toLowerCase();
     const event = await this.copies.find(ctx.tenantId, eventId);
     if (!event || event.deleted) throw this.eventNotFound(ctx, input.eventId);

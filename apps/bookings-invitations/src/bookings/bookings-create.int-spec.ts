@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Subjects } from '@crm/messaging';
+import { IdempotencyKeyPurge } from './idempotency-keys';
 import { BookingTestKit } from './test/booking-test-kit';
 
 // BK1 and BK2 against the real service, database and NATS: checks, frozen prices, capacity,
@@ -320,6 +321,28 @@ describe('BK1 idempotency', () => {
     });
     expect(long.status).toBe(400);
     expect(long.body.errors[0]).toMatchObject({ field: 'Idempotency-Key', rule: 'idempotencyKey' });
+  });
+
+  it('keys expire after 24 hours: then a retry makes a new booking', async () => {
+    const eventId = await t.event();
+    const type = await t.ticketType(eventId);
+    const key = { 'Idempotency-Key': randomUUID() };
+    const first = await t.book(eventId, [{ ticketTypeId: type }], {}, t.A, key);
+    expect(first.status).toBe(201);
+    await t.sql(
+      `UPDATE "IdempotencyKey" SET "dateCreated" = now() - interval '25 hours' WHERE key = $1`,
+      [key['Idempotency-Key']],
+    );
+    const fresh = await t.sql(`SELECT count(*)::int AS n FROM "IdempotencyKey"`);
+    const purged = await t.svc.app.get(IdempotencyKeyPurge).purge();
+    expect(purged).toBe(1);
+    expect(await t.sql(`SELECT count(*)::int AS n FROM "IdempotencyKey"`)).toEqual([
+      { n: (fresh[0].n as number) - 1 },
+    ]);
+    const again = await t.book(eventId, [{ ticketTypeId: type }], {}, t.A, key);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.body.data.id).not.toBe(first.body.data.id);
   });
 
   it('a refused booking does not use up its key', async () => {
