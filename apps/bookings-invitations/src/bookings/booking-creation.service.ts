@@ -25,8 +25,8 @@ import type { Booking } from './dto/booking.output';
 
 const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 
-/** Statuses of an event copy that take no bookings. */
-const CLOSED_STATUSES = new Set(['draft', 'cancelled', 'completed', 'deleted']);
+/** Statuses of an event copy that take no bookings (a published draft does: publishing decides). */
+const CLOSED_STATUSES = new Set(['cancelled', 'completed', 'deleted']);
 export const IDEMPOTENCY_KEY_MAX = 200;
 
 const problem = (field: string, rule: string, args?: Record<string, string | number>) => ({

@@ -236,6 +236,13 @@ describe('BK1 create', () => {
     const closed = await t.book(draft, [{ ticketTypeId: draftType }]);
     expect(closed.status).toBe(409);
     expect(closed.body.errors[0]).toMatchObject({ field: 'eventId', rule: 'notOpen' });
+    const cancelledEvent = await t.event(t.A, { status: 'cancelled' });
+    const cancelledType = await t.ticketType(cancelledEvent);
+    expect((await t.book(cancelledEvent, [{ ticketTypeId: cancelledType }])).status).toBe(409);
+    // a published draft takes bookings: publishing decides
+    const draftPublished = await t.event(t.A, { status: 'draft' });
+    const dpType = await t.ticketType(draftPublished);
+    expect((await t.book(draftPublished, [{ ticketTypeId: dpType }])).status).toBe(201);
     const past = await t.event(t.A, { startsAt: '2020-01-01T10:00:00.000Z' });
     const pastType = await t.ticketType(past);
     const started = await t.book(past, [{ ticketTypeId: pastType }]);
