@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { Subjects } from '@crm/messaging';
 import { BookingTestKit } from './test/booking-test-kit';
 
@@ -47,6 +48,31 @@ describe('BK3 list, BK4 read', () => {
     expect(read.body.data).toMatchObject({ id: b.id, bookerInformation: null, tickets: b.tickets });
     expect((await t.call('GET', `/bookings/${b.id}`, undefined, t.B)).status).toBe(404);
     expect((await t.call('GET', `/bookings/nope`)).status).toBe(404);
+  });
+});
+
+describe('BK3 without N+1', () => {
+  it('lists 2 or 12 bookings with their tickets in the same two statements', async () => {
+    const statementsFor = async (n: number) => {
+      const eventId = await t.event();
+      const type = await t.ticketType(eventId, { price: '0' });
+      for (let i = 0; i < n; i++) await t.booked(eventId, [{ ticketTypeId: type, n: 2 }]);
+      const spy = jest.spyOn(pg.Client.prototype, 'query');
+      try {
+        const res = await t.call('GET', `/bookings?eventId=${eventId}`);
+        expect(res.body.data).toHaveLength(n);
+        expect(res.body.data.every((b: { tickets: unknown[] }) => b.tickets.length === 2)).toBe(
+          true,
+        );
+        return spy.mock.calls
+          .map(([q]) => (typeof q === 'string' ? q : String((q as { text?: string })?.text)))
+          .filter((q) => /"(Booking|EventTicket)"/.test(q)).length; // the outbox relay polls meanwhile
+      } finally {
+        spy.mockRestore();
+      }
+    };
+    expect(await statementsFor(2)).toBe(2);
+    expect(await statementsFor(12)).toBe(2);
   });
 });
 
