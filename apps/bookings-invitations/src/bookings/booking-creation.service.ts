@@ -17,6 +17,7 @@ import { enqueueMail } from '../mails/mail-outbox';
 import { dayIn, ticketTax } from '../ticket-types/ticket-prices';
 import { addBookingHistory, PUBLIC_ACTOR } from './booking-history';
 import { checkAnswers } from './booking-form';
+import { drawInvoiceNumber } from './invoice-numbers';
 import { BookingMails } from './booking-mails';
 import { BookingWithTickets, toBooking } from './booking.mapper';
 import { BookingsRepository, Tx } from './bookings.repository';
@@ -409,6 +410,9 @@ export class BookingCreation {
         ]);
       }
       if (soldOut?.kind === 'event') {
+        // the event was deleted since the checks: that is no full house
+        const copy = await this.copies.find(tenantId, event.eventId, tx);
+        if (!copy || copy.deleted) throw this.eventNotFound(ctx, event.eventId);
         throw conflict('capacityReached', {}, [problem('eventId', 'capacityReached')]);
       }
 
@@ -418,16 +422,7 @@ export class BookingCreation {
         // gap-free per tenant and year: the counter row is locked until the commit, and a
         // rollback undoes the increment with everything else
         const year = Number(dayIn(now, event.timeZone).slice(0, 4));
-        const [inv] = await tx.$queryRaw<{ invoiceNumber: string; invoiceDate: Date }[]>`
-          WITH c AS (
-            INSERT INTO "InvoiceCounter" ("tenantId", year, last) VALUES (${tenantId}, ${year}, 1)
-            ON CONFLICT ("tenantId", year) DO UPDATE SET last = "InvoiceCounter".last + 1
-            RETURNING last)
-          UPDATE "Booking" b SET "invoiceNumber" = ${String(year)} || '-' ||
-              CASE WHEN c.last < 1000000 THEN lpad(c.last::text, 6, '0') ELSE c.last::text END,
-              "invoiceDate" = now()
-            FROM c WHERE b.id = ${bookingId}::uuid
-          RETURNING b."invoiceNumber", b."invoiceDate"`;
+        const inv = await drawInvoiceNumber(tx, tenantId, year, bookingId);
         invoiceNumber = inv.invoiceNumber;
         invoiceDate = inv.invoiceDate;
       }

@@ -243,6 +243,10 @@ describe('BK1 create', () => {
     const draftPublished = await t.event(t.A, { status: 'draft' });
     const dpType = await t.ticketType(draftPublished);
     expect((await t.book(draftPublished, [{ ticketTypeId: dpType }])).status).toBe(201);
+    const deleted = await t.event();
+    const deletedType = await t.ticketType(deleted);
+    await t.sql(`UPDATE "EventCopy" SET deleted = true WHERE "eventId" = $1::uuid`, [deleted]);
+    expect((await t.book(deleted, [{ ticketTypeId: deletedType }])).status).toBe(404);
     const past = await t.event(t.A, { startsAt: '2020-01-01T10:00:00.000Z' });
     const pastType = await t.ticketType(past);
     const started = await t.book(past, [{ ticketTypeId: pastType }]);
