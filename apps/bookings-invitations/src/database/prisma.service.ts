@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { createPgAdapter } from '@crm/persistence';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import { PrismaClient } from '../generated/prisma/client';
@@ -6,12 +6,14 @@ import type { BookingsInvitationsConfig } from '../config';
 
 /** The service's only door to its database (bookings_invitations). */
 @Injectable()
-export class PrismaService extends PrismaClient implements OnModuleDestroy {
+export class PrismaService extends PrismaClient implements OnApplicationShutdown {
   constructor(@Inject(SERVICE_CONFIG) config: BookingsInvitationsConfig) {
     super({ adapter: createPgAdapter(config.DATABASE_URL, config.DATABASE_POOL_SIZE) });
   }
 
-  async onModuleDestroy() {
+  // After the HTTP server has closed (Nest closes it between the destroy and the shutdown hooks),
+  // so requests still in flight at a shutdown finish against an open pool.
+  async onApplicationShutdown() {
     await this.$disconnect();
   }
 }
