@@ -106,7 +106,7 @@ export class TicketPdfQuery {
 }
 
 /** ET6: the ids of tickets (1 to 1000), each named by its index when it is wrong. */
-@InputType('TicketIdsInput')
+@InputType('EventTicketIdsInput')
 export class TicketIdsInput extends IdsInput({ required: true, each: 'string' }) {}
 
 /** ET5 */
@@ -143,7 +143,7 @@ export class MailTicketsInput extends IdsInput({ required: true, each: 'string' 
 }
 
 /** ET8: which tickets a filtered mail goes to. */
-@InputType('TicketMailFilter')
+@InputType('EventTicketMailFilter')
 export class TicketMailFilter {
   @ApiProperty({ format: 'uuid' })
   @Field(() => ID)
@@ -199,7 +199,7 @@ export class MailTicketsFilteredInput {
 }
 
 /** ET9 */
-@InputType('CheckInInput')
+@InputType('TicketCheckInInput')
 export class CheckInInput {
   @ApiProperty({
     maxLength: MAX_CODE_LENGTH,

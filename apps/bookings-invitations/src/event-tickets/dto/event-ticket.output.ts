@@ -2,7 +2,7 @@ import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** The check-in of a ticket (ET9). */
-@ObjectType()
+@ObjectType('EventTicketCheckIn')
 export class TicketCheckIn {
   @ApiProperty({ format: 'date-time' }) @Field() checkedInAt!: string;
 
@@ -14,7 +14,7 @@ export class TicketCheckIn {
 }
 
 /** The frozen price of a ticket. */
-@ObjectType()
+@ObjectType('EventTicketPrice')
 export class TicketPrice {
   @ApiProperty({ example: '119.00' }) @Field() gross!: string;
   @ApiProperty({ example: '100.00' }) @Field() net!: string;
@@ -90,7 +90,7 @@ export class EventTicketPage {
 }
 
 /** Counts of one ticket type (ET4). */
-@ObjectType()
+@ObjectType('EventTicketTypeCounts')
 export class TicketTypeCounts {
   @ApiProperty({ format: 'uuid' }) @Field(() => ID) ticketTypeId!: string;
   @ApiProperty() @Field() ticketTypeName!: string;
@@ -101,7 +101,7 @@ export class TicketTypeCounts {
 }
 
 /** ET4 */
-@ObjectType()
+@ObjectType('EventTicketSummary')
 export class TicketSummary {
   @ApiProperty({ format: 'uuid' }) @Field(() => ID) eventId!: string;
   @ApiProperty() @Field(() => Int) total!: number;
@@ -114,14 +114,14 @@ export class TicketSummary {
 }
 
 /** A revoked ticket (ET13). */
-@ObjectType()
+@ObjectType('RevokedEventTicket')
 export class RevokedTicket {
   @ApiProperty({ format: 'uuid' }) @Field(() => ID) ticketId!: string;
   @ApiProperty({ format: 'date-time' }) @Field() revokedAt!: string;
 }
 
 /** The public key of an event's codes as a JWK (RFC 8037). */
-@ObjectType()
+@ObjectType('TicketCodePublicJwk')
 export class TicketPublicJwk {
   @ApiProperty({ example: 'OKP' }) @Field() kty!: string;
   @ApiProperty({ example: 'Ed25519' }) @Field() crv!: string;
@@ -159,7 +159,7 @@ export class TicketVerification {
 }
 
 /** ET9 success. */
-@ObjectType()
+@ObjectType('TicketCheckInResult')
 export class CheckInResult {
   @ApiProperty({ format: 'uuid' }) @Field(() => ID) ticketId!: string;
   @ApiProperty({ format: 'uuid' }) @Field(() => ID) eventId!: string;
@@ -179,7 +179,7 @@ export class CheckInResult {
 }
 
 /** ET5 */
-@ObjectType()
+@ObjectType('EventTicketsStatusChanged')
 export class TicketsStatusChanged {
   @ApiProperty({ description: 'Tickets whose status changed (others already had it)' })
   @Field(() => Int)
@@ -194,7 +194,7 @@ export class TicketsStatusChanged {
 }
 
 /** ET6-ET8 */
-@ObjectType()
+@ObjectType('EventTicketMailsQueued')
 export class TicketMailsQueued {
   @ApiProperty({ description: 'Mails queued (one per recipient)' })
   @Field(() => Int)
