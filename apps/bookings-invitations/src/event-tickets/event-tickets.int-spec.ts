@@ -286,7 +286,20 @@ describe('ET5 status', () => {
       `SELECT "bookingId"::text, action, data FROM "BookingHistory" WHERE "eventId" = $1::uuid ORDER BY "bookingId"`,
       [ev.eventId],
     );
-    expect(history).toHaveLength(2);
+    expect(history.filter((h) => h.action === 'tickets-status-changed')).toHaveLength(2);
+    // the emptied booking is cancelled as BK8 cancels it: by the organiser, without a fee
+    expect(history.filter((h) => h.action === 'cancelled')).toEqual([
+      expect.objectContaining({
+        bookingId: two.bookingId,
+        data: expect.objectContaining({ reason: 'organiser', fee: '0.00' }),
+      }),
+    ]);
+    expect(
+      await t.count('OutboxEvent', `subject = $1 AND payload->>'bookingId' = $2`, [
+        Subjects.bookingsInvitations.bookingCancelled,
+        two.bookingId,
+      ]),
+    ).toBe(1);
     expect(history).toContainEqual({
       bookingId: two.bookingId,
       action: 'tickets-status-changed',
@@ -343,6 +356,41 @@ describe('ET5 status', () => {
       [[ticketIds[1], foreign.ticketIds[0]]],
     );
     expect(statuses.map((s) => s.status)).toEqual(['valid', 'valid']);
+  });
+  it('races with BK8 and with check-ins without a deadlock or a seat counted twice', async () => {
+    const ev = await ticketedEvent(t, t.A);
+    const booked = await Promise.all(Array.from({ length: 8 }, () => book(t, t.A, ev, people(2))));
+    const codes = await Promise.all(booked.map((b) => codeOf(b.ticketIds[1])));
+    const answers = await Promise.all(
+      booked.flatMap((b, i) => [
+        t.call('PUT', '/event-tickets/status', { ids: b.ticketIds, status: 'cancelled' }),
+        t.call('POST', `/bookings/${b.bookingId}/cancel`, {}),
+        t.call('POST', '/event-tickets/check-in', { code: codes[i] }),
+      ]),
+    );
+    expect(answers.filter((a) => a.status >= 500)).toEqual([]);
+    for (let i = 0; i < booked.length; i++) {
+      const [status, bk8] = [answers[i * 3].status, answers[i * 3 + 1].status];
+      // one of the two cancels the booking; the other finds it cancelled (409) or nothing to do
+      expect([200, 409]).toContain(status);
+      expect([200, 409]).toContain(bk8);
+    }
+    const valid = await t.count('EventTicket', `"eventId" = $1::uuid AND status = 'valid'`, [
+      ev.eventId,
+    ]);
+    expect(valid).toBe(0);
+    const [{ sold }] = await t.sql<{ sold: number }>(
+      `SELECT sold FROM "TicketType" WHERE id = $1`,
+      [ev.typeId],
+    );
+    expect(sold).toBe(0);
+    expect((await t.copy(t.A, ev.eventId))!.sold).toBe(0);
+    expect(
+      await t.count('OutboxEvent', `subject = $1 AND payload->>'eventId' = $2`, [
+        Subjects.bookingsInvitations.bookingCancelled,
+        ev.eventId,
+      ]),
+    ).toBe(8);
   });
 });
 

@@ -1,4 +1,5 @@
 import { Module, OnModuleInit } from '@nestjs/common';
+import { BookingsModule } from '../bookings/bookings.module';
 import { EventCopiesModule } from '../event-copies/event-copies.module';
 import { MailAttachments } from '../mails/mail-attachments';
 import { SigningKeys } from '../ticket-codes/signing-keys';
@@ -11,7 +12,7 @@ import { pdfOfTicket } from './ticket-pdf.renderer';
 
 /** Event tickets ET1-ET13: signed codes, check-in, mails, export and the ticket PDF. */
 @Module({
-  imports: [EventCopiesModule],
+  imports: [EventCopiesModule, BookingsModule],
   controllers: [EventTicketsController],
   providers: [
     EventTicketsRepository,

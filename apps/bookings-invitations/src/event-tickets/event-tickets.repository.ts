@@ -150,6 +150,16 @@ export class EventTicketsRepository {
        ORDER BY id FOR UPDATE`;
   }
 
+  /** The bookings of the tickets locked until the transaction ends, in id order. */
+  async lockBookingsOf(tx: Tx, tenantId: string, ticketIds: string[]): Promise<void> {
+    await tx.$queryRaw`
+      SELECT b.id FROM "Booking" b
+       WHERE b."tenantId" = ${tenantId}
+         AND b.id IN (SELECT t."bookingId" FROM "EventTicket" t
+                       WHERE t."tenantId" = ${tenantId} AND t.id = ANY(${ticketIds}::uuid[]))
+       ORDER BY b.id FOR UPDATE`;
+  }
+
   /** ET4: counts by ticket type and status, with check-ins, in one aggregation. */
   summary(tenantId: string, eventId: string): Promise<SummaryRow[]> {
     return this.prisma.$queryRaw<SummaryRow[]>`

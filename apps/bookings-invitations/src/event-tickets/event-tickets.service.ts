@@ -16,6 +16,7 @@ import { addOutboxEvent, Subjects, TicketCheckedInEvent } from '@crm/messaging';
 import { parseSort, skipTake, toOrderBy } from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
 import { randomUUID } from 'node:crypto';
+import { BookingCancellation } from '../bookings/booking-cancellation';
 import { actorOf, addBookingHistory, HistoryEntry } from '../bookings/booking-history';
 import { TicketCancellation } from '../capacity/ticket-cancellation';
 import { EventLookup } from '../event-copies/event-lookup.service';
@@ -95,6 +96,7 @@ export class EventTicketsService {
     private readonly codes: TicketCodes,
     private readonly events: EventLookup,
     private readonly cancellation: TicketCancellation,
+    private readonly bookings: BookingCancellation,
     private readonly i18n: I18nService,
   ) {}
 
@@ -315,6 +317,8 @@ export class EventTicketsService {
     const ids = this.checkIds(input.ids);
     const unique = [...new Set(ids)];
     return this.repo.transaction(async (tx) => {
+      // bookings before tickets, the order of BK8, so the two never wait on each other in a cycle
+      await this.repo.lockBookingsOf(tx, ctx.tenantId, unique);
       const locked = new Map(
         (await this.repo.lock(tx, ctx.tenantId, unique)).map((r) => [r.id, r.status]),
       );
@@ -348,36 +352,49 @@ export class EventTicketsService {
       }
       const cancelled = await this.cancellation.cancel(tx, ctx.tenantId, unique);
       if (!cancelled.ticketIds.length) return { changed: 0, cancelledBookingIds: [] };
-      // bookings of the cancelled tickets without a valid ticket left are cancelled too
-      const emptied = await tx.$queryRaw<{ id: string; eventId: string }[]>`
-        UPDATE "Booking" b SET status = 'cancelled', "cancelledAt" = now(), "dateModified" = now(),
-               "modifiedBy" = ${ctx.integrationName}, "modifiedByUserId" = ${ctx.callerId}
-         WHERE b."tenantId" = ${ctx.tenantId} AND b.id = ANY(${cancelled.bookingIds}::uuid[])
-           AND b.status <> 'cancelled'
-           AND NOT EXISTS (SELECT 1 FROM "EventTicket" t
-                            WHERE t."bookingId" = b.id AND t.status = 'valid')
-        RETURNING b.id::text, b."eventId"::text AS "eventId"`;
-      const emptiedIds = new Set(emptied.map((b) => b.id));
       const bookings = await tx.booking.findMany({
         where: { tenantId: ctx.tenantId, id: { in: cancelled.bookingIds } },
-        select: { id: true, eventId: true, tickets: { select: { id: true } } },
+        select: {
+          id: true,
+          eventId: true,
+          status: true,
+          tickets: { select: { id: true, status: true } },
+        },
+        orderBy: { id: 'asc' },
       });
       const mine = new Set(cancelled.ticketIds);
-      const history: HistoryEntry[] = bookings.map((b) => ({
-        tenantId: ctx.tenantId,
-        eventId: b.eventId,
-        bookingId: b.id,
-        action: 'tickets-status-changed',
-        data: {
-          status: 'cancelled',
-          ticketIds: b.tickets.map((t) => t.id).filter((id) => mine.has(id)),
-          bookingCancelled: emptiedIds.has(b.id),
-        },
-      }));
-      await addBookingHistory(tx, actorOf(ctx), ...history);
+      const emptied = bookings.filter(
+        (b) => b.status !== 'cancelled' && b.tickets.every((t) => t.status !== 'valid'),
+      );
+      await addBookingHistory(
+        tx,
+        actorOf(ctx),
+        ...bookings.map((b): HistoryEntry => ({
+          tenantId: ctx.tenantId,
+          eventId: b.eventId,
+          bookingId: b.id,
+          action: 'tickets-status-changed',
+          data: {
+            status: 'cancelled',
+            ticketIds: b.tickets.map((t) => t.id).filter((id) => mine.has(id)),
+            bookingCancelled: emptied.includes(b),
+          },
+        })),
+      );
+      // a booking without a valid ticket is cancelled as BK8 cancels it, by the organiser and
+      // without a fee: status, payment status, history, bookings.cancelled, the booker's mail
+      for (const b of emptied) {
+        await this.bookings.cancel(tx, ctx.tenantId, b.id, {
+          reason: 'organiser',
+          actor: actorOf(ctx),
+          fee: 'none',
+          note: 'all tickets cancelled (ET5)',
+          language: ctx.language,
+        });
+      }
       return {
         changed: cancelled.ticketIds.length,
-        cancelledBookingIds: [...emptiedIds].sort(),
+        cancelledBookingIds: emptied.map((b) => b.id),
       };
     });
   }
