@@ -215,6 +215,15 @@ it('answers bodies that are not objects, bad JSON and hostile queries and ids wi
 });
 
 it('answers hostile GraphQL arguments with errors, never INTERNAL', async () => {
+  const notJson = await t.gql(
+    `mutation($id: ID!) { setTicketIntegrationData(id: $id, data: "{not json") { id } }`,
+    { id: ticketId },
+    t.A,
+    { 'Accept-Language': 'de' },
+  );
+  expect(notJson.body.errors[0].extensions.errors).toEqual([
+    { field: 'data', rule: 'isJson', message: 'data muss JSON-Text sein' },
+  ]);
   const ops = [
     [`mutation { checkIn(input: { code: "${'x'.repeat(500)}" }) { ticketId } }`, {}],
     [

@@ -32,7 +32,9 @@ function parseJson(field: string, text: string | null | undefined): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw AppException.invalidField(field, 'isJson');
+    throw AppException.validation([
+      { field, rule: 'isJson', messageKey: 'eventTickets.problems.isJson' },
+    ]);
   }
 }
 
