@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import { createPublicKey, randomUUID, verify } from 'node:crypto';
+import pg from 'pg';
 import { Subjects } from '@crm/messaging';
 import { MailAttachments } from '../mails/mail-attachments';
 import { TicketTestKit } from '../ticket-types/test/ticket-test-kit';
@@ -425,6 +426,40 @@ describe('ET1, ET3, ET4, ET10', () => {
     expect((await list(`ticketTypeId=${ev.typeId}`)).body.metaData.totalResults).toBe(4);
     const bList = await t.call('GET', `/event-tickets?eventId=${ev.eventId}`, undefined, t.B);
     expect(bList.body.data).toEqual([]);
+  });
+
+  it('lists and resolves GraphQL pages with the same statements for 2 or 40 tickets (no N+1)', async () => {
+    const statementsFor = async (n: number, read: (eventId: string) => Promise<unknown>) => {
+      const ev = await ticketedEvent(t, t.A);
+      const { ticketIds } = await book(t, t.A, ev, people(n));
+      await codeOf(ticketIds[0]); // the event's key exists (made once, on first need)
+      const spy = jest.spyOn(pg.Client.prototype, 'query');
+      try {
+        await read(ev.eventId);
+        return spy.mock.calls
+          .map(([q]) => (typeof q === 'string' ? q : String((q as { text?: string })?.text)))
+          .filter((q) => /"(EventTicket|EventCopy|EventSigningKey|CheckIn|Booking)"/.test(q))
+          .length;
+      } finally {
+        spy.mockRestore();
+      }
+    };
+    const rest = async (eventId: string) => {
+      const res = await t.call('GET', `/event-tickets?eventId=${eventId}&pageSize=100`);
+      expect(res.body.data.every((x: { code: string }) => x.code.startsWith('v1.'))).toBe(true);
+    };
+    const gql = async (eventId: string) => {
+      const res = await t.gql(
+        `query($e: ID!) { eventTickets(eventId: $e, pageSize: 100) { items { id code event { id } checkIn { location } integrationData } } }`,
+        { e: eventId },
+      );
+      expect(res.body.errors).toBeUndefined();
+    };
+    for (const read of [rest, gql]) {
+      const few = await statementsFor(2, read);
+      expect(few).toBeGreaterThan(0);
+      expect(await statementsFor(40, read)).toBe(few);
+    }
   });
 
   it('summarises by ticket type and status with check-ins', async () => {
