@@ -680,7 +680,7 @@ export class EventTicketsService {
   async forPdf(tenantId: string, id: string) {
     const row = isUuid(id) ? await this.repo.find(tenantId, id.toLowerCase()) : null;
     if (!row) return null;
-    const [code] = [(await this.codes.codesOf([row])).get(row.id) ?? null];
+    const code = (await this.codes.codesOf([row])).get(row.id) ?? null;
     const event = await this.events.find(tenantId, row.eventId);
     return { row, code, event };
   }

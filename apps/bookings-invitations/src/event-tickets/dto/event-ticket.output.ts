@@ -152,7 +152,8 @@ export class TicketVerification {
   @ApiProperty({ format: 'date-time' }) @Field() serverTime!: string;
   @ApiProperty({
     format: 'date-time',
-    description: 'The `since` of the next call (a little before serverTime: see the description)',
+    description:
+      'The `since` of the next call; the next answer repeats the two minutes before it, so a revocation committed late is not missed',
   })
   @Field()
   nextSince!: string;
