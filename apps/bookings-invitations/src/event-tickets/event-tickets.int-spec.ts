@@ -812,3 +812,35 @@ describe('GraphQL', () => {
     expect(foreign.body.errors[0].extensions.statusCode).toBe(404);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents every event ticket operation with its row id', async () => {
+    const res = await t.call('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    const ops = Object.entries(
+      res.body.paths as Record<string, Record<string, { summary?: string }>>,
+    )
+      .filter(([p]) => p.includes('/event-tickets'))
+      .flatMap(([, methods]) => Object.values(methods).map((m) => m.summary?.split(' ')[0]));
+    expect(ops.sort()).toEqual(
+      [
+        'ET1',
+        'ET2',
+        'ET3',
+        'ET4',
+        'ET5',
+        'ET6',
+        'ET7',
+        'ET8',
+        'ET9',
+        'ET10',
+        'ET11',
+        'ET12',
+        'ET13',
+      ].sort(),
+    );
+    const verification = res.body.paths['/v1/crm/event-tickets/verification'].get.description;
+    expect(verification).toContain('Ed25519');
+    expect(verification).toContain('base64url');
+  });
+});
