@@ -174,8 +174,20 @@ describe('ET9 check-in', () => {
         personId,
         bookingId,
         location: 'Gate 1',
+        at: first.body.data.checkedInAt,
       }),
     ]);
+    // the relay was notified and published it
+    for (let i = 0; ; i++) {
+      const published = await t.count(
+        'OutboxEvent',
+        `subject = $1 AND payload->>'ticketId' = $2 AND "publishedAt" IS NOT NULL`,
+        [Subjects.bookingsInvitations.ticketCheckedIn, ticketIds[0]],
+      );
+      if (published === 1) break;
+      if (i > 100) throw new Error('the check-in event was not published');
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const read = await t.call('GET', `/event-tickets/${ticketIds[0]}`);
     expect(read.body.data.checkIn).toMatchObject({
       location: 'Gate 1',

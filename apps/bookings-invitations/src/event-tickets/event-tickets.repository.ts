@@ -1,4 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { OUTBOX_CHANNEL, OUTBOX_TABLE, Subjects, uuidv7 } from '@crm/messaging';
+import { randomUUID } from 'node:crypto';
+import type { Actor } from '../bookings/booking-history';
 import { PrismaService } from '../database/prisma.service';
 import type { Prisma } from '../generated/prisma/client';
 
@@ -70,6 +73,63 @@ export interface ExportRow {
   revokedAt: Date | null;
   dateCreated: Date;
 }
+
+/** What a check-in found, and `checkedInAt` when it checked the ticket in. */
+export interface CheckInOutcome {
+  id: string;
+  eventId: string;
+  bookingId: string;
+  status: string;
+  ticketTypeName: string;
+  participantFirstname: string;
+  participantLastname: string;
+  checkedInAt: Date | null;
+}
+
+/**
+ * ET9 in one statement (one round trip, atomic without an interactive transaction): the ticket
+ * share-locked (a cancellation waits), the CheckIn row inserted when the ticket is valid and of
+ * the code's (and the scanner's) event, unless one exists (the unique ticketId decides between
+ * concurrent scans), and with it the booking history entry and the outbox event
+ * TicketCheckedInEvent (as addOutboxEvent writes it, notifying the relay on commit).
+ */
+const CHECK_IN_SQL = `
+  WITH t AS (
+    SELECT t.id, t."eventId", t."bookingId", t.status, t."ticketTypeName",
+           t."participantFirstname", t."participantLastname", b."bookerPersonId",
+           e.title AS "eventTitle"
+      FROM "EventTicket" t
+      JOIN "Booking" b ON b.id = t."bookingId"
+      LEFT JOIN "EventCopy" e ON e."tenantId" = t."tenantId" AND e."eventId" = t."eventId"
+     WHERE t."tenantId" = $1::text AND t.id = $2::uuid
+       FOR SHARE OF t),
+  ins AS (
+    INSERT INTO "CheckIn" (id, "tenantId", "eventId", "ticketId", nonce, location, actor)
+    SELECT $3::uuid, $1::text, t."eventId", t.id, $4::text, $5::text, $6::text FROM t
+     WHERE t.status = 'valid' AND t."eventId" = $7::uuid
+       AND ($8::uuid IS NULL OR t."eventId" = $8::uuid)
+    ON CONFLICT ("ticketId") DO NOTHING
+    RETURNING "checkedInAt"),
+  hist AS (
+    INSERT INTO "BookingHistory" (id, "tenantId", "eventId", "bookingId", action, actor,
+      "actorUserId", data, at)
+    SELECT $9::uuid, $1::text, t."eventId", t."bookingId", 'checked-in', $6::text, $10::text,
+           jsonb_build_object('ticketId', t.id, 'location', $5::text), ins."checkedInAt"
+      FROM t, ins),
+  outbox AS (
+    INSERT INTO ${OUTBOX_TABLE} (id, "tenantId", subject, payload)
+    SELECT $11::uuid, $1::text, $12::text, jsonb_build_object(
+             'tenantId', $1::text, 'eventId', t."eventId", 'eventTitle', coalesce(t."eventTitle", ''),
+             'personId', t."bookerPersonId",
+             'at', to_char(ins."checkedInAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'ticketId', t.id, 'bookingId', t."bookingId", 'location', $5::text)
+      FROM t, ins
+    RETURNING 1),
+  notified AS (SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM outbox)
+  SELECT t.id::text, t."eventId"::text AS "eventId", t."bookingId"::text AS "bookingId", t.status,
+         t."ticketTypeName", t."participantFirstname", t."participantLastname",
+         ins."checkedInAt", (SELECT count(*) FROM notified)::int AS notified
+    FROM t LEFT JOIN ins ON true`;
 
 /** EventTicket rows; every query is scoped to the tenant. */
 @Injectable()
@@ -158,6 +218,39 @@ export class EventTicketsRepository {
          AND b.id IN (SELECT t."bookingId" FROM "EventTicket" t
                        WHERE t."tenantId" = ${tenantId} AND t.id = ANY(${ticketIds}::uuid[]))
        ORDER BY b.id FOR UPDATE`;
+  }
+
+  /** ET9: see CHECK_IN_SQL; null when the ticket is not the tenant's. */
+  async checkIn(c: {
+    tenantId: string;
+    ticketId: string;
+    codeEventId: string;
+    scanEventId: string | null;
+    nonce: string | null;
+    location: string | null;
+    actor: Actor;
+  }): Promise<CheckInOutcome | null> {
+    const rows = await this.prisma.$queryRawUnsafe<CheckInOutcome[]>(
+      CHECK_IN_SQL,
+      c.tenantId,
+      c.ticketId,
+      randomUUID(),
+      c.nonce,
+      c.location,
+      c.actor.actor,
+      c.codeEventId,
+      c.scanEventId,
+      randomUUID(),
+      c.actor.actorUserId ?? null,
+      uuidv7(),
+      Subjects.bookingsInvitations.ticketCheckedIn,
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The check-in of a ticket, if any. */
+  checkInOf(ticketId: string) {
+    return this.prisma.checkIn.findUnique({ where: { ticketId } });
   }
 
   /** ET4: counts by ticket type and status, with check-ins, in one aggregation. */

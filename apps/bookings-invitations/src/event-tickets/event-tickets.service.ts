@@ -12,10 +12,8 @@ import {
   throwIfProblems,
 } from '@crm/errors';
 import { SUPPORTED_LANGUAGES } from '@crm/i18n';
-import { addOutboxEvent, Subjects, TicketCheckedInEvent } from '@crm/messaging';
 import { parseSort, skipTake, toOrderBy } from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
-import { randomUUID } from 'node:crypto';
 import { BookingCancellation } from '../bookings/booking-cancellation';
 import { actorOf, addBookingHistory, HistoryEntry } from '../bookings/booking-history';
 import { TicketCancellation } from '../capacity/ticket-cancellation';
@@ -559,93 +557,50 @@ export class EventTicketsService {
     const ticketId = claims!.ticketId;
     const nonce = input.nonce ?? null;
     const location = input.location?.trim() || null;
-    return this.repo.transaction(async (tx) => {
-      // FOR SHARE: a cancellation of the ticket waits for this check-in (and vice versa)
-      const [ticket] = await tx.$queryRaw<
-        {
-          id: string;
-          eventId: string;
-          bookingId: string;
-          status: string;
-          ticketTypeName: string;
-          participantFirstname: string;
-          participantLastname: string;
-          bookerPersonId: string | null;
-          eventTitle: string | null;
-        }[]
-      >`
-        SELECT t.id::text, t."eventId"::text AS "eventId", t."bookingId"::text AS "bookingId",
-               t.status, t."ticketTypeName", t."participantFirstname", t."participantLastname",
-               b."bookerPersonId"::text AS "bookerPersonId", e.title AS "eventTitle"
-          FROM "EventTicket" t
-          JOIN "Booking" b ON b.id = t."bookingId"
-          LEFT JOIN "EventCopy" e ON e."tenantId" = t."tenantId" AND e."eventId" = t."eventId"
-         WHERE t."tenantId" = ${ctx.tenantId} AND t.id = ${ticketId}::uuid
-           FOR SHARE OF t`;
-      if (!ticket || ticket.eventId !== claims!.eventId) throw this.notFound(ctx, ticketId);
-      if (ticket.status !== 'valid') {
-        throw new AppException(ErrorCode.CONFLICT, 'eventTickets.errors.checkInCancelled', {
-          id: ticketId,
-        });
-      }
-      if (input.eventId && input.eventId.toLowerCase() !== ticket.eventId) {
-        throw new AppException(ErrorCode.CONFLICT, 'eventTickets.errors.wrongEvent', {
-          id: ticketId,
-          eventId: input.eventId,
-        });
-      }
-      const result = (at: Date, where: string | null, retried: boolean): CheckInResult => ({
-        ticketId,
-        eventId: ticket.eventId,
-        bookingId: ticket.bookingId,
-        ticketTypeName: ticket.ticketTypeName,
-        participantFirstname: ticket.participantFirstname,
-        participantLastname: ticket.participantLastname,
-        checkedInAt: at.toISOString(),
-        location: where,
-        retried,
+    const scanEventId = input.eventId?.toLowerCase() ?? null;
+    const ticket = await this.repo.checkIn({
+      tenantId: ctx.tenantId,
+      ticketId,
+      codeEventId: claims!.eventId,
+      scanEventId,
+      nonce,
+      location,
+      actor: actorOf(ctx),
+    });
+    if (!ticket || ticket.eventId !== claims!.eventId) throw this.notFound(ctx, ticketId);
+    if (ticket.status !== 'valid') {
+      throw new AppException(ErrorCode.CONFLICT, 'eventTickets.errors.checkInCancelled', {
+        id: ticketId,
       });
-      const [inserted] = await tx.$queryRaw<{ checkedInAt: Date }[]>`
-        INSERT INTO "CheckIn" (id, "tenantId", "eventId", "ticketId", nonce, location, actor)
-        VALUES (${randomUUID()}::uuid, ${ctx.tenantId}, ${ticket.eventId}::uuid,
-                ${ticketId}::uuid, ${nonce}, ${location}, ${ctx.integrationName})
-        ON CONFLICT ("ticketId") DO NOTHING
-        RETURNING "checkedInAt"`;
-      if (!inserted) {
-        const first = await tx.checkIn.findUnique({ where: { ticketId } });
-        if (!first) throw new Error(`check-in of ${ticketId} conflicted but is not there`);
-        if (nonce !== null && first.nonce === nonce) {
-          return result(first.checkedInAt, first.location, true);
-        }
-        throw new AlreadyCheckedIn({
-          ticketId,
-          checkedInAt: first.checkedInAt.toISOString(),
-          location: first.location,
-        });
-      }
-      await addBookingHistory(tx, actorOf(ctx), {
-        tenantId: ctx.tenantId,
-        eventId: ticket.eventId,
-        bookingId: ticket.bookingId,
-        action: 'checked-in',
-        data: { ticketId, location },
+    }
+    if (scanEventId && scanEventId !== ticket.eventId) {
+      throw new AppException(ErrorCode.CONFLICT, 'eventTickets.errors.wrongEvent', {
+        id: ticketId,
+        eventId: input.eventId!,
       });
-      const event: TicketCheckedInEvent = {
-        tenantId: ctx.tenantId,
-        eventId: ticket.eventId,
-        eventTitle: ticket.eventTitle ?? '',
-        personId: ticket.bookerPersonId,
-        at: inserted.checkedInAt.toISOString(),
-        ticketId,
-        bookingId: ticket.bookingId,
-        location,
-      };
-      await addOutboxEvent(tx, {
-        tenantId: ctx.tenantId,
-        subject: Subjects.bookingsInvitations.ticketCheckedIn,
-        payload: event,
-      });
-      return result(inserted.checkedInAt, location, false);
+    }
+    const result = (at: Date, where: string | null, retried: boolean): CheckInResult => ({
+      ticketId,
+      eventId: ticket.eventId,
+      bookingId: ticket.bookingId,
+      ticketTypeName: ticket.ticketTypeName,
+      participantFirstname: ticket.participantFirstname,
+      participantLastname: ticket.participantLastname,
+      checkedInAt: at.toISOString(),
+      location: where,
+      retried,
+    });
+    if (ticket.checkedInAt) return result(ticket.checkedInAt, location, false);
+    // the insert found a check-in: committed by then (ON CONFLICT waits for its transaction)
+    const first = await this.repo.checkInOf(ticketId);
+    if (!first) throw new Error(`check-in of ${ticketId} conflicted but is not there`);
+    if (nonce !== null && first.nonce === nonce) {
+      return result(first.checkedInAt, first.location, true);
+    }
+    throw new AlreadyCheckedIn({
+      ticketId,
+      checkedInAt: first.checkedInAt.toISOString(),
+      location: first.location,
     });
   }
 
