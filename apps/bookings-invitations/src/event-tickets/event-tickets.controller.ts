@@ -101,8 +101,8 @@ export class EventTicketsController {
     summary: 'ET13 What a scanner needs to verify codes offline',
     description:
       `ET13 The event’s Ed25519 public key (raw base64url, SPKI PEM and JWK), its keyId and the ` +
-      `code format: ${CODE_FORMAT} The key is created on first need (a scanner may fetch it ` +
-      'before the first ticket is sold). `revoked`: tickets revoked (cancelled) since `since` ' +
+      `code format: ${CODE_FORMAT} The key exists from the event’s first ticket on; before ` +
+      'that the key fields are null (no code exists yet, and a read writes nothing). `revoked`: tickets revoked (cancelled) since `since` ' +
       '(none: all), each with revokedAt. Pass `nextSince` as the next `since`: the list starts ' +
       'two minutes before `since`, so a revocation committed late is never missed (an id may ' +
       'come twice). Unknown or foreign event: 404.',

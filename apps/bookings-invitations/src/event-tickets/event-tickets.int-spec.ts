@@ -4,6 +4,7 @@ import { createPublicKey, randomUUID, verify } from 'node:crypto';
 import pg from 'pg';
 import { Subjects } from '@crm/messaging';
 import { MailAttachments } from '../mails/mail-attachments';
+import { SigningKeys } from '../ticket-codes/signing-keys';
 import { TicketTestKit } from '../ticket-types/test/ticket-test-kit';
 import { book, bookMany, ticketedEvent } from './test/event-ticket-fixtures';
 import { pdfText } from './test/pdf-text';
@@ -91,21 +92,45 @@ describe('ET2, ET13 signed codes', () => {
     expect(foreign.status).toBe(404);
   });
 
-  it('creates one key per event, also when many first uses race', async () => {
+  it('creates one key per event, also when many first reads of codes race', async () => {
     const ev = await ticketedEvent(t, t.A);
+    const { ticketIds } = await book(t, t.A, ev, people(1));
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        t.call('GET', `/event-tickets/verification?eventId=${ev.eventId}`),
-      ),
+      Array.from({ length: 20 }, () => t.call('GET', `/event-tickets/${ticketIds[0]}`)),
     );
     expect(new Set(answers.map((a) => a.status))).toEqual(new Set([200]));
-    expect(new Set(answers.map((a) => a.body.data.publicKey)).size).toBe(1);
+    expect(new Set(answers.map((a) => a.body.data.code)).size).toBe(1);
     expect(
       await t.count('EventSigningKey', `"tenantId" = $1 AND "eventId" = $2::uuid`, [
         t.A,
         ev.eventId,
       ]),
     ).toBe(1);
+  });
+
+  it('writes no key when an event without tickets is read (ET13 answers null key fields)', async () => {
+    const ev = await ticketedEvent(t, t.A);
+    const res = await t.call('GET', `/event-tickets/verification?eventId=${ev.eventId}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      algorithm: 'Ed25519',
+      keyId: null,
+      publicKey: null,
+      publicKeyJwk: null,
+      revoked: [],
+    });
+    for (const path of [
+      `/event-tickets/export?eventId=${ev.eventId}`,
+      `/event-tickets/summary?eventId=${ev.eventId}`,
+      `/event-tickets?eventId=${ev.eventId}`,
+    ]) {
+      expect((await t.call('GET', path)).status).toBe(200);
+    }
+    expect(await t.count('EventSigningKey', `"eventId" = $1::uuid`, [ev.eventId])).toBe(0);
+    // the key a booking creates with the first tickets is the one ET13 then publishes
+    await t.svc.app.get(SigningKeys).require(t.A, ev.eventId);
+    const after = await t.call('GET', `/event-tickets/verification?eventId=${ev.eventId}`);
+    expect(after.body.data.keyId).toEqual(expect.any(String));
   });
 });
 

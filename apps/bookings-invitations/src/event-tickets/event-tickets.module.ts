@@ -2,7 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { BookingsModule } from '../bookings/bookings.module';
 import { EventCopiesModule } from '../event-copies/event-copies.module';
 import { MailAttachments } from '../mails/mail-attachments';
-import { SigningKeys } from '../ticket-codes/signing-keys';
+import { TicketCodesModule } from '../ticket-codes/ticket-codes.module';
 import { EventTicketsController } from './event-tickets.controller';
 import { EventTicketsRepository } from './event-tickets.repository';
 import { EventTicketsResolver } from './event-tickets.resolver';
@@ -12,15 +12,9 @@ import { pdfOfTicket } from './ticket-pdf.renderer';
 
 /** Event tickets ET1-ET13: signed codes, check-in, mails, export and the ticket PDF. */
 @Module({
-  imports: [EventCopiesModule, BookingsModule],
+  imports: [EventCopiesModule, BookingsModule, TicketCodesModule],
   controllers: [EventTicketsController],
-  providers: [
-    EventTicketsRepository,
-    EventTicketsService,
-    EventTicketsResolver,
-    SigningKeys,
-    TicketCodes,
-  ],
+  providers: [EventTicketsRepository, EventTicketsService, EventTicketsResolver, TicketCodes],
   exports: [TicketCodes],
 })
 export class EventTicketsModule implements OnModuleInit {

@@ -46,6 +46,7 @@ import {
 } from './event-tickets.repository';
 import { cellsOf, EXPORT_PAGE, ExportCells } from './ticket-export';
 import { CODE_FORMAT, TicketCodes } from './ticket-codes.service';
+import type { SigningKey } from '../ticket-codes/signing-keys';
 import { validUntilOf } from '../ticket-codes/ticket-code';
 
 /** ET3, ET10: largest JSON object kept (serialized, UTF-8). */
@@ -283,7 +284,7 @@ export class EventTicketsService {
   ): Promise<TicketVerification> {
     await this.events.require(ctx, query.eventId);
     const eventId = query.eventId.toLowerCase();
-    const key = await this.codes.keyOf(ctx.tenantId, eventId);
+    const key = await this.codes.publishedKeyOf(ctx.tenantId, eventId);
     const serverTime = await this.repo.now();
     const from = query.since
       ? new Date(new Date(query.since).getTime() - REVOCATION_OVERLAP_MS)
@@ -292,10 +293,12 @@ export class EventTicketsService {
     return {
       eventId,
       algorithm: 'Ed25519',
-      keyId: key.keyId,
-      publicKey: key.publicKeyRaw,
-      publicKeyPem: key.publicKeyPem,
-      publicKeyJwk: { kty: 'OKP', crv: 'Ed25519', x: key.publicKeyRaw, kid: key.keyId },
+      keyId: key?.keyId ?? null,
+      publicKey: key?.publicKeyRaw ?? null,
+      publicKeyPem: key?.publicKeyPem ?? null,
+      publicKeyJwk: key
+        ? { kty: 'OKP', crv: 'Ed25519', x: key.publicKeyRaw, kid: key.keyId }
+        : null,
       codeFormat: CODE_FORMAT,
       revoked: revoked.map((r) => ({ ticketId: r.ticketId, revokedAt: r.revokedAt.toISOString() })),
       serverTime: serverTime.toISOString(),
@@ -611,17 +614,20 @@ export class EventTicketsService {
   async exportRows(ctx: RequestContext, eventId: string): Promise<AsyncIterable<ExportCells>> {
     const copy = await this.events.require(ctx, eventId);
     const id = eventId.toLowerCase();
-    const key = await this.codes.keyOf(ctx.tenantId, id);
     const validUntil = validUntilOf(copy);
     const repo = this.repo;
+    const codes = this.codes;
     const tenantId = ctx.tenantId;
     return (async function* () {
       let after: { dateCreated: Date; id: string } | null = null;
+      // read once, when the first valid ticket needs it (an empty export writes nothing)
+      let key: SigningKey | null = null;
       for (;;) {
         const page = await repo.exportPage(tenantId, id, after, EXPORT_PAGE);
         for (const r of page) {
+          if (r.status === 'valid') key ??= await codes.keyOf(tenantId, id);
           const code =
-            r.status === 'valid' ? TicketCodes.codeWith(key, validUntil, r.id, id) : null;
+            r.status === 'valid' ? TicketCodes.codeWith(key!, validUntil, r.id, id) : null;
           yield cellsOf(r, code);
         }
         if (page.length < EXPORT_PAGE) return;

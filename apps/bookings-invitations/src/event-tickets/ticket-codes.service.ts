@@ -20,6 +20,22 @@ export class TicketCodes {
     private readonly prisma: PrismaService,
   ) {}
 
+  /**
+   * The event's key for ET13: null while the event has no ticket (no code exists yet, and a read
+   * writes nothing). Bookings create it with the first tickets; for tickets issued otherwise it is
+   * created here on first need.
+   */
+  async publishedKeyOf(tenantId: string, eventId: string): Promise<SigningKey | null> {
+    const key = await this.keys.find(tenantId, eventId);
+    if (key) return key;
+    const ticket = await this.prisma.eventTicket.findFirst({
+      where: { tenantId, eventId },
+      select: { id: true },
+    });
+    return ticket ? this.keys.require(tenantId, eventId) : null;
+  }
+
+  /** The event's key, created on first need (a code is about to be shown). */
   keyOf(tenantId: string, eventId: string): Promise<SigningKey> {
     return this.keys.require(tenantId, eventId);
   }

@@ -134,15 +134,31 @@ export class TicketPublicJwk {
 export class TicketVerification {
   @ApiProperty({ format: 'uuid' }) @Field(() => ID) eventId!: string;
   @ApiProperty({ example: 'Ed25519' }) @Field() algorithm!: string;
-  @ApiProperty({ description: 'Carried in every code of the event' }) @Field() keyId!: string;
-  @ApiProperty({ description: 'The raw 32-byte public key, base64url' })
-  @Field()
-  publicKey!: string;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description:
+      'Carried in every code of the event. The key fields are null while the event has no ticket (no code exists yet)',
+  })
+  @Field(() => String, { nullable: true })
+  keyId!: string | null;
 
-  @ApiProperty({ description: 'SPKI PEM' }) @Field() publicKeyPem!: string;
-  @ApiProperty({ type: TicketPublicJwk })
-  @Field(() => TicketPublicJwk)
-  publicKeyJwk!: TicketPublicJwk;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'The raw 32-byte public key, base64url',
+  })
+  @Field(() => String, { nullable: true })
+  publicKey!: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'SPKI PEM' })
+  @Field(() => String, { nullable: true })
+  publicKeyPem!: string | null;
+
+  @ApiPropertyOptional({ type: TicketPublicJwk, nullable: true })
+  @Field(() => TicketPublicJwk, { nullable: true })
+  publicKeyJwk!: TicketPublicJwk | null;
+
   @ApiProperty({ description: 'How a code is built and verified' }) @Field() codeFormat!: string;
 
   @ApiProperty({ type: [RevokedTicket] })
