@@ -87,7 +87,8 @@ export async function measure(targets, makeNextPath) {
 export const problems = [];
 
 /**
- * A target: `{ name, url (origin), method, path, body (object), headers, verifyBody? }`.
+ * A target: `{ name, url (origin), method, path, body (object), headers, verifyBody?,
+ * setupRequest? }` (setupRequest: autocannon's, to vary each request; the probe sends `body`).
  * `verifyBody(text)` checks answers whose status says nothing (GraphQL answers errors with 200).
  */
 function cannon(t, seconds) {
@@ -100,6 +101,10 @@ function cannon(t, seconds) {
         headers: { ...t.headers, ...(t.body ? { 'content-type': 'application/json' } : {}) },
         body: t.body ? JSON.stringify(t.body) : undefined,
         verifyBody: t.verifyBody,
+        // a request shape per request (e.g. another body each time), when the target has one
+        ...(t.setupRequest
+          ? { requests: [{ method: t.method ?? 'GET', setupRequest: t.setupRequest }] }
+          : {}),
         connections,
         duration: seconds,
       },

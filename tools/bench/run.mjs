@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- all|list|companies|events]
+// npm run bench [-- all|list|companies|events|bookings]
 //
 // No argument: scenarios 1-5 against one stack (built apps from dist/, started once), each
 // target warmed up for 2 s, then the targets of a scenario measured in turn for BENCH_ROUNDS (3)
@@ -15,7 +15,8 @@
 // `all` adds the list scenario of list.mjs (1,000,000 people: page 1, a cursor at page 10,000 and
 // page=10000 by offset, p50 against a raw keyset page; goal at most 2x).
 // `list` and `companies` run the older list and company search benches on their own stacks;
-// `events` the events service's (events.mjs: website event list, public read, webhook fan-out).
+// `events` the events service's (events.mjs: website event list, public read, webhook fan-out);
+// `bookings` bookings-invitations' (bookings.mjs: public booking throughput, hot vs spread).
 // A failed request (non-2xx, error, timeout, failed body check) is printed after the table
 // and makes the run exit with 1.
 // Settings: BENCH_DURATION (s, default 10), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 10), BENCH_DATABASE_SERVER
@@ -103,9 +104,12 @@ const parts = {
   list: async () => (await import('./list.mjs')).main(),
   companies: async () => (await import('./companies.mjs')).main(),
   events: async () => (await import('./events.mjs')).main(),
+  bookings: async () => (await import('./bookings.mjs')).main(),
 };
 if (!parts[part]) {
-  console.error(`usage: npm run bench [-- all|list|companies|events]  (unknown part: ${part})`);
+  console.error(
+    `usage: npm run bench [-- all|list|companies|events|bookings]  (unknown part: ${part})`,
+  );
   process.exit(2);
 }
 parts[part]().catch((err) => {

@@ -17,6 +17,7 @@ import { enqueueMail } from '../mails/mail-outbox';
 import { dayIn, ticketTax } from '../ticket-types/ticket-prices';
 import { addBookingHistory, PUBLIC_ACTOR } from './booking-history';
 import { checkAnswers } from './booking-form';
+import { drawInvoiceNumber } from './invoice-numbers';
 import { BookingMails } from './booking-mails';
 import { BookingWithTickets, toBooking } from './booking.mapper';
 import { BookingsRepository, Tx } from './bookings.repository';
@@ -25,8 +26,8 @@ import type { Booking } from './dto/booking.output';
 
 const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 
-/** Statuses of an event copy that take no bookings. */
-const CLOSED_STATUSES = new Set(['draft', 'cancelled', 'completed', 'deleted']);
+/** Statuses of an event copy that take no bookings (a published draft does: publishing decides). */
+const CLOSED_STATUSES = new Set(['cancelled', 'completed', 'deleted']);
 export const IDEMPOTENCY_KEY_MAX = 200;
 
 const problem = (field: string, rule: string, args?: Record<string, string | number>) => ({
@@ -47,6 +48,19 @@ export interface CreatedBooking {
   booking: Booking;
   /** true: the answer of an earlier request with the same Idempotency-Key */
   replayed: boolean;
+}
+
+/** Names of blanks only are no names (the validator lets ' ' through as not empty). */
+function blankNames(input: CreateBookingInput): FieldProblem[] {
+  const names: [string, string][] = [
+    ['booker.firstname', input.booker.firstname],
+    ['booker.lastname', input.booker.lastname],
+    ...input.tickets.flatMap((t, i): [string, string][] => [
+      [`tickets[${i}].participant.firstname`, t.participant.firstname],
+      [`tickets[${i}].participant.lastname`, t.participant.lastname],
+    ]),
+  ];
+  return names.filter(([, v]) => !v.trim()).map(([field]) => ({ field, rule: 'isNotEmpty' }));
 }
 
 /** Thrown inside the transaction when the idempotency key is taken: it rolls everything back. */
@@ -110,6 +124,7 @@ export class BookingCreation {
     ) {
       throwIfProblems([problem('Idempotency-Key', 'idempotencyKey')]);
     }
+    throwIfProblems(blankNames(input));
     const eventId = input.eventId.toLowerCase();
     const event = await this.copies.find(ctx.tenantId, eventId);
     if (!event || event.deleted) throw this.eventNotFound(ctx, input.eventId);
@@ -395,6 +410,9 @@ export class BookingCreation {
         ]);
       }
       if (soldOut?.kind === 'event') {
+        // the event was deleted since the checks: that is no full house
+        const copy = await this.copies.find(tenantId, event.eventId, tx);
+        if (!copy || copy.deleted) throw this.eventNotFound(ctx, event.eventId);
         throw conflict('capacityReached', {}, [problem('eventId', 'capacityReached')]);
       }
 
@@ -404,16 +422,7 @@ export class BookingCreation {
         // gap-free per tenant and year: the counter row is locked until the commit, and a
         // rollback undoes the increment with everything else
         const year = Number(dayIn(now, event.timeZone).slice(0, 4));
-        const [inv] = await tx.$queryRaw<{ invoiceNumber: string; invoiceDate: Date }[]>`
-          WITH c AS (
-            INSERT INTO "InvoiceCounter" ("tenantId", year, last) VALUES (${tenantId}, ${year}, 1)
-            ON CONFLICT ("tenantId", year) DO UPDATE SET last = "InvoiceCounter".last + 1
-            RETURNING last)
-          UPDATE "Booking" b SET "invoiceNumber" = ${String(year)} || '-' ||
-              CASE WHEN c.last < 1000000 THEN lpad(c.last::text, 6, '0') ELSE c.last::text END,
-              "invoiceDate" = now()
-            FROM c WHERE b.id = ${bookingId}::uuid
-          RETURNING b."invoiceNumber", b."invoiceDate"`;
+        const inv = await drawInvoiceNumber(tx, tenantId, year, bookingId);
         invoiceNumber = inv.invoiceNumber;
         invoiceDate = inv.invoiceDate;
       }

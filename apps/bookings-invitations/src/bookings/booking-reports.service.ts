@@ -10,6 +10,7 @@ import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import { dayIn } from '../ticket-types/ticket-prices';
 import { actorOf, addBookingHistory } from './booking-history';
 import { BookingsRepository, Tx } from './bookings.repository';
+import { drawInvoiceNumber } from './invoice-numbers';
 import type { HistoryQuery, StatisticsQuery } from './dto/booking.input';
 import type {
   BookingHistoryEntry,
@@ -255,19 +256,6 @@ export class BookingReports {
             data: { status: 'cancelled', cancelledAt: booking.cancelledAt ?? new Date() },
           });
         }
-        if (assignInvoice) {
-          const event = await this.copies.find(ctx.tenantId, booking.eventId, tx);
-          const year = Number(dayIn(booking.dateCreated, event?.timeZone ?? 'UTC').slice(0, 4));
-          await tx.$executeRaw`
-            WITH c AS (
-              INSERT INTO "InvoiceCounter" ("tenantId", year, last) VALUES (${ctx.tenantId}, ${year}, 1)
-              ON CONFLICT ("tenantId", year) DO UPDATE SET last = "InvoiceCounter".last + 1
-              RETURNING last)
-            UPDATE "Booking" b SET "invoiceNumber" = ${String(year)} || '-' ||
-                CASE WHEN c.last < 1000000 THEN lpad(c.last::text, 6, '0') ELSE c.last::text END,
-                "invoiceDate" = now()
-              FROM c WHERE b.id = ${booking.id}::uuid`;
-        }
         repaired.push(
           ...problems.filter((p) => !p.field.startsWith('invoiceNumber') || assignInvoice),
         );
@@ -283,6 +271,12 @@ export class BookingReports {
       );
       problems.push(...counters);
       if (repair) repaired.push(...counters);
+      // the invoice counter last, as a booking takes it (after the capacity counters)
+      if (repair && assignInvoice) {
+        const event = await this.copies.find(ctx.tenantId, booking.eventId, tx);
+        const year = Number(dayIn(booking.dateCreated, event?.timeZone ?? 'UTC').slice(0, 4));
+        await drawInvoiceNumber(tx, ctx.tenantId, year, booking.id);
+      }
       if (repair && repaired.length) {
         await addBookingHistory(tx, actorOf(ctx), {
           tenantId: ctx.tenantId,

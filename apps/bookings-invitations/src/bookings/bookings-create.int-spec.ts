@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Subjects } from '@crm/messaging';
+import { IdempotencyKeyPurge } from './idempotency-keys';
 import { BookingTestKit } from './test/booking-test-kit';
 
 // BK1 and BK2 against the real service, database and NATS: checks, frozen prices, capacity,
@@ -235,6 +236,17 @@ describe('BK1 create', () => {
     const closed = await t.book(draft, [{ ticketTypeId: draftType }]);
     expect(closed.status).toBe(409);
     expect(closed.body.errors[0]).toMatchObject({ field: 'eventId', rule: 'notOpen' });
+    const cancelledEvent = await t.event(t.A, { status: 'cancelled' });
+    const cancelledType = await t.ticketType(cancelledEvent);
+    expect((await t.book(cancelledEvent, [{ ticketTypeId: cancelledType }])).status).toBe(409);
+    // a published draft takes bookings: publishing decides
+    const draftPublished = await t.event(t.A, { status: 'draft' });
+    const dpType = await t.ticketType(draftPublished);
+    expect((await t.book(draftPublished, [{ ticketTypeId: dpType }])).status).toBe(201);
+    const deleted = await t.event();
+    const deletedType = await t.ticketType(deleted);
+    await t.sql(`UPDATE "EventCopy" SET deleted = true WHERE "eventId" = $1::uuid`, [deleted]);
+    expect((await t.book(deleted, [{ ticketTypeId: deletedType }])).status).toBe(404);
     const past = await t.event(t.A, { startsAt: '2020-01-01T10:00:00.000Z' });
     const pastType = await t.ticketType(past);
     const started = await t.book(past, [{ ticketTypeId: pastType }]);
@@ -320,6 +332,28 @@ describe('BK1 idempotency', () => {
     });
     expect(long.status).toBe(400);
     expect(long.body.errors[0]).toMatchObject({ field: 'Idempotency-Key', rule: 'idempotencyKey' });
+  });
+
+  it('keys expire after 24 hours: then a retry makes a new booking', async () => {
+    const eventId = await t.event();
+    const type = await t.ticketType(eventId);
+    const key = { 'Idempotency-Key': randomUUID() };
+    const first = await t.book(eventId, [{ ticketTypeId: type }], {}, t.A, key);
+    expect(first.status).toBe(201);
+    await t.sql(
+      `UPDATE "IdempotencyKey" SET "dateCreated" = now() - interval '25 hours' WHERE key = $1`,
+      [key['Idempotency-Key']],
+    );
+    const fresh = await t.sql(`SELECT count(*)::int AS n FROM "IdempotencyKey"`);
+    const purged = await t.svc.app.get(IdempotencyKeyPurge).purge();
+    expect(purged).toBe(1);
+    expect(await t.sql(`SELECT count(*)::int AS n FROM "IdempotencyKey"`)).toEqual([
+      { n: (fresh[0].n as number) - 1 },
+    ]);
+    const again = await t.book(eventId, [{ ticketTypeId: type }], {}, t.A, key);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.body.data.id).not.toBe(first.body.data.id);
   });
 
   it('a refused booking does not use up its key', async () => {

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { Subjects } from '@crm/messaging';
+import { PrismaService } from '../database/prisma.service';
+import { BookingCancellation } from './booking-cancellation';
+import { SYSTEM_ACTOR } from './booking-history';
 import { BookingTestKit } from './test/booking-test-kit';
 
 // BK3-BK9, BK12-BK15 against the real service, database and NATS (crm-people stood in for).
@@ -47,6 +51,31 @@ describe('BK3 list, BK4 read', () => {
     expect(read.body.data).toMatchObject({ id: b.id, bookerInformation: null, tickets: b.tickets });
     expect((await t.call('GET', `/bookings/${b.id}`, undefined, t.B)).status).toBe(404);
     expect((await t.call('GET', `/bookings/nope`)).status).toBe(404);
+  });
+});
+
+describe('BK3 without N+1', () => {
+  it('lists 2 or 12 bookings with their tickets in the same two statements', async () => {
+    const statementsFor = async (n: number) => {
+      const eventId = await t.event();
+      const type = await t.ticketType(eventId, { price: '0' });
+      for (let i = 0; i < n; i++) await t.booked(eventId, [{ ticketTypeId: type, n: 2 }]);
+      const spy = jest.spyOn(pg.Client.prototype, 'query');
+      try {
+        const res = await t.call('GET', `/bookings?eventId=${eventId}`);
+        expect(res.body.data).toHaveLength(n);
+        expect(res.body.data.every((b: { tickets: unknown[] }) => b.tickets.length === 2)).toBe(
+          true,
+        );
+        return spy.mock.calls
+          .map(([q]) => (typeof q === 'string' ? q : String((q as { text?: string })?.text)))
+          .filter((q) => /"(Booking|EventTicket)"/.test(q)).length; // the outbox relay polls meanwhile
+      } finally {
+        spy.mockRestore();
+      }
+    };
+    expect(await statementsFor(2)).toBe(2);
+    expect(await statementsFor(12)).toBe(2);
   });
 });
 
@@ -210,6 +239,62 @@ describe('BK7 cancellation rules, BK8 cancel', () => {
       currentTier: null,
       nextTier: null,
     });
+  });
+});
+
+describe('BookingCancellation (for invitations and deleted events)', () => {
+  it('cancels in the caller’s transaction with fee none; a second call is a 409, an unknown booking a 404', async () => {
+    const eventId = await t.event(t.A, {
+      startsAt: days(2),
+      cancellationTiers: [{ daysBeforeStart: 7, feePercent: 100, feeFixed: '0' }],
+    });
+    const type = await t.ticketType(eventId, { price: '50', quota: 1 });
+    const b = await t.booked(eventId, [{ ticketTypeId: type }]);
+    const cancellation = t.svc.app.get(BookingCancellation);
+    const prisma = t.svc.app.get(PrismaService);
+    const done = await prisma.$transaction((tx) =>
+      cancellation.cancel(tx, t.A, b.id, {
+        reason: 'event-deleted',
+        actor: SYSTEM_ACTOR,
+        fee: 'none',
+      }),
+    );
+    expect(done).toMatchObject({
+      bookingId: b.id,
+      fee: '0.00',
+      refund: '50.00',
+      ticketIds: [b.tickets[0].id],
+    });
+    expect(await t.counters(eventId)).toEqual([{ id: type, sold: 0 }]);
+    const [h] = await t.sql(
+      `SELECT actor, data->>'reason' AS reason FROM "BookingHistory" WHERE "bookingId" = $1 AND action = 'cancelled'`,
+      [b.id],
+    );
+    expect(h).toEqual({ actor: 'system', reason: 'event-deleted' });
+    await expect(
+      prisma.$transaction((tx) =>
+        cancellation.cancel(tx, t.A, b.id, { reason: 'x', actor: SYSTEM_ACTOR, fee: 'tiers' }),
+      ),
+    ).rejects.toMatchObject({ status: 409 });
+    await expect(
+      prisma.$transaction((tx) =>
+        cancellation.cancel(tx, t.B, b.id, { reason: 'x', actor: SYSTEM_ACTOR, fee: 'tiers' }),
+      ),
+    ).rejects.toMatchObject({ status: 404 });
+    // the caller's rollback takes the cancellation back
+    const c = await t.booked(eventId, [{ ticketTypeId: type }]);
+    await expect(
+      prisma.$transaction(async (tx) => {
+        await cancellation.cancel(tx, t.A, c.id, {
+          reason: 'x',
+          actor: SYSTEM_ACTOR,
+          fee: 'tiers',
+        });
+        throw new Error('caller failed');
+      }),
+    ).rejects.toThrow('caller failed');
+    expect((await t.call('GET', `/bookings/${c.id}`)).body.data.status).toBe('confirmed');
+    expect(await t.counters(eventId)).toEqual([{ id: type, sold: 1 }]);
   });
 });
 
@@ -476,6 +561,22 @@ describe('BK15 consistency check', () => {
     expect((await t.call('POST', `/bookings/${b.id}/consistency-check?repair=maybe`)).status).toBe(
       400,
     );
+  });
+});
+
+describe('K2 delete with sold tickets', () => {
+  it('refuses with a 409 naming the count; after the cancellation it deletes', async () => {
+    const eventId = await t.event();
+    const type = await t.ticketType(eventId, { name: 'Gala' });
+    const b = await t.booked(eventId, [{ ticketTypeId: type, n: 3 }]);
+    const res = await t.call('DELETE', `/tickets/${type}`, undefined, t.A, {
+      'Accept-Language': 'de',
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toContain('3');
+    expect(res.body.message).toContain('Gala');
+    await t.call('POST', `/bookings/${b.id}/cancel`, {});
+    expect((await t.call('DELETE', `/tickets/${type}`)).status).toBe(200);
   });
 });
 

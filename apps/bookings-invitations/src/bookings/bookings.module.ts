@@ -9,6 +9,7 @@ import { BookingsController } from './bookings.controller';
 import { BookingsRepository } from './bookings.repository';
 import { BookingsResolver } from './bookings.resolver';
 import { BookingsService } from './bookings.service';
+import { IdempotencyKeyPurge } from './idempotency-keys';
 
 /**
  * Bookings BK1-BK9, BK12-BK15. Exports BookingCancellation (a rejected invitation and a
@@ -25,6 +26,7 @@ import { BookingsService } from './bookings.service';
     BookingsService,
     BookingReports,
     BookingsResolver,
+    IdempotencyKeyPurge,
   ],
   exports: [BookingCancellation, BookingsRepository, BookingMails],
 })

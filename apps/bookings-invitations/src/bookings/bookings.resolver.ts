@@ -50,8 +50,9 @@ export class BookingsResolver {
 
   @Mutation(() => Booking, {
     description:
-      'BK1 Create a booking (public: no API key needed). idempotencyKey works as the REST ' +
-      'Idempotency-Key header (a retry answers the first booking)',
+      'BK1 Create a booking, with the rules of POST /bookings/public (a visitor without a key ' +
+      'books over REST; GraphQL through the gateway takes a key like every operation). ' +
+      'idempotencyKey works as the REST Idempotency-Key header (a retry answers the first booking)',
   })
   async createBooking(
     @Ctx() ctx: RequestContext,

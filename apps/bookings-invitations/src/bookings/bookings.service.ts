@@ -257,6 +257,11 @@ export class BookingsService {
 
   /** BK9: fields not given stay; personId is confirmed by crm-people (503 when it is silent). */
   async setBooker(ctx: RequestContext, id: string, input: SetBookerInput): Promise<Booking> {
+    throwIfProblems(
+      (['firstname', 'lastname'] as const)
+        .filter((k) => input[k] !== undefined && !input[k]!.trim())
+        .map((field) => ({ field, rule: 'isNotEmpty' })),
+    );
     if (input.information != null) {
       const size = Buffer.byteLength(JSON.stringify(input.information));
       if (size > INFORMATION_MAX_BYTES) {

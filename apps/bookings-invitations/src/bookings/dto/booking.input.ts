@@ -16,6 +16,7 @@ import {
   IsString,
   IsUUID,
   MaxLength,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { IdsInput, PageParam, PageQuery, PageSizeParam, queryBoolean } from '@crm/paging';
@@ -126,6 +127,7 @@ export class CreateBookingInput {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(TICKETS_MAX)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => BookingTicketInput)
   tickets!: BookingTicketInput[];
@@ -212,12 +214,15 @@ export class CancelBookingInput {
   waiveFee?: boolean;
 }
 
+/** Checked when present: null is refused like any other wrong value (a booker needs a name). */
+const given = () => ValidateIf((_o: unknown, v: unknown) => v !== undefined);
+
 /** BK9 */
 @InputType('SetBookingBookerInput')
 export class SetBookerInput {
   @ApiPropertyOptional({ maxLength: 200 })
   @Field(() => String, { nullable: true })
-  @IsOptional()
+  @given()
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
@@ -225,7 +230,7 @@ export class SetBookerInput {
 
   @ApiPropertyOptional({ maxLength: 200 })
   @Field(() => String, { nullable: true })
-  @IsOptional()
+  @given()
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
@@ -233,7 +238,7 @@ export class SetBookerInput {
 
   @ApiPropertyOptional({ maxLength: 320 })
   @Field(() => String, { nullable: true })
-  @IsOptional()
+  @given()
   @IsString()
   @MaxLength(320)
   @IsEmail()

@@ -1,0 +1,29 @@
+import type { Prisma } from '../generated/prisma/client';
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * Draws the next invoice number of the tenant and year and sets it on the booking, in one
+ * statement of the caller's transaction: the counter row stays locked until the commit, so two
+ * bookings never share a number, and a rollback takes the increment back (no gap). Callers
+ * draw it LAST in their transaction (it is the tenant's hottest row). `2026-000042`; from the
+ * millionth number on, the digits simply grow.
+ */
+export async function drawInvoiceNumber(
+  tx: Tx,
+  tenantId: string,
+  year: number,
+  bookingId: string,
+): Promise<{ invoiceNumber: string; invoiceDate: Date }> {
+  const [row] = await tx.$queryRaw<{ invoiceNumber: string; invoiceDate: Date }[]>`
+    WITH c AS (
+      INSERT INTO "InvoiceCounter" ("tenantId", year, last) VALUES (${tenantId}, ${year}, 1)
+      ON CONFLICT ("tenantId", year) DO UPDATE SET last = "InvoiceCounter".last + 1
+      RETURNING last)
+    UPDATE "Booking" b SET "invoiceNumber" = ${String(year)} || '-' ||
+        CASE WHEN c.last < 1000000 THEN lpad(c.last::text, 6, '0') ELSE c.last::text END,
+        "invoiceDate" = now()
+      FROM c WHERE b.id = ${bookingId}::uuid AND b."tenantId" = ${tenantId}
+    RETURNING b."invoiceNumber", b."invoiceDate"`;
+  return row;
+}
