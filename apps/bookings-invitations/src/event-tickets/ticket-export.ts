@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify';
 import ExcelJS from 'exceljs';
+import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import type { ExportRow } from './event-tickets.repository';
 
@@ -67,7 +68,8 @@ export function csvStream(rows: AsyncIterable<ExportCells>): Readable {
         const defused = Object.fromEntries(
           Object.entries(r).map(([k, v]) => [k, k === 'code' ? v : defuse(v)]),
         );
-        if (!csv.write(defused)) await new Promise((ok) => csv.once('drain', ok));
+        if (!csv.write(defused)) await Promise.race([once(csv, 'drain'), once(csv, 'close')]);
+        if (csv.destroyed) return; // the client went away: stop reading pages
       }
       csv.end();
     } catch (err) {
@@ -89,7 +91,12 @@ export function xlsxStream(rows: AsyncIterable<ExportCells>, sheetName: string):
       });
       const sheet = book.addWorksheet(sheetName.slice(0, 31) || 'Tickets');
       sheet.columns = EXPORT_COLUMNS.map((key) => ({ header: key, key, width: 20 }));
-      for await (const r of rows) sheet.addRow(r).commit();
+      for await (const r of rows) {
+        sheet.addRow(r).commit();
+        // a slow client holds the export back instead of the rows piling up in memory
+        if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+        if (out.destroyed) return; // the client went away: stop reading pages
+      }
       sheet.commit();
       await book.commit();
     } catch (err) {
