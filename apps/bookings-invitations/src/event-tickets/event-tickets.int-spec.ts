@@ -288,6 +288,16 @@ describe('ET9 check-in', () => {
     expect(cancelled.body.message).toContain('cancelled');
     expect(await t.count('CheckIn', `"eventId" = $1::uuid`, [ev.eventId])).toBe(0);
   });
+
+  it('answers 404 for a genuine code whose booking was deleted (BK5)', async () => {
+    const ev = await ticketedEvent(t, t.A);
+    const { ticketIds, bookingId } = await book(t, t.A, ev, people(1));
+    const code = await codeOf(ticketIds[0]);
+    expect((await t.call('DELETE', `/bookings/${bookingId}`)).status).toBe(200);
+    const res = await t.call('POST', '/event-tickets/check-in', { code });
+    expect(res.status).toBe(404);
+    expect(res.body.message).toContain(ticketIds[0]);
+  });
 });
 
 describe('ET5 status', () => {
