@@ -6,6 +6,7 @@ import { BookingsModule } from './bookings/bookings.module';
 import { CapacityModule } from './capacity/capacity.module';
 import { DatabaseModule } from './database/database.module';
 import { EventCopiesModule } from './event-copies/event-copies.module';
+import { EventTicketsModule } from './event-tickets/event-tickets.module';
 import { InvoicesModule } from './invoices/invoices.module';
 import { MailsModule } from './mails/mails.module';
 import { OutboxModule } from './outbox/outbox.module';
@@ -32,6 +33,7 @@ export class AppModule {
         MailsModule,
         EventCopiesModule,
         TicketTypesModule,
+        EventTicketsModule,
         InvoicesModule,
         BookingsModule,
       ],

@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '../database/prisma.service';
+import { SigningKey, SigningKeys } from '../ticket-codes/signing-keys';
+import { ParsedTicketCode, validUntilOf } from '../ticket-codes/ticket-code';
+
+/** ET13's `codeFormat`: enough for a scanner vendor to verify a code offline. */
+export const CODE_FORMAT =
+  'v1.<keyId>.<payload>.<signature>, ASCII. payload: base64url (RFC 4648 §5, no padding) of 36 ' +
+  'bytes: ticket id (16 bytes of the UUID), event id (16 bytes), validUntil (uint32 big-endian, ' +
+  'Unix seconds, 0 = no end; one day after the event ends). signature: base64url (no padding) ' +
+  'of the 64-byte Ed25519 signature (RFC 8032) over the ASCII bytes of "v1.<keyId>.<payload>". ' +
+  'A code is genuine when keyId is the event’s and the signature verifies with publicKey; it ' +
+  'admits when its ticket id is not on the revoked list and validUntil has not passed.';
+
+/** The signed codes of tickets, with the keys and event facts they need read once per event. */
+@Injectable()
+export class TicketCodes {
+  constructor(
+    private readonly keys: SigningKeys,
+    private readonly prisma: PrismaService,
+  ) {}
+
+  /**
+   * The event's key for ET13: null while the event has no ticket (no code exists yet, and a read
+   * writes nothing). Bookings create it with the first tickets; for tickets issued otherwise it is
+   * created here on first need.
+   */
+  async publishedKeyOf(tenantId: string, eventId: string): Promise<SigningKey | null> {
+    const key = await this.keys.find(tenantId, eventId);
+    if (key) return key;
+    const ticket = await this.prisma.eventTicket.findFirst({
+      where: { tenantId, eventId },
+      select: { id: true },
+    });
+    return ticket ? this.keys.require(tenantId, eventId) : null;
+  }
+
+  /** The event's key, created on first need (a code is about to be shown). */
+  keyOf(tenantId: string, eventId: string): Promise<SigningKey> {
+    return this.keys.require(tenantId, eventId);
+  }
+
+  verify(tenantId: string, code: unknown): Promise<ParsedTicketCode | null> {
+    return this.keys.verify(tenantId, code);
+  }
+
+  private async copies(tenantId: string, eventIds: string[]) {
+    const rows = await this.prisma.eventCopy.findMany({
+      where: { tenantId, eventId: { in: eventIds } },
+      select: { eventId: true, title: true, startsAt: true, endsAt: true },
+    });
+    return new Map(rows.map((r) => [r.eventId, r]));
+  }
+
+  /** The events' titles (from this service's copies; missing: not copied yet). */
+  async titlesOf(tenantId: string, tickets: { eventId: string }[]): Promise<Map<string, string>> {
+    const copies = await this.copies(tenantId, [...new Set(tickets.map((t) => t.eventId))]);
+    return new Map([...copies.values()].map((c) => [c.eventId, c.title]));
+  }
+
+  /** The code of each valid ticket, by ticket id (one key and one copy read per event). */
+  async codesOf(
+    tickets: { id: string; tenantId: string; eventId: string; status: string }[],
+  ): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const valid = tickets.filter((t) => t.status === 'valid');
+    if (!valid.length) return out;
+    const tenantId = valid[0].tenantId;
+    const eventIds = [...new Set(valid.map((t) => t.eventId))];
+    const copies = await this.copies(tenantId, eventIds);
+    const keys = new Map(
+      await Promise.all(
+        eventIds.map(async (e) => [e, await this.keys.require(tenantId, e)] as const),
+      ),
+    );
+    for (const t of valid) {
+      out.set(
+        t.id,
+        SigningKeys.sign(keys.get(t.eventId)!, {
+          ticketId: t.id,
+          eventId: t.eventId,
+          validUntil: validUntilOf(copies.get(t.eventId) ?? null),
+        }),
+      );
+    }
+    return out;
+  }
+
+  /** The code of one ticket (export: rows of one event, key read once). */
+  static codeWith(key: SigningKey, validUntil: number, ticketId: string, eventId: string) {
+    return SigningKeys.sign(key, { ticketId, eventId, validUntil });
+  }
+}

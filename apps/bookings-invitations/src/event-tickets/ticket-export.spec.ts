@@ -1,0 +1,75 @@
+import { csvStream, defuse, EXPORT_COLUMNS, ExportCells } from './ticket-export';
+import { eventWhen } from './ticket-pdf';
+
+async function* rowsOf(n: number): AsyncIterable<ExportCells> {
+  for (let i = 0; i < n; i++) {
+    const cells = Object.fromEntries(EXPORT_COLUMNS.map((c) => [c, ''])) as ExportCells;
+    yield { ...cells, ticketId: `t${i}`, firstname: i === 0 ? '=SUM(A1)' : `P${i}` };
+  }
+}
+
+const text = async (s: NodeJS.ReadableStream) => {
+  const chunks: Buffer[] = [];
+  for await (const c of s) chunks.push(Buffer.from(c as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+};
+
+describe('ticket export', () => {
+  it('defuses formula-like cells only', () => {
+    expect(['=1+1', '+49 30', '-5', '@x', '\tx', 'Ada', '', "'=x"].map(defuse)).toEqual([
+      "'=1+1",
+      "'+49 30",
+      "'-5",
+      "'@x",
+      "'\tx",
+      'Ada',
+      '',
+      "'=x",
+    ]);
+  });
+
+  it('writes a BOM, the header and every row, formulas defused', async () => {
+    const out = await text(csvStream(rowsOf(3)));
+    expect(out.startsWith('\uFEFF')).toBe(true);
+    const lines = out.slice(1).trim().split('\n');
+    expect(lines[0]).toBe(EXPORT_COLUMNS.join(','));
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toContain(`'=SUM(A1)`);
+  });
+});
+
+describe('the ticket’s date line', () => {
+  const event = {
+    title: 'T',
+    startsAt: new Date('2030-06-01T08:00:00Z'),
+    endsAt: new Date('2030-06-01T17:00:00Z'),
+    timeZone: 'Europe/Berlin',
+  };
+  it('shows the event’s own zone, in the language', () => {
+    expect(eventWhen(event, 'en')).toBe('June 1, 2030, 10:00 AM - 7:00 PM');
+    expect(eventWhen(event, 'de')).toBe('1. Juni 2030, 10:00 - 19:00');
+  });
+  it('says when the date is not known yet', () => {
+    expect(eventWhen(null, 'de')).toBe('wird bekannt gegeben');
+    expect(eventWhen({ ...event, startsAt: null }, 'en')).toBe('to be announced');
+  });
+});
+
+describe('the ticket PDF', () => {
+  it('renders names outside Latin-1 without failing (the standard fonts cannot show them all)', async () => {
+    const { renderTicketPdf } = await import('./ticket-pdf');
+    const pdf = await renderTicketPdf(
+      {
+        ticketId: '00000000-0000-4000-8000-000000000000',
+        status: 'valid',
+        participant: '王小明 Łukasz Ægir 🎟',
+        ticketTypeName: 'VIP “Gold”',
+        bookingId: '00000000-0000-4000-8000-000000000001',
+        code: 'v1.abc.def.ghi',
+        event: null,
+      },
+      'en',
+    );
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+});
