@@ -654,8 +654,8 @@ describe('ET6-ET8 mails, ET12 PDF', () => {
     const file = await t.svc.app
       .get(MailAttachments)
       .render(t.A, { kind: 'ticket', ticketId: ticketIds[0] }, 'de');
-    expect(file.contentType).toBe('application/pdf');
-    const text = await pdfText(file.content);
+    expect(file?.contentType).toBe('application/pdf');
+    const text = await pdfText(file!.content);
     expect(text).toContain('Summit');
     expect(text).toContain('Teilnehmer/in');
 
