@@ -2,12 +2,12 @@ import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import { createPublicKey, randomUUID, verify } from 'node:crypto';
 import pg from 'pg';
+import { pdfText } from '@crm/testing';
 import { Subjects } from '@crm/messaging';
 import { MailAttachments } from '../mails/mail-attachments';
 import { SigningKeys } from '../ticket-codes/signing-keys';
 import { TicketTestKit } from '../ticket-types/test/ticket-test-kit';
 import { book, bookMany, ticketedEvent } from './test/event-ticket-fixtures';
-import { pdfText } from './test/pdf-text';
 
 // ET1-ET13 against the real service, database and (its own) NATS. Bookings and tickets are
 // written by the fixture as BK1 writes them.
@@ -655,7 +655,7 @@ describe('ET6-ET8 mails, ET12 PDF', () => {
       .get(MailAttachments)
       .render(t.A, { kind: 'ticket', ticketId: ticketIds[0] }, 'de');
     expect(file?.contentType).toBe('application/pdf');
-    const text = await pdfText(file!.content);
+    const { text } = await pdfText(file!.content);
     expect(text).toContain('Summit');
     expect(text).toContain('Teilnehmer/in');
 
@@ -724,7 +724,7 @@ describe('ET6-ET8 mails, ET12 PDF', () => {
     const res = await t.call('GET', `/event-tickets/${ticketIds[0]}/pdf`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
-    const text = await pdfText(res.bytes);
+    const { text } = await pdfText(res.bytes);
     expect(text).toContain('Jazz Night');
     expect(text).toContain('Jörg Öhler');
     expect(text).toContain('Regular');
