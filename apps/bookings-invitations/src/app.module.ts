@@ -3,6 +3,7 @@ import path from 'node:path';
 import { HealthController, Readiness, ServiceCoreModule, subgraphModule } from '@crm/service-kit';
 import type { BookingsInvitationsConfig } from './config';
 import { CapacityModule } from './capacity/capacity.module';
+import { CrossServiceModule } from './cross-service/cross-service.module';
 import { DatabaseModule } from './database/database.module';
 import { EventCopiesModule } from './event-copies/event-copies.module';
 import { MailsModule } from './mails/mails.module';
@@ -30,6 +31,7 @@ export class AppModule {
         MailsModule,
         EventCopiesModule,
         TicketTypesModule,
+        CrossServiceModule,
       ],
       controllers: [HealthController],
       providers: [Readiness],

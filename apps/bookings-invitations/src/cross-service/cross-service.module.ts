@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { EventCopiesModule } from '../event-copies/event-copies.module';
+import { CrossServiceEvents } from './cross-service.events';
+import { CrossServiceRepository } from './cross-service.repository';
+
+/**
+ * What other services' events change here: a deleted event (bookings, tickets, invitations,
+ * ticket types), a migrated website, merged and deleted people.
+ */
+@Module({
+  imports: [EventCopiesModule],
+  providers: [CrossServiceRepository, CrossServiceEvents],
+})
+export class CrossServiceModule {}
