@@ -22,8 +22,11 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 /** Publishes and waits until applied. */
-const apply = async (subject: string, payload: { tenantId: string } & Record<string, unknown>) => {
-  const id = await t.publish(subject, payload);
+const apply = async (
+  subject: string,
+  payload: { tenantId: string } & Record<string, unknown>,
+) => {
+  const id = (await t.publish(subject, payload)) as ReturnType<typeof randomUUID>;
   await t.applied(id);
   return id;
 };
