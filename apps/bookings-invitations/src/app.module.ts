@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import path from 'node:path';
 import { HealthController, Readiness, ServiceCoreModule, subgraphModule } from '@crm/service-kit';
 import type { BookingsInvitationsConfig } from './config';
+import { BookingsModule } from './bookings/bookings.module';
 import { CapacityModule } from './capacity/capacity.module';
 import { CrossServiceModule } from './cross-service/cross-service.module';
 import { DatabaseModule } from './database/database.module';
@@ -31,6 +32,7 @@ export class AppModule {
         MailsModule,
         EventCopiesModule,
         TicketTypesModule,
+        BookingsModule,
         CrossServiceModule,
       ],
       controllers: [HealthController],
