@@ -8,6 +8,7 @@ import {
   Subjects,
   WebsiteMigratedEvent,
 } from '@crm/messaging';
+import { BookingCancellation } from '../bookings/booking-cancellation';
 import { addBookingHistory, SYSTEM_ACTOR } from '../bookings/booking-history';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import { CrossServiceRepository, Tx } from './cross-service.repository';
@@ -27,20 +28,36 @@ export class CrossServiceEvents {
   constructor(
     private readonly repo: CrossServiceRepository,
     private readonly copies: EventCopiesRepository,
+    private readonly bookings: BookingCancellation,
   ) {}
 
   /**
-   * E5, E6: the copies are marked deleted (a late snapshot cannot revive them), invitations are
-   * withdrawn and the ticket types go.
+   * E5, E6: the copies are marked deleted (a late snapshot cannot revive them), every confirmed
+   * booking is cancelled without a fee (tickets revoked, seats freed, bookings.cancelled and the
+   * booker's mail through the outboxes), invitations are withdrawn and the ticket types go.
+   * The copies are marked first: a booking in flight commits before (it holds the capacity row)
+   * and is cancelled here; one after it finds the event gone.
    */
   @ConsumeEvent(Subjects.events.eventsDeleted, EventsDeletedEvent)
   async onEventsDeleted(event: EventsDeletedEvent, { tx }: EventContext<Tx>): Promise<void> {
     const { tenantId } = event;
     const ids = lower(event.eventIds);
+    await this.repo.lockTicketTypes(tx, tenantId, ids);
     await this.copies.markDeleted(tx, tenantId, ids);
+    const bookingIds = await this.repo.confirmedBookings(tx, tenantId, ids);
+    for (const bookingId of bookingIds) {
+      await this.bookings.cancel(tx, tenantId, bookingId, {
+        reason: 'event-deleted',
+        actor: SYSTEM_ACTOR,
+        fee: 'none',
+      });
+    }
     const withdrawn = await this.repo.withdrawInvitationsOfEvents(tx, tenantId, ids);
     await tx.ticketType.deleteMany({ where: { tenantId, eventId: { in: ids } } });
-    this.logger.log(`${ids.length} event(s) deleted: ${withdrawn} invitation(s) withdrawn`);
+    this.logger.log(
+      `${ids.length} event(s) deleted: ${bookingIds.length} booking(s) cancelled, ` +
+        `${withdrawn} invitation(s) withdrawn`,
+    );
   }
 
   /** W11: the copies, bookings and invitations of the events follow to the target website. */

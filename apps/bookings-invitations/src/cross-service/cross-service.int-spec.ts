@@ -22,10 +22,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 /** Publishes and waits until applied. */
-const apply = async (
-  subject: string,
-  payload: { tenantId: string } & Record<string, unknown>,
-) => {
+const apply = async (subject: string, payload: { tenantId: string } & Record<string, unknown>) => {
   const id = (await t.publish(subject, payload)) as ReturnType<typeof randomUUID>;
   await t.applied(id);
   return id;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BookingsModule } from '../bookings/bookings.module';
 import { EventCopiesModule } from '../event-copies/event-copies.module';
 import { CrossServiceEvents } from './cross-service.events';
 import { CrossServiceRepository } from './cross-service.repository';
@@ -8,7 +9,7 @@ import { CrossServiceRepository } from './cross-service.repository';
  * ticket types), a migrated website, merged and deleted people.
  */
 @Module({
-  imports: [EventCopiesModule],
+  imports: [EventCopiesModule, BookingsModule],
   providers: [CrossServiceRepository, CrossServiceEvents],
 })
 export class CrossServiceModule {}

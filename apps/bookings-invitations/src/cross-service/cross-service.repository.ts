@@ -20,6 +20,17 @@ export interface ChangedBooking {
  */
 @Injectable()
 export class CrossServiceRepository {
+  /**
+   * Locks the events' ticket types in id order, the order a booking takes them in before the
+   * event's capacity row, so a deletion and a booking of the event never wait on each other.
+   */
+  async lockTicketTypes(tx: Tx, tenantId: string, eventIds: string[]): Promise<void> {
+    await tx.$queryRaw`
+      SELECT id FROM "TicketType"
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ANY(${eventIds}::uuid[])
+       ORDER BY id FOR UPDATE`;
+  }
+
   /** The confirmed bookings of the events, oldest first (cancelled ones stay as they are). */
   async confirmedBookings(tx: Tx, tenantId: string, eventIds: string[]): Promise<string[]> {
     const rows = await tx.$queryRaw<{ id: string }[]>`
