@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { freePort, natsServer, NatsProcess, startStack, tenantHeaders } from '@crm/testing';
-import { BOOKING_SERVICES, Client, eventually, TestTenant } from './client';
+import { Answer, BOOKING_SERVICES, Client, eventually, TestTenant } from './client';
 
 // The flows between the services through the gateway: an event set up at events (booking form
 // field set, ticket type at bookings-invitations, the publication check asking
@@ -72,9 +72,10 @@ const inDays = (days: number, hourUtc: number) => {
   return d.toISOString();
 };
 
-const ok = (res: { status: number; body: unknown }, status: number, what: string) => {
+/** The data of an answer with the expected status; anything else fails with the answer. */
+const ok = (res: Answer, status: number, what: string) => {
   if (res.status !== status) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
-  return (res.body as { data: Record<string, any> }).data; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return res.body.data;
 };
 
 /** BK1 as a visitor: the tenant headers, no key. */
