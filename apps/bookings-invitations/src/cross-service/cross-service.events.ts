@@ -13,6 +13,9 @@ import { addBookingHistory, SYSTEM_ACTOR } from '../bookings/booking-history';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import { CrossServiceRepository, Tx } from './cross-service.repository';
 
+const NOT_SENT_EVENT_DELETED = 'Not sent: the invitation was withdrawn (the event was deleted)';
+const NOT_SENT_PERSON_DELETED = 'Not sent: the invitation was withdrawn (the person was deleted)';
+
 const lower = (ids: string[]) => [...new Set(ids.map((id) => id.toLowerCase()))];
 
 /**
@@ -34,7 +37,8 @@ export class CrossServiceEvents {
   /**
    * E5, E6: the copies are marked deleted (a late snapshot cannot revive them), every confirmed
    * booking is cancelled without a fee (tickets revoked, seats freed, bookings.cancelled and the
-   * booker's mail through the outboxes), invitations are withdrawn and the ticket types go.
+   * booker's mail through the outboxes), invitations are withdrawn (their queued mails not sent)
+   * and the ticket types go.
    * The copies are marked first: a booking in flight commits before (it holds the capacity row)
    * and is cancelled here; one after it finds the event gone.
    */
@@ -53,10 +57,11 @@ export class CrossServiceEvents {
       });
     }
     const withdrawn = await this.repo.withdrawInvitationsOfEvents(tx, tenantId, ids);
+    await this.repo.dropInvitationMails(tx, tenantId, withdrawn, NOT_SENT_EVENT_DELETED);
     await tx.ticketType.deleteMany({ where: { tenantId, eventId: { in: ids } } });
     this.logger.log(
       `${ids.length} event(s) deleted: ${bookingIds.length} booking(s) cancelled, ` +
-        `${withdrawn} invitation(s) withdrawn`,
+        `${withdrawn.length} invitation(s) withdrawn`,
     );
   }
 
@@ -91,12 +96,18 @@ export class CrossServiceEvents {
   }
 
   /**
-   * P6, P10: invitations of the people are withdrawn without the person; bookings lose the
-   * person and keep the booker's name and e-mail (history person-deleted).
+   * P6, P10: invitations of the people are withdrawn without the person (their queued mails not
+   * sent); bookings lose the person and keep the booker's name and e-mail (history
+   * person-deleted).
    */
   @ConsumeEvent(Subjects.crmPeople.peopleDeleted, PeopleDeletedEvent)
   async onPeopleDeleted(event: PeopleDeletedEvent, { tx }: EventContext<Tx>): Promise<void> {
-    const { bookings } = await this.repo.forgetPeople(tx, event.tenantId, lower(event.personIds));
+    const { bookings, invitations } = await this.repo.forgetPeople(
+      tx,
+      event.tenantId,
+      lower(event.personIds),
+    );
+    await this.repo.dropInvitationMails(tx, event.tenantId, invitations, NOT_SENT_PERSON_DELETED);
     await addBookingHistory(
       tx,
       SYSTEM_ACTOR,

@@ -7,6 +7,8 @@ import {
   insertBooking,
   insertInvitation,
   invitationRow,
+  mailRow,
+  queueInvitationMail,
 } from './test/fixtures';
 
 // What other services' events change here, published to JetStream as their outbox relays do and
@@ -98,6 +100,9 @@ describe('crm-people.people.deleted', () => {
     });
     const keptInv = await insertInvitation(t, t.A, eventId, { personId: kept });
     const theirInv = await insertInvitation(t, t.B, eventId, { personId: gone });
+    const queued = await queueInvitationMail(t, t.A, sent, eventId);
+    const keptMail = await queueInvitationMail(t, t.A, keptInv, eventId);
+    const theirMail = await queueInvitationMail(t, t.B, theirInv, eventId);
 
     const id = await apply(Subjects.crmPeople.peopleDeleted, {
       tenantId: t.A,
@@ -120,6 +125,13 @@ describe('crm-people.people.deleted', () => {
     }
     expect(await invitationRow(t, keptInv)).toMatchObject({ personId: kept, status: 'sent' });
     expect(await invitationRow(t, theirInv)).toMatchObject({ personId: gone, status: 'sent' });
+    // the invitation mail not yet sent to the deleted person never goes
+    expect(await mailRow(t, queued)).toEqual({
+      status: 'failed',
+      lastError: 'Not sent: the invitation was withdrawn (the person was deleted)',
+    });
+    expect((await mailRow(t, keptMail)).status).toBe('queued');
+    expect((await mailRow(t, theirMail)).status).toBe('queued');
     expect((await bookingRow(t, keptBooking.id)).bookerPersonId).toBe(kept);
     expect((await bookingRow(t, theirs.id)).bookerPersonId).toBe(gone);
 
@@ -158,7 +170,7 @@ describe('events.websites.migrated', () => {
 });
 
 describe('events.events.deleted', () => {
-  it('withdraws the events’ invitations and removes their ticket types, of the tenant only', async () => {
+  it('withdraws the events’ invitations (their queued mails not sent) and removes their ticket types, of the tenant only', async () => {
     const eventId = randomUUID();
     await t.snapshot(t.A, eventId);
     const tt = await t.call('POST', '/tickets', {
@@ -171,6 +183,8 @@ describe('events.events.deleted', () => {
     const sent = await insertInvitation(t, t.A, eventId, { status: 'sent' });
     const rejected = await insertInvitation(t, t.A, eventId, { status: 'rejected' });
     const theirs = await insertInvitation(t, t.B, eventId, { status: 'sent' });
+    const queued = await queueInvitationMail(t, t.A, sent, eventId);
+    const theirMail = await queueInvitationMail(t, t.B, theirs, eventId);
 
     await apply(Subjects.events.eventsDeleted, { tenantId: t.A, eventIds: [eventId] });
     for (const inv of [sent, rejected]) {
@@ -180,6 +194,8 @@ describe('events.events.deleted', () => {
       });
     }
     expect((await invitationRow(t, theirs)).status).toBe('sent');
+    expect(await mailRow(t, queued)).toMatchObject({ status: 'failed' });
+    expect((await mailRow(t, theirMail)).status).toBe('queued');
     expect(await t.count('TicketType', '"eventId" = $1::uuid', [eventId])).toBe(0);
     expect(await t.copy(t.A, eventId)).toMatchObject({ deleted: true });
   });

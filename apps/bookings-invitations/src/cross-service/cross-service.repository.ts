@@ -41,13 +41,36 @@ export class CrossServiceRepository {
     return rows.map((r) => r.id);
   }
 
-  /** Withdraws the invitations of the events that are not withdrawn yet; how many. */
-  withdrawInvitationsOfEvents(tx: Tx, tenantId: string, eventIds: string[]): Promise<number> {
-    return tx.$executeRaw`
+  /** Withdraws the invitations of the events that are not withdrawn yet; their ids. */
+  async withdrawInvitationsOfEvents(
+    tx: Tx,
+    tenantId: string,
+    eventIds: string[],
+  ): Promise<string[]> {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
       UPDATE "Invitation" SET status = 'withdrawn', "dateModified" = now(),
              "modifiedBy" = ${SYSTEM}, "modifiedByUserId" = NULL
        WHERE "tenantId" = ${tenantId} AND "eventId" = ANY(${eventIds}::uuid[])
-         AND status <> 'withdrawn'`;
+         AND status <> 'withdrawn'
+      RETURNING id::text`;
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * The queued mails of withdrawn invitations (the invitation, free texts to the invitee) are
+   * not sent: `failed` with the reason, as BK17/IN17 show it. Mails of bookings still go.
+   */
+  dropInvitationMails(
+    tx: Tx,
+    tenantId: string,
+    invitationIds: string[],
+    reason: string,
+  ): Promise<number> {
+    if (!invitationIds.length) return Promise.resolve(0);
+    return tx.$executeRaw`
+      UPDATE "Mail" SET status = 'failed', "lastError" = ${reason}
+       WHERE "tenantId" = ${tenantId} AND "invitationId" = ANY(${invitationIds}::uuid[])
+         AND "bookingId" IS NULL AND status = 'queued'`;
   }
 
   /** W11: bookings and invitations of the events made through `from` now name `to`. */
@@ -99,7 +122,7 @@ export class CrossServiceRepository {
     tx: Tx,
     tenantId: string,
     personIds: string[],
-  ): Promise<{ bookings: ChangedBooking[]; invitations: number }> {
+  ): Promise<{ bookings: ChangedBooking[]; invitations: string[] }> {
     const bookings = await tx.$queryRaw<ChangedBooking[]>`
       UPDATE "Booking" b SET "bookerPersonId" = NULL, "dateModified" = now(),
              "modifiedBy" = ${SYSTEM}, "modifiedByUserId" = NULL
@@ -107,10 +130,11 @@ export class CrossServiceRepository {
        WHERE old.id = b.id AND b."tenantId" = ${tenantId}
          AND b."bookerPersonId" = ANY(${personIds}::uuid[])
       RETURNING b.id::text, b."eventId"::text AS "eventId", old."bookerPersonId"::text AS "personId"`;
-    const invitations = await tx.$executeRaw`
+    const invitations = await tx.$queryRaw<{ id: string }[]>`
       UPDATE "Invitation" SET "personId" = NULL, status = 'withdrawn', "dateModified" = now(),
              "modifiedBy" = ${SYSTEM}, "modifiedByUserId" = NULL
-       WHERE "tenantId" = ${tenantId} AND "personId" = ANY(${personIds}::uuid[])`;
-    return { bookings, invitations };
+       WHERE "tenantId" = ${tenantId} AND "personId" = ANY(${personIds}::uuid[])
+      RETURNING id::text`;
+    return { bookings, invitations: invitations.map((r) => r.id) };
   }
 }

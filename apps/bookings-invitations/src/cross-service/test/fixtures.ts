@@ -76,3 +76,29 @@ export const historyOf = (t: TicketTestKit, bookingId: string) =>
     `SELECT action, actor, data FROM "BookingHistory" WHERE "bookingId" = $1::uuid ORDER BY at, id`,
     [bookingId],
   );
+
+/** A queued mail of an invitation (as the invitations domain queues IN9). */
+export async function queueInvitationMail(
+  t: TicketTestKit,
+  tenantId: string,
+  invitationId: string,
+  eventId: string,
+): Promise<string> {
+  const id = randomUUID();
+  await t.sql(
+    `INSERT INTO "Mail" (id, "tenantId", kind, "toAddress", language, subject, text,
+       "invitationId", "eventId", status)
+     VALUES ($1, $2, 'invitation', 'guest@example.com', 'en', 'You are invited', 'Come', $3, $4,
+       'queued')`,
+    [id, tenantId, invitationId, eventId],
+  );
+  return id;
+}
+
+export const mailRow = (t: TicketTestKit, id: string) =>
+  t
+    .sql<{ status: string; lastError: string | null }>(
+      `SELECT status, "lastError" FROM "Mail" WHERE id = $1::uuid`,
+      [id],
+    )
+    .then((r) => r[0]);
