@@ -66,11 +66,9 @@ it('a portal and a published event, set up over GraphQL through the gateway', as
     valid: false,
     errors: [{ field: 'ticketTypes', rule: 'noActiveTicketType' }],
   });
-  await gql(
-    a,
-    `mutation($i: CreateTicketTypeInput!) { createTicketType(input: $i) { id } }`,
-    { i: { eventId: createEvent.id, name: 'Standard', price: '25', currency: 'EUR' } },
-  );
+  await gql(a, `mutation($i: CreateTicketTypeInput!) { createTicketType(input: $i) { id } }`, {
+    i: { eventId: createEvent.id, name: 'Standard', price: '25', currency: 'EUR' },
+  });
 
   const { updateEventPublication } = await gql(
     a,
