@@ -154,18 +154,24 @@ describe('events.websites.migrated', () => {
     const inv = await insertInvitation(t, t.A, eventId, { websiteId: from });
     const theirInv = await insertInvitation(t, t.B, eventId, { websiteId: from });
 
-    await apply(Subjects.events.websiteMigrated, {
+    const migrated = {
       tenantId: t.A,
       websiteId: from.toUpperCase(),
       targetWebsiteId: to,
       eventIds: [eventId],
-    });
+    };
+    await apply(Subjects.events.websiteMigrated, migrated);
     expect((await bookingRow(t, booking.id)).websiteId).toBe(to);
     expect((await invitationRow(t, inv)).websiteId).toBe(to);
     expect((await bookingRow(t, otherSite.id)).websiteId).toBe(elsewhere);
     expect((await bookingRow(t, notNamed.id)).websiteId).toBe(from);
     expect((await bookingRow(t, theirs.id)).websiteId).toBe(from);
     expect((await invitationRow(t, theirInv)).websiteId).toBe(from);
+
+    // the same migration again under a new event id touches no row
+    const before = await bookingRow(t, booking.id);
+    await apply(Subjects.events.websiteMigrated, migrated);
+    expect(await bookingRow(t, booking.id)).toEqual(before);
   });
 });
 
