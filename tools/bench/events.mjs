@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { connect, JSONCodec } from 'nats';
 import pg from 'pg';
 import { benchAll, freePort, printTable, problems, row } from './measure.mjs';
 import {
@@ -198,7 +199,25 @@ async function pooled(items, n, fn) {
   );
 }
 
+/**
+ * Answers events' publication check (bookings-invitations.ticket-types.summary) with one active
+ * ticket type for every event: this bench measures the fan-out, and runs no bookings-invitations.
+ */
+async function ticketTypesStandIn(natsUrl) {
+  const nc = await connect({ servers: natsUrl, name: 'bench-ticket-types-stand-in' });
+  const codec = JSONCodec();
+  nc.subscribe('bookings-invitations.ticket-types.summary', {
+    callback: (_err, msg) => {
+      const { id } = codec.decode(msg.data);
+      msg.respond(codec.encode({ id, response: { total: 1, active: 1 }, isDisposed: true }));
+    },
+  });
+  await nc.flush();
+  return { stop: () => nc.close() };
+}
+
 async function fanout(stack, pool, websiteId, receiver) {
+  stack.add(await ticketTypesStandIn(stack.natsUrl));
   const api = apiClient(stack.gatewayUrl, stack.gatewayHeaders);
   for (let i = 0; i < fanoutEndpoints; i++) {
     await api('POST', '/v1/crm/integrations/webhooks', {

@@ -241,6 +241,7 @@ export async function startBenchStack({
       peopleUrl: `http://127.0.0.1:${ports.people}`,
       companiesUrl: companiesDb ? `http://127.0.0.1:${ports.companies}` : undefined,
       eventsUrl: eventsDb ? `http://127.0.0.1:${ports.events}` : undefined,
+      natsUrl: nats.url,
       internalToken,
       key,
       headers,

@@ -4,6 +4,7 @@ import { HealthController, Readiness, ServiceCoreModule, subgraphModule } from '
 import type { BookingsInvitationsConfig } from './config';
 import { BookingsModule } from './bookings/bookings.module';
 import { CapacityModule } from './capacity/capacity.module';
+import { CrossServiceModule } from './cross-service/cross-service.module';
 import { DatabaseModule } from './database/database.module';
 import { EventCopiesModule } from './event-copies/event-copies.module';
 import { EventTicketsModule } from './event-tickets/event-tickets.module';
@@ -36,6 +37,7 @@ export class AppModule {
         EventTicketsModule,
         InvoicesModule,
         BookingsModule,
+        CrossServiceModule,
       ],
       controllers: [HealthController],
       providers: [Readiness],

@@ -14,7 +14,10 @@ import {
   requestArbitrary,
 } from './bad-input/requests';
 import { Client, EVENT_SERVICES, TestTenant } from './client';
-import { startStack, tenantHeaders } from '@crm/testing';
+import { freePort, natsServer, NatsProcess, startStack, tenantHeaders } from '@crm/testing';
+import { connect, JSONCodec, NatsConnection } from 'nats';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import { Client as Pg } from 'pg';
 
 // The bad-input probe (issue 9): every operation of the served OpenAPI description, through the
@@ -47,6 +50,12 @@ let eventsDb: Pg;
 let sourceDbs: Pg[];
 // The receiver of the fixtures' webhook endpoints (and of any the probe re-enables and replays).
 let receiver: Server;
+// The stack's own nats-server, and a stand-in for bookings-invitations' answer to events'
+// publication check (every event has an active ticket type): bookings-invitations is not in this
+// probe's stack yet, and the fixtures publish an event.
+let nats: NatsProcess;
+let natsStore: string;
+let standIn: NatsConnection;
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
@@ -55,11 +64,23 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/probe-hook`;
+  natsStore = mkdtempSync(path.join(os.tmpdir(), 'probe-nats-'));
+  nats = await natsServer(await freePort(), natsStore);
+  standIn = await connect({ servers: nats.url, name: 'bookings-invitations-stand-in' });
+  const codec = JSONCodec<{ id: string }>();
+  standIn.subscribe('bookings-invitations.ticket-types.summary', {
+    callback: (_err, msg) => {
+      const { id } = codec.decode(msg.data);
+      msg.respond(JSONCodec().encode({ id, response: { total: 1, active: 1 }, isDisposed: true }));
+    },
+  });
+  await standIn.flush();
   // WEBHOOK_* is read by the events service only: the receiver is on loopback, a delivery is
   // tried within 100 ms and given up after one retry, so the probe can wait for it (settled()).
   client = new Client(
     await startStack('probe', EVENT_SERVICES, {
       env: {
+        NATS_URL: nats.url,
         WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
         WEBHOOK_WORKER_POLL_MS: '100',
         WEBHOOK_RETRY_SCHEDULE_S: '1',
@@ -91,6 +112,9 @@ afterAll(async () => {
   await Promise.all((sourceDbs ?? []).map((db) => db.end()));
   await fingerprints?.close();
   await client?.stack.shutdown();
+  await standIn?.close();
+  await nats?.stop();
+  if (natsStore) rmSync(natsStore, { recursive: true, force: true });
   receiver?.closeAllConnections();
   await new Promise((r) => receiver?.close(r));
 });

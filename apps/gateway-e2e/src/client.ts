@@ -1,11 +1,17 @@
-import { Stack, startStack, tenantHeaders } from '@crm/testing';
+import { freePort, natsServer, Stack, startStack, tenantHeaders } from '@crm/testing';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 /** The services behind the gateway in these tests (the ones that exist today). */
 export const SERVICES = ['tenant-info', 'crm-people', 'crm-companies'];
 
 /** The stack of event-management tests: the CRM stack and the events service. */
 export const EVENT_SERVICES = [...SERVICES, 'events'];
+
+/** Events with bookings-invitations (the publication check asks it for ticket types). */
+export const BOOKING_SERVICES = [...EVENT_SERVICES, 'bookings-invitations'];
 
 export interface TestTenant {
   id: string;
@@ -106,6 +112,29 @@ export class Client {
 
 export async function startClient(name: string, services = SERVICES): Promise<Client> {
   return new Client(await startStack(name, services));
+}
+
+/**
+ * A stack on a nats-server of its own, stopped with the stack: no service of another stack on
+ * the shared NATS answers its requests (a bookings-invitations with another database would
+ * answer events' publication check) or takes its stream's events.
+ */
+export async function startIsolatedClient(name: string, services: string[]): Promise<Client> {
+  const store = mkdtempSync(path.join(os.tmpdir(), `${name}-nats-`));
+  const nats = await natsServer(await freePort(), store);
+  const stack = await startStack(name, services, { env: { NATS_URL: nats.url } }).catch(
+    async (err: unknown) => {
+      await nats.stop();
+      throw err;
+    },
+  );
+  const shutdown = stack.shutdown.bind(stack);
+  stack.shutdown = async () => {
+    await shutdown();
+    await nats.stop();
+    rmSync(store, { recursive: true, force: true });
+  };
+  return new Client(stack);
 }
 
 /** Retries `check` until it passes or `ms` elapse (for effects that take "seconds", e.g. revocation). */

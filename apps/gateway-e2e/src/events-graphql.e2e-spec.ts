@@ -1,14 +1,15 @@
-import { Client, EVENT_SERVICES, startClient, TestTenant } from './client';
+import { BOOKING_SERVICES, Client, startIsolatedClient, TestTenant } from './client';
 
 // The events subgraph through the gateway's supergraph: settings, websites, events and webhooks
-// in one client's flow, the tariff module on GraphQL, and another tenant seeing nothing.
+// in one client's flow, the tariff module on GraphQL, and another tenant seeing nothing. With
+// bookings-invitations, which the publication check asks for the event's ticket types.
 
 let client: Client;
 let a: TestTenant;
 let b: TestTenant;
 
 beforeAll(async () => {
-  client = await startClient('eventsgraphql', EVENT_SERVICES);
+  client = await startIsolatedClient('eventsgraphql', BOOKING_SERVICES);
   a = await client.tenant();
   b = await client.tenant();
 }, 120_000);
@@ -54,6 +55,20 @@ it('a portal and a published event, set up over GraphQL through the gateway', as
     },
   );
   expect(createEvent).toMatchObject({ title: 'Summer night', published: false, sequence: 0 });
+
+  // publishing needs an active ticket type (bookings-invitations' subgraph)
+  const check = await gql(
+    a,
+    `mutation($id: ID!, $w: [ID!]) { validateEventPublication(id: $id, websiteIds: $w) { valid errors { field rule } } }`,
+    { id: createEvent.id, w: [createWebsite.id] },
+  );
+  expect(check.validateEventPublication).toEqual({
+    valid: false,
+    errors: [{ field: 'ticketTypes', rule: 'noActiveTicketType' }],
+  });
+  await gql(a, `mutation($i: CreateTicketTypeInput!) { createTicketType(input: $i) { id } }`, {
+    i: { eventId: createEvent.id, name: 'Standard', price: '25', currency: 'EUR' },
+  });
 
   const { updateEventPublication } = await gql(
     a,

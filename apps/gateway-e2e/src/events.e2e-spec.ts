@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import ICAL from 'ical.js';
 import { Client as Pg } from 'pg';
 import { tenantHeaders } from '@crm/testing';
-import { Client, EVENT_SERVICES, startClient, TestTenant } from './client';
+import { BOOKING_SERVICES, Client, startIsolatedClient, TestTenant } from './client';
 
 // E1-E12 and the public feed W16 through the gateway, REST: one success and the main failure per
 // row, and another tenant's ids answering 404 with nothing changed. Websites and settings entries
-// are written straight into the events database (other helpers' routes).
+// are written straight into the events database (other helpers' routes); bookings-invitations
+// answers the publication check (an event needs an active ticket type).
 
 jest.setTimeout(60000);
 
@@ -16,7 +17,7 @@ let b: TestTenant;
 let pg: Pg;
 
 beforeAll(async () => {
-  client = await startClient('events-events', EVENT_SERVICES);
+  client = await startIsolatedClient('events-events', BOOKING_SERVICES);
   a = await client.tenant();
   b = await client.tenant();
   pg = new Pg({ connectionString: client.stack.processes.get('events')!.env.DATABASE_URL });
@@ -134,6 +135,7 @@ describe('events through the gateway', () => {
       ['startsAt', 'requiredToPublish'],
       ['endsAt', 'requiredToPublish'],
       ['venue', 'venueOrOnlineMeeting'],
+      ['ticketTypes', 'noActiveTicketType'],
       ['websiteIds', 'noWebsite'],
     ]);
     const refused = await client.rest(a, 'PUT', `/events/${empty}/publication`, {
@@ -144,6 +146,13 @@ describe('events through the gateway', () => {
 
     const id = await create(a, body('Public gala', 9));
     await create(a, body('Hidden draft', 9));
+    const ticketType = await client.rest(a, 'POST', '/tickets', {
+      eventId: id,
+      name: 'Standard',
+      price: '25',
+      currency: 'EUR',
+    });
+    expect(ticketType.status).toBe(201);
     const pub = await client.rest(a, 'PUT', `/events/${id}/publication`, {
       published: true,
       websiteIds: [site],

@@ -1,19 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
-import {
-  ConsumeEvent,
-  EventChangedEvent,
-  EventContext,
-  EventsDeletedEvent,
-  Subjects,
-  WebsiteMigratedEvent,
-} from '@crm/messaging';
+import { ConsumeEvent, EventChangedEvent, EventContext, Subjects } from '@crm/messaging';
 import { EventCopiesRepository, Tx } from './event-copies.repository';
 
 const lower = (ids: string[]) => [...new Set(ids.map((id) => id.toLowerCase()))];
 
 /**
- * Feeds EventCopy from the events service's outbox events (each applied once: the handler runs
- * in the transaction that records the event id in ProcessedEvent).
+ * Feeds EventCopy from the events service's snapshots (each applied once: the handler runs in
+ * the transaction that records the event id in ProcessedEvent). Deleted events and migrated
+ * websites change more than the copies: src/cross-service handles them.
  */
 @Injectable()
 export class EventCopiesEvents {
@@ -31,27 +25,5 @@ export class EventCopiesEvents {
     if (!applied) {
       this.logger.debug(`event ${event.eventId}: snapshot ${event.sequence} is not newer, dropped`);
     }
-  }
-
-  /**
-   * Events deleted: the copies are marked deleted and their ticket types go. Stage 2: bookings
-   * are cancelled, tickets revoked and invitations withdrawn here as well.
-   */
-  @ConsumeEvent(Subjects.events.eventsDeleted, EventsDeletedEvent)
-  async onDeleted(event: EventsDeletedEvent, { tx }: EventContext<Tx>): Promise<void> {
-    const ids = lower(event.eventIds);
-    await this.copies.markDeleted(tx, event.tenantId, ids);
-    await tx.ticketType.deleteMany({ where: { tenantId: event.tenantId, eventId: { in: ids } } });
-  }
-
-  @ConsumeEvent(Subjects.events.websiteMigrated, WebsiteMigratedEvent)
-  async onWebsiteMigrated(event: WebsiteMigratedEvent, { tx }: EventContext<Tx>): Promise<void> {
-    await this.copies.migrateWebsite(
-      tx,
-      event.tenantId,
-      lower(event.eventIds),
-      event.websiteId.toLowerCase(),
-      event.targetWebsiteId.toLowerCase(),
-    );
   }
 }

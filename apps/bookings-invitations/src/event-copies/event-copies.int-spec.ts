@@ -49,6 +49,24 @@ describe('events.events.changed', () => {
     });
   });
 
+  it('keeps the fields of the booking form field set; a snapshot without them (older producer) keeps the copy’s', async () => {
+    const eventId = randomUUID();
+    const fields = [{ key: 'diet', label: 'Diet', type: 'text', required: true }];
+    await t.snapshot(t.A, eventId, { sequence: 1, bookingFormFields: fields });
+    expect(await t.copy(t.A, eventId)).toMatchObject({ bookingFormFields: fields });
+    // the contract's other fields only, as events wrote them before bookingFormFields
+    await t.snapshot(t.A, eventId, { sequence: 2, title: 'Renamed' });
+    expect(await t.copy(t.A, eventId)).toMatchObject({
+      title: 'Renamed',
+      bookingFormFields: fields,
+    });
+    await t.snapshot(t.A, eventId, { sequence: 3, bookingFormFields: null });
+    expect(await t.copy(t.A, eventId)).toMatchObject({ sequence: 3, bookingFormFields: null });
+    // an older snapshot does not bring old fields back
+    await t.snapshot(t.A, eventId, { sequence: 2, bookingFormFields: fields });
+    expect(await t.copy(t.A, eventId)).toMatchObject({ sequence: 3, bookingFormFields: null });
+  });
+
   it('an older snapshot arriving after a newer one changes nothing', async () => {
     const eventId = randomUUID();
     await t.snapshot(t.A, eventId, { sequence: 5, title: 'Newer', capacity: 80 });

@@ -28,24 +28,30 @@ export class EventCopiesRepository {
 
   /**
    * Keeps the snapshot when it is newer than the copy (a higher sequence): JetStream may
-   * redeliver an older one after a newer one. A deleted event stays deleted.
+   * redeliver an older one after a newer one. A deleted event stays deleted. A snapshot without
+   * `bookingFormFields` (an older producer) keeps the fields the copy has.
    */
   async applySnapshot(tx: Tx, e: EventChangedEvent): Promise<boolean> {
+    const hasFields = e.bookingFormFields !== undefined;
+    const fields = e.bookingFormFields == null ? null : JSON.stringify(e.bookingFormFields);
     const n = await tx.$executeRaw`
       INSERT INTO "EventCopy" ("tenantId", "eventId", sequence, title, "startsAt", "endsAt",
         "timeZone", capacity, published, status, "taxRateId", "cancellationTiers",
-        "bookingFormFieldSetId", "websiteIds", deleted, "dateModified")
+        "bookingFormFieldSetId", "bookingFormFields", "websiteIds", deleted, "dateModified")
       VALUES (${e.tenantId}, ${e.eventId}::uuid, ${e.sequence}, ${e.title},
         ${e.startsAt ? new Date(e.startsAt) : null}, ${e.endsAt ? new Date(e.endsAt) : null},
         ${e.timeZone}, ${e.capacity ?? null}, ${e.published}, ${e.status}, ${e.taxRateId ?? null},
         ${e.cancellationTiers == null ? null : JSON.stringify(e.cancellationTiers)}::jsonb,
-        ${e.bookingFormFieldSetId ?? null}::uuid, ${e.websiteIds}::uuid[], false, now())
+        ${e.bookingFormFieldSetId ?? null}::uuid, ${fields}::jsonb, ${e.websiteIds}::uuid[],
+        false, now())
       ON CONFLICT ("tenantId", "eventId") DO UPDATE SET
         sequence = excluded.sequence, title = excluded.title, "startsAt" = excluded."startsAt",
         "endsAt" = excluded."endsAt", "timeZone" = excluded."timeZone",
         capacity = excluded.capacity, published = excluded.published, status = excluded.status,
         "taxRateId" = excluded."taxRateId", "cancellationTiers" = excluded."cancellationTiers",
         "bookingFormFieldSetId" = excluded."bookingFormFieldSetId",
+        "bookingFormFields" = CASE WHEN ${hasFields} THEN excluded."bookingFormFields"
+          ELSE "EventCopy"."bookingFormFields" END,
         "websiteIds" = excluded."websiteIds", "dateModified" = now()
       WHERE excluded.sequence > "EventCopy".sequence AND NOT "EventCopy".deleted`;
     return n > 0;

@@ -2,14 +2,18 @@ import { Module } from '@nestjs/common';
 import { EventCopiesModule } from '../event-copies/event-copies.module';
 import { TicketTypesController } from './ticket-types.controller';
 import { TicketTypesEvents } from './ticket-types.events';
+import { TicketTypesMessages } from './ticket-types.messages';
 import { TicketTypesRepository } from './ticket-types.repository';
 import { TicketTypesResolver } from './ticket-types.resolver';
 import { TicketTypesService } from './ticket-types.service';
 
-/** Ticket types of an event (K1, K2) and their copies for duplicated events. */
+/**
+ * Ticket types of an event (K1, K2), their copies for duplicated events, and the summary the
+ * events service asks for before publishing.
+ */
 @Module({
   imports: [EventCopiesModule],
-  controllers: [TicketTypesController],
+  controllers: [TicketTypesController, TicketTypesMessages],
   providers: [TicketTypesRepository, TicketTypesService, TicketTypesResolver, TicketTypesEvents],
 })
 export class TicketTypesModule {}

@@ -54,6 +54,14 @@ export class TicketTypesRepository {
     ]);
   }
 
+  /** How many ticket types the event has, and how many of them are active (one query). */
+  async summary(tenantId: string, eventId: string): Promise<{ total: number; active: number }> {
+    const [row] = await this.prisma.$queryRaw<{ total: number; active: number }[]>`
+      SELECT count(*)::int AS total, (count(*) FILTER (WHERE active))::int AS active
+        FROM "TicketType" WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid`;
+    return row;
+  }
+
   find(tenantId: string, id: string, db: Tx = this.prisma): Promise<TicketTypeRow | null> {
     return db.ticketType.findFirst({ where: { tenantId, id } });
   }

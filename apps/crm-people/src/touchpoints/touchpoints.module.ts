@@ -9,8 +9,12 @@ import { TouchpointsMessages } from './touchpoints.messages';
 import { TouchpointsRepository } from './touchpoints.repository';
 import { TouchpointsResolver } from './touchpoints.resolver';
 import { TouchpointsService } from './touchpoints.service';
+import { VisitorActivitiesEvents } from './visitor-activities.events';
 
-/** Touchpoints (T1-T14) and the NATS command crm-people.touchpoints.move. */
+/**
+ * Touchpoints (T1-T14), the NATS command crm-people.touchpoints.move, and the touchpoints of
+ * bookings-invitations' visitor activities.
+ */
 @Module({
   imports: [SettingsModule, PeopleModule],
   controllers: [TouchpointsController, TouchpointsMessages],
@@ -21,6 +25,7 @@ import { TouchpointsService } from './touchpoints.service';
     TouchpointChangesService,
     TouchpointPeopleService,
     TouchpointsResolver,
+    VisitorActivitiesEvents,
   ],
   // merge (P20) moves a source's touchpoints inside its own transaction
   exports: [TouchpointPeopleService],

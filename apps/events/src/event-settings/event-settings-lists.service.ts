@@ -92,8 +92,11 @@ export class EventSettingsListWrites extends SettingsWrites<EventSettingsList, D
     id: string,
     input: UpdateEntryInput,
   ): Promise<void> {
-    if (list === 'CANCELLATION_CONDITIONS' && input.data !== undefined)
-      await this.entryData.cancellationTiersChanged(tx as Tx, tenantId, id);
+    if (
+      (list === 'CANCELLATION_CONDITIONS' || list === 'BOOKING_FORM_FIELD_SETS') &&
+      input.data !== undefined
+    )
+      await this.entryData.snapshotDataChanged(tx as Tx, tenantId, list, id);
   }
 
   async createEntries(

@@ -143,13 +143,20 @@ export class EventSettingsRepository implements SettingsReferences<EventSettings
   }
 
   /**
-   * The tiers of cancellation condition `id` changed: the events using it get a new sequence and
-   * their snapshots are announced (bookings made from now on use the new tiers).
+   * The data of entry `id` of a list whose data is part of the events' snapshot changed (the
+   * tiers of a cancellation condition, the fields of a booking form field set): the events using
+   * it get a new sequence and their snapshots are announced (bookings made from now on use them).
    */
-  async cancellationTiersChanged(tx: Tx, tenantId: string, id: string): Promise<void> {
+  async snapshotDataChanged(
+    tx: Tx,
+    tenantId: string,
+    list: 'CANCELLATION_CONDITIONS' | 'BOOKING_FORM_FIELD_SETS',
+    id: string,
+  ): Promise<void> {
+    const col = Prisma.raw(`"${EVENT_COLUMN[list]}"`);
     const changed = await tx.$queryRaw<{ id: string }[]>`
       UPDATE "Event" SET "sequence" = "sequence" + 1, "dateModified" = (now() AT TIME ZONE 'UTC')
-      WHERE "tenantId" = ${tenantId} AND "cancellationConditionId" = ${id}::uuid
+      WHERE "tenantId" = ${tenantId} AND ${col} = ${id}::uuid
       RETURNING "id"::text AS "id"`;
     await this.notifier.changed(
       tx,

@@ -12,10 +12,18 @@ import type { EventRecord, Tx } from './events.repository';
 // The events service's outbox messages about events, always written in the transaction of the
 // change they announce (libs/messaging/src/outbox/README.md).
 
+/** What the snapshot carries of the event's settings entries, read in the announcing write. */
+export interface SnapshotSettings {
+  /** The tiers of the event's cancellation condition, null when none. */
+  cancellationTiers: unknown[] | null;
+  /** The fields of the event's booking form field set, null when none. */
+  bookingFormFields: unknown[] | null;
+}
+
 /** events.events.changed: the snapshot other services keep (bookings-invitations). */
 export function changedEvent(
   r: EventRecord,
-  cancellationTiers: unknown[] | null,
+  { cancellationTiers, bookingFormFields }: SnapshotSettings,
 ): EventChangedEvent {
   return {
     tenantId: r.tenantId,
@@ -31,15 +39,16 @@ export function changedEvent(
     taxRateId: r.taxRateId,
     cancellationTiers,
     bookingFormFieldSetId: r.bookingFormFieldSetId,
+    bookingFormFields,
     websiteIds: r.websites.map((w) => w.websiteId).sort(),
   };
 }
 
-export const addChanged = (tx: Tx, r: EventRecord, tiers: unknown[] | null) =>
+export const addChanged = (tx: Tx, r: EventRecord, settings: SnapshotSettings) =>
   addOutboxEvent(tx, {
     tenantId: r.tenantId,
     subject: Subjects.events.eventChanged,
-    payload: changedEvent(r, tiers),
+    payload: changedEvent(r, settings),
   });
 
 export const addPublished = (tx: Tx, r: EventRecord) => {

@@ -3,6 +3,7 @@ import { AppException, FieldProblem } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import { EntryRef, EventSettingsLookup } from '../event-settings/event-settings-lookup.service';
 import type { EventFieldsInput, EventTagInput } from './dto/event.input';
+import type { SnapshotSettings } from './event-outbox';
 import { problem } from './event-problem';
 import { EventsRepository, Tx } from './events.repository';
 
@@ -19,7 +20,7 @@ export interface EventDefaults {
 
 /**
  * Everything an event refers to outside its own row: settings list entries, vendor lists, tags
- * by text, the tenant's defaults and the tiers of a cancellation condition. Every check is the
+ * by text, the tenant's defaults and what an event's snapshot carries of its settings entries. Every check is the
  * event settings' EventSettingsLookup; this class only names the fields of an event body.
  */
 @Injectable()
@@ -104,8 +105,22 @@ export class EventReferences {
     return { timeZone: s.timeZone, ...s.eventDefaults };
   }
 
-  /** The tiers of a cancellation condition (frozen onto bookings), null when none. */
-  async cancellationTiers(tenantId: string, id: string | null): Promise<unknown[] | null> {
-    return id ? this.lookup.cancellationTiers(tenantId, id) : null;
+  /**
+   * The tiers of the event's cancellation condition (frozen onto bookings) and the fields of its
+   * booking form field set, null when it has none; read in `tx`, the write that announces them.
+   */
+  async snapshotSettings(
+    tenantId: string,
+    r: { cancellationConditionId: string | null; bookingFormFieldSetId: string | null },
+    tx: Tx,
+  ): Promise<SnapshotSettings> {
+    // one after the other: a transaction runs one query at a time
+    const cancellationTiers = r.cancellationConditionId
+      ? await this.lookup.cancellationTiers(tenantId, r.cancellationConditionId, tx)
+      : null;
+    const bookingFormFields = r.bookingFormFieldSetId
+      ? await this.lookup.bookingFormFields(tenantId, r.bookingFormFieldSetId, tx)
+      : null;
+    return { cancellationTiers, bookingFormFields };
   }
 }

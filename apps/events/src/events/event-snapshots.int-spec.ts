@@ -1,7 +1,8 @@
 import { EventTestKit } from './test/event-test-kit';
 
 // A settings write that changes what bookings-invitations keeps of events announces them again:
-// new tiers of their cancellation condition, a booking form field set removed by force.
+// new tiers of their cancellation condition, new fields of their booking form field set, a
+// booking form field set removed by force.
 
 let t: EventTestKit;
 beforeAll(async () => {
@@ -63,4 +64,58 @@ it('new tiers of a condition write a changed snapshot of each event using it, wi
   const last = (await changed(a.id)).at(-1)!;
   expect(last.payload).toMatchObject({ bookingFormFieldSetId: null, sequence: a.sequence + 2 });
   expect(await changed(b.id)).toHaveLength(2);
+});
+
+it('the snapshot carries the fields of the booking form field set; new fields announce each event using the set again', async () => {
+  const fields = [{ key: 'phone', label: 'Phone', type: 'phone', required: false }];
+  const set = await t.call('POST', '/event-settings/booking-form-field-sets', {
+    text: 'Dietary',
+    data: { fields },
+  });
+  expect(set.status).toBe(201);
+  const setId = (set.body.data[0] ?? set.body.data).id;
+  const withSet = await t.event({ title: 'With form', bookingFormFieldSetId: setId });
+  const without = await t.event({ title: 'Without form' });
+  expect((await changed(withSet.id))[0].payload).toMatchObject({
+    bookingFormFieldSetId: setId,
+    bookingFormFields: [expect.objectContaining({ key: 'phone', type: 'phone' })],
+  });
+  expect((await changed(without.id))[0].payload).toMatchObject({ bookingFormFields: null });
+
+  const newFields = [
+    { key: 'phone', label: 'Phone', type: 'phone', required: true },
+    { key: 'diet', label: 'Diet', type: 'text', required: false },
+  ];
+  const put = await t.call('PUT', `/event-settings/booking-form-field-sets/${setId}`, {
+    data: { fields: newFields },
+  });
+  expect(put.status).toBe(200);
+  const snapshots = await changed(withSet.id);
+  expect(snapshots).toHaveLength(2);
+  expect(snapshots[1].payload).toMatchObject({
+    sequence: withSet.sequence + 1,
+    bookingFormFields: [
+      expect.objectContaining({ key: 'phone', required: true }),
+      expect.objectContaining({ key: 'diet' }),
+    ],
+  });
+  expect(await changed(without.id)).toHaveLength(1);
+
+  // a change of the text only is no change of the snapshot
+  const renamed = await t.call('PUT', `/event-settings/booking-form-field-sets/${setId}`, {
+    text: 'Dietary needs',
+  });
+  expect(renamed.status).toBe(200);
+  expect(await changed(withSet.id)).toHaveLength(2);
+
+  const forced = await t.call(
+    'DELETE',
+    `/event-settings/booking-form-field-sets/${setId}?force=true`,
+  );
+  expect(forced.status).toBe(200);
+  expect((await changed(withSet.id)).at(-1)!.payload).toMatchObject({
+    bookingFormFieldSetId: null,
+    bookingFormFields: null,
+    sequence: withSet.sequence + 2,
+  });
 });

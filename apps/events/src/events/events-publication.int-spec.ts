@@ -210,3 +210,84 @@ describe('E11 PUT /events/{id}/publication', () => {
     expect(ok.body.data.updateEventPublication).toEqual({ published: true, websiteIds: [site] });
   });
 });
+
+describe('E11, E12 ask bookings-invitations for the event’s ticket types', () => {
+  it('an event without an active ticket type is not publishable: listed by E12, 409 on E11, in en and de', async () => {
+    const site = await t.website();
+    const e = await t.event(ready());
+    t.ticketTypes.set(e.id, { total: 2, active: 0 });
+    const check = await t.call('POST', `/events/${e.id}/publication/validate`, {
+      websiteIds: [site],
+    });
+    expect(check.body.data.valid).toBe(false);
+    expect(errorsOf(check.body.data)).toEqual([['ticketTypes', 'noActiveTicketType']]);
+    expect(check.body.data.errors[0].message).toBe(
+      'ticketTypes: the event needs at least one active ticket type to be published (2 ticket types, none active)',
+    );
+    expect(t.ticketTypes.asked.at(-1)).toEqual({ tenantId: t.A, eventId: e.id });
+
+    const de = await t.call(
+      'PUT',
+      `/events/${e.id}/publication`,
+      { published: true, websiteIds: [site] },
+      t.A,
+      { 'Accept-Language': 'de' },
+    );
+    expect(de.status).toBe(409);
+    expect(errorsOf(de.body)).toEqual([['ticketTypes', 'noActiveTicketType']]);
+    expect(de.body.errors[0].message).toContain('mindestens eine aktive Ticketart');
+    expect((await t.call('GET', `/events/${e.id}`)).body.data).toMatchObject({
+      published: false,
+      sequence: 0,
+    });
+
+    t.ticketTypes.set(e.id, { total: 2, active: 1 });
+    const ok = await t.call('PUT', `/events/${e.id}/publication`, {
+      published: true,
+      websiteIds: [site],
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it('when bookings-invitations does not answer: E12 lists it, E11 publishing is a 503 naming it, unpublishing works', async () => {
+    const site = await t.website();
+    const e = await t.event(ready());
+    const published = await t.event(ready());
+    expect(
+      (
+        await t.call('PUT', `/events/${published.id}/publication`, {
+          published: true,
+          websiteIds: [site],
+        })
+      ).status,
+    ).toBe(200);
+    await t.ticketTypes.stop();
+    try {
+      const check = await t.call('POST', `/events/${e.id}/publication/validate`, {
+        websiteIds: [site],
+      });
+      expect(check.status).toBe(200);
+      expect(errorsOf(check.body.data)).toEqual([['ticketTypes', 'ticketTypesUnavailable']]);
+      expect(check.body.data.errors[0].message).toContain('bookings-invitations did not answer');
+
+      const res = await t.call('PUT', `/events/${e.id}/publication`, {
+        published: true,
+        websiteIds: [site],
+      });
+      expect(res.status).toBe(503);
+      expect(res.body.message).toContain('bookings-invitations');
+      expect((await t.call('GET', `/events/${e.id}`)).body.data).toMatchObject({
+        published: false,
+        sequence: 0,
+      });
+      // a foreign or unknown event stays a 404, not a 503
+      expect(
+        (await t.call('PUT', `/events/${e.id}/publication`, { published: true }, t.B)).status,
+      ).toBe(404);
+      const off = await t.call('PUT', `/events/${published.id}/publication`, { published: false });
+      expect(off.status).toBe(200);
+    } finally {
+      await t.ticketTypes.start();
+    }
+  });
+});

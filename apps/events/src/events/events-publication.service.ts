@@ -7,6 +7,12 @@ import {
   throwIfProblems,
   translateError,
 } from '@crm/errors';
+import {
+  MessageBus,
+  Subjects,
+  TicketTypesSummaryReply,
+  TicketTypesSummaryRequest,
+} from '@crm/messaging';
 import type { RequestContext } from '@crm/request-context';
 import { modifiedStamps } from '@crm/persistence';
 import type { Event, EventValidationResult } from './dto/event.output';
@@ -28,7 +34,27 @@ export class EventsPublicationService {
     private readonly repo: EventsRepository,
     private readonly events: EventsService,
     private readonly i18n: I18nService,
+    private readonly bus: MessageBus,
   ) {}
+
+  /**
+   * How many ticket types the event has on sale, asked of bookings-invitations (they live
+   * there). No answer in time, or one this service cannot read: a 503 naming
+   * bookings-invitations.
+   */
+  private async ticketTypes(r: EventRecord): Promise<TicketTypesSummaryReply> {
+    const ask: TicketTypesSummaryRequest = { tenantId: r.tenantId, eventId: r.id };
+    const reply = await this.bus.request<TicketTypesSummaryReply>(
+      Subjects.bookingsInvitations.ticketTypesSummary,
+      ask,
+    );
+    if (typeof reply?.active !== 'number') {
+      throw new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'errors.dependency.unavailable', {
+        service: 'bookings-invitations',
+      });
+    }
+    return reply;
+  }
 
   /** Unknown or foreign website ids, named by index (`websiteIds[2]`). */
   private async websiteProblems(tx: Tx | undefined, tenantId: string, ids: string[]) {
@@ -41,16 +67,23 @@ export class EventsPublicationService {
   /**
    * Every missing piece, by field: start and end, a start in the future, a venue or an online
    * meeting, at least one website (the given ones, else the stored ones), each website the
-   * tenant's, and not cancelled. Ticket types cannot be checked yet: they live in
-   * bookings-invitations, which does not exist yet (its check joins here when it does).
+   * tenant's, not cancelled, and at least one active ticket type (`ticketTypes`: the answer of
+   * bookings-invitations, or 'unavailable' when it gave none, which E12 lists as a problem).
    */
   async problems(
     r: EventRecord,
     websiteIds: string[] | undefined,
+    ticketTypes: TicketTypesSummaryReply | 'unavailable',
     tx?: Tx,
     now = new Date(),
   ): Promise<FieldProblem[]> {
     const problems = publishedEventProblems(r);
+    if (ticketTypes === 'unavailable')
+      problems.push(
+        problem('ticketTypes', 'ticketTypesUnavailable', { service: 'bookings-invitations' }),
+      );
+    else if (ticketTypes.active === 0)
+      problems.push(problem('ticketTypes', 'noActiveTicketType', { total: ticketTypes.total }));
     if (r.startsAt && r.startsAt <= now) problems.unshift(problem('startsAt', 'startInPast'));
     const ids = websiteIds ?? r.websites.map((w) => w.websiteId);
     if (!ids.length) problems.push(problem('websiteIds', 'noWebsite'));
@@ -66,9 +99,12 @@ export class EventsPublicationService {
     websiteIds?: string[],
   ): Promise<EventValidationResult> {
     const r = await this.events.record(ctx, id);
+    // a validation lists what it cannot know instead of failing
+    const ticketTypes = await this.ticketTypes(r).catch(() => 'unavailable' as const);
     const problems = await this.problems(
       r,
       websiteIds?.map((w) => w.toLowerCase()),
+      ticketTypes,
     );
     const { errors } = translateError(this.i18n, AppException.validation(problems), ctx.language);
     return { valid: problems.length === 0, errors };
@@ -78,14 +114,18 @@ export class EventsPublicationService {
    * E11: `published: true` runs every check of E12 (409 with the list when one fails), writes
    * the websites, sets publishedAt and announces events.events.published. `published: false`
    * keeps the websites unless websiteIds are given. Both grow the sequence and write
-   * events.events.changed.
+   * events.events.changed. Publishing asks bookings-invitations for the ticket types before the
+   * event is locked (no lock waits on another service); no answer is a 503 naming it.
    */
   async update(ctx: RequestContext, id: string, input: EventPublicationInput): Promise<Event> {
     const websiteIds = input.websiteIds?.map((w) => w.toLowerCase());
+    const ticketTypes = input.published
+      ? await this.ticketTypes(await this.events.record(ctx, id))
+      : null;
     const record = await this.repo.transaction(async (tx) => {
       const current = await this.events.lockOne(tx, ctx, id);
-      if (input.published) {
-        const problems = await this.problems(current, websiteIds, tx);
+      if (ticketTypes) {
+        const problems = await this.problems(current, websiteIds, ticketTypes, tx);
         if (problems.length) {
           throw new AppException(
             ErrorCode.CONFLICT,

@@ -148,11 +148,15 @@ export class EventsController {
   @ApiOperation({
     summary: 'E11 Update the publication of an event',
     description:
-      'E11. Body { published, websiteIds? }. Publishing runs every check of E12 and answers 409 with the same errors when one fails; it writes the websites (given ones replace the stored ones; each must be a website of the tenant), sets publishedAt and writes events.events.published. Unpublishing keeps the websites unless websiteIds are given. Both grow the sequence and write events.events.changed.',
+      "E11. Body { published, websiteIds? }. Publishing runs every check of E12 and answers 409 with the same errors when one fails; it writes the websites (given ones replace the stored ones; each must be a website of the tenant), sets publishedAt and writes events.events.published. Unpublishing keeps the websites unless websiteIds are given. Both grow the sequence and write events.events.changed. Publishing asks bookings-invitations for the event's ticket types: when it does not answer, 503 naming it (nothing changed).",
   })
   @ApiEnvelope(Event)
   @NOT_FOUND
   @ApiResponse({ status: 409, description: 'Not publishable: errors lists every missing piece' })
+  @ApiResponse({
+    status: 503,
+    description: 'bookings-invitations did not answer (publishing only)',
+  })
   updatePublication(
     @Ctx() ctx: RequestContext,
     @Param('id') id: string,
@@ -166,7 +170,7 @@ export class EventsController {
   @ApiOperation({
     summary: 'E12 Validate the publication of an event',
     description:
-      "E12. What is missing to publish, every piece by field: startsAt/endsAt (requiredToPublish), a start in the past (startInPast), no venue and no online meeting (venue), no website (websiteIds: the given ones, else the stored ones), a website that is not the tenant's (websiteIds[i], unknownWebsite), status cancelled. Ticket types are not checked yet (bookings-invitations does not exist yet). Optional body { websiteIds }.",
+      "E12. What is missing to publish, every piece by field: startsAt/endsAt (requiredToPublish), a start in the past (startInPast), no venue and no online meeting (venue), no website (websiteIds: the given ones, else the stored ones), a website that is not the tenant's (websiteIds[i], unknownWebsite), status cancelled, no active ticket type (ticketTypes, noActiveTicketType; asked of bookings-invitations: when it does not answer, ticketTypes, ticketTypesUnavailable). Optional body { websiteIds }.",
   })
   @ApiBody({ type: EventPublicationCheckInput, required: false })
   @ApiEnvelope(EventValidationResult)

@@ -260,11 +260,7 @@ export class EventsService {
   /** Reads the event as written in `tx` and writes its events.events.changed snapshot. */
   async announce(tx: Tx, ctx: RequestContext, id: string): Promise<EventRecord> {
     const r = await this.record(ctx, id, tx);
-    await addChanged(
-      tx,
-      r,
-      await this.references.cancellationTiers(ctx.tenantId, r.cancellationConditionId),
-    );
+    await addChanged(tx, r, await this.references.snapshotSettings(ctx.tenantId, r, tx));
     return r;
   }
 

@@ -1,19 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import {
+  BookingCancelledEvent,
+  BookingCreatedEvent,
   CompaniesDeletedEvent,
   ConsumeEvent,
   EventContext,
   EventPublishedEvent,
   EventsDeletedEvent,
+  InvitationRespondedEvent,
   PeopleCreatedEvent,
   PeopleDeletedEvent,
   Subjects,
+  TicketCheckedInEvent,
+  VisitorActivity,
   WebsiteMigratedEvent,
 } from '@crm/messaging';
 import type { Prisma } from '../generated/prisma/client';
 import { messageIdOf, timeOfEventId, WebhookEventType } from './webhook-rules';
 
 type Ctx = EventContext<Prisma.TransactionClient>;
+
+/** What every visitor activity of bookings-invitations carries into its webhook's data. */
+const visitor = (e: VisitorActivity) => ({
+  eventId: e.eventId,
+  eventTitle: e.eventTitle,
+  personId: e.personId ?? null,
+  at: e.at,
+});
 
 /** The delivery of an event that happened while its endpoint was disabled: kept for I5. */
 const NOT_SENT = 'Not sent: the endpoint was disabled (replay it with I5 once enabled)';
@@ -98,6 +111,47 @@ export class WebhookFanout {
       websiteId: e.websiteId,
       targetWebsiteId: e.targetWebsiteId,
       eventIds: e.eventIds,
+    });
+  }
+
+  @ConsumeEvent(Subjects.bookingsInvitations.bookingCreated, BookingCreatedEvent)
+  async onBookingCreated(e: BookingCreatedEvent, { tx, eventId }: Ctx) {
+    await this.fanOut(tx, e.tenantId, 'booking.created', eventId, {
+      bookingId: e.bookingId,
+      ...visitor(e),
+      tickets: e.tickets,
+      totalGross: e.totalGross,
+      currency: e.currency,
+      invitationId: e.invitationId ?? null,
+    });
+  }
+
+  @ConsumeEvent(Subjects.bookingsInvitations.bookingCancelled, BookingCancelledEvent)
+  async onBookingCancelled(e: BookingCancelledEvent, { tx, eventId }: Ctx) {
+    await this.fanOut(tx, e.tenantId, 'booking.cancelled', eventId, {
+      bookingId: e.bookingId,
+      ...visitor(e),
+      cancellationFee: e.cancellationFee,
+      refundAmount: e.refundAmount,
+      reason: e.reason,
+    });
+  }
+
+  @ConsumeEvent(Subjects.bookingsInvitations.invitationRejected, InvitationRespondedEvent)
+  async onInvitationRejected(e: InvitationRespondedEvent, { tx, eventId }: Ctx) {
+    await this.fanOut(tx, e.tenantId, 'invitation.rejected', eventId, {
+      invitationId: e.invitationId,
+      ...visitor(e),
+    });
+  }
+
+  @ConsumeEvent(Subjects.bookingsInvitations.ticketCheckedIn, TicketCheckedInEvent)
+  async onTicketCheckedIn(e: TicketCheckedInEvent, { tx, eventId }: Ctx) {
+    await this.fanOut(tx, e.tenantId, 'ticket.checked_in', eventId, {
+      ticketId: e.ticketId,
+      bookingId: e.bookingId,
+      ...visitor(e),
+      location: e.location ?? null,
     });
   }
 }

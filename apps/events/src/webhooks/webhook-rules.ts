@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-/** Event types a webhook endpoint can subscribe to; the reserved ones are sent once their source exists. */
+/** Event types a webhook endpoint can subscribe to. */
 export const WEBHOOK_EVENT_TYPES = [
   'person.created',
   'person.deleted',
@@ -8,7 +8,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'event.published',
   'event.deleted',
   'website.migrated',
-  // reserved for bookings-invitations
+  // bookings-invitations' visitor activities
   'booking.created',
   'booking.cancelled',
   'invitation.rejected',

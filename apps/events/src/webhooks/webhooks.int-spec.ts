@@ -293,6 +293,109 @@ describe('delivery', () => {
     });
   });
 
+  it('delivers bookings-invitations’ visitor activities: booking.created, booking.cancelled, invitation.rejected, ticket.checked_in', async () => {
+    const tenant = `tenant-v-${randomUUID().slice(0, 8)}`;
+    const r = await receiver();
+    const types = [
+      'booking.created',
+      'booking.cancelled',
+      'invitation.rejected',
+      'ticket.checked_in',
+    ];
+    const ep = await register(r.url, types, tenant);
+    // an endpoint of the same tenant that did not subscribe to them gets nothing
+    const quiet = await receiver();
+    await register(quiet.url, ['person.created'], tenant);
+    const [event, person, booking, invitation, ticket] = [
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+    ];
+    const base = { tenantId: tenant, eventId: event, eventTitle: 'Gala', personId: person };
+    await source.publish(Subjects.bookingsInvitations.bookingCreated, {
+      ...base,
+      at: '2026-07-01T10:00:00.000Z',
+      language: 'de',
+      bookingId: booking,
+      tickets: 2,
+      totalGross: '238.00',
+      currency: 'EUR',
+      invitationId: invitation,
+    });
+    await source.publish(Subjects.bookingsInvitations.bookingCancelled, {
+      ...base,
+      personId: null,
+      at: '2026-07-02T10:00:00.000Z',
+      bookingId: booking,
+      cancellationFee: '23.80',
+      refundAmount: '214.20',
+      reason: 'booker',
+    });
+    await source.publish(Subjects.bookingsInvitations.invitationRejected, {
+      ...base,
+      at: '2026-07-03T10:00:00.000Z',
+      invitationId: invitation,
+    });
+    await source.publish(Subjects.bookingsInvitations.ticketCheckedIn, {
+      ...base,
+      at: '2026-07-04T10:00:00.000Z',
+      ticketId: ticket,
+      bookingId: booking,
+      location: 'Main entrance',
+    });
+    // accepted invitations are no webhook type: nothing is sent for them
+    await source.publish(Subjects.bookingsInvitations.invitationAccepted, {
+      ...base,
+      at: '2026-07-03T11:00:00.000Z',
+      invitationId: invitation,
+    });
+    const got = await r.waitFor(4);
+    const byType = Object.fromEntries(
+      got.map((g) => {
+        const payload = verify(ep.secret, g) as { type: string; data: unknown };
+        return [payload.type, payload.data];
+      }),
+    );
+    const common = { eventId: event, eventTitle: 'Gala', personId: person };
+    expect(byType).toEqual({
+      'booking.created': {
+        ...common,
+        at: '2026-07-01T10:00:00.000Z',
+        bookingId: booking,
+        tickets: 2,
+        totalGross: '238.00',
+        currency: 'EUR',
+        invitationId: invitation,
+      },
+      'booking.cancelled': {
+        ...common,
+        personId: null,
+        at: '2026-07-02T10:00:00.000Z',
+        bookingId: booking,
+        cancellationFee: '23.80',
+        refundAmount: '214.20',
+        reason: 'booker',
+      },
+      'invitation.rejected': {
+        ...common,
+        at: '2026-07-03T10:00:00.000Z',
+        invitationId: invitation,
+      },
+      'ticket.checked_in': {
+        ...common,
+        at: '2026-07-04T10:00:00.000Z',
+        ticketId: ticket,
+        bookingId: booking,
+        location: 'Main entrance',
+      },
+    });
+    await new Promise((res) => setTimeout(res, 300));
+    expect(r.received).toHaveLength(4);
+    expect(quiet.received).toHaveLength(0);
+  });
+
   it('a receiver failing three times then succeeding gets the same webhook-id four times', async () => {
     const tenant = `tenant-f-${randomUUID().slice(0, 8)}`;
     const r = await receiver((n) => (n <= 3 ? 503 : 204));

@@ -23,6 +23,11 @@ export class VisitorActivity extends TenantScoped {
   /** The known person (crm-people) this happened to, if any. */
   @IsOptional() @IsUUID() personId!: string | null;
   @IsISO8601() at!: string;
+  /**
+   * The visitor's language (of the booking or invitation, e.g. `de`): texts written from the
+   * activity (crm-people's touchpoint subject) use it; absent or unknown: English.
+   */
+  @IsOptional() @IsString() language?: string | null;
 }
 
 /** bookings-invitations.bookings.created (BK1) */

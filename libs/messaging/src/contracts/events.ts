@@ -54,6 +54,12 @@ export class EventChangedEvent extends TenantScoped {
   /** The tiers of the event's cancellation condition at this moment (frozen onto bookings). */
   @IsOptional() @IsArray() cancellationTiers!: unknown[] | null;
   @IsOptional() @IsUUID() bookingFormFieldSetId!: string | null;
+  /**
+   * The fields of that booking form field set at this moment (a booking's answers are checked
+   * against them), null when the event has none. Absent in messages of older producers: the
+   * consumer then keeps what it has.
+   */
+  @IsOptional() @IsArray() bookingFormFields?: unknown[] | null;
   @IsArray() @IsUUID('all', { each: true }) websiteIds!: string[];
 }
 

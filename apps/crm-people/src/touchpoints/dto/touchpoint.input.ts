@@ -30,6 +30,12 @@ export const TOUCHPOINT_TYPES = [
   'chat',
   'note',
   'other',
+  // written by crm-people from bookings-invitations' visitor activities (visitor-activities.events.ts)
+  'event-booking',
+  'event-booking-cancelled',
+  'event-invitation-accepted',
+  'event-invitation-rejected',
+  'event-check-in',
 ] as const;
 export const MOODS = ['very-bad', 'bad', 'neutral', 'good', 'very-good'] as const;
 export const SUBJECT_MAX = 200;

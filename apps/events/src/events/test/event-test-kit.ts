@@ -1,17 +1,95 @@
-import { runSql, ServiceTestKit } from '@crm/testing';
+import { connect, JSONCodec, NatsConnection, Subscription } from 'nats';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  Subjects,
+  type TicketTypesSummaryReply,
+  type TicketTypesSummaryRequest,
+} from '@crm/messaging';
+import { freePort, natsServer, NatsProcess, runSql, ServiceTestKit } from '@crm/testing';
 import { RunningService, startEvents } from '../../test/service-harness';
 
-// The events integration tests' kit: a running events service, tenants A and B, fixtures
-// written straight into the database (websites, templates, settings entries: other helpers'
-// routes) and events created through E3.
+// The events integration tests' kit: a running events service on a nats-server of its own, tenants
+// A and B, fixtures written straight into the database (websites, templates, settings entries:
+// other helpers' routes), events created through E3, and a stand-in for bookings-invitations'
+// ticket types summary (the publication check, E11/E12).
 
-export class EventTestKit extends ServiceTestKit {
-  static async start(dbName: string, env?: Record<string, string>): Promise<EventTestKit> {
-    return new EventTestKit(await startEvents(dbName, env));
+/**
+ * Answers bookings-invitations.ticket-types.summary as bookings-invitations would: every event has
+ * one active ticket type unless a test set another answer (`set`) or silenced the stand-in
+ * (`stop`: bookings-invitations does not answer).
+ */
+export class TicketTypesStandIn {
+  readonly asked: TicketTypesSummaryRequest[] = [];
+  private readonly answers = new Map<string, TicketTypesSummaryReply>();
+  private sub: Subscription | null = null;
+
+  constructor(private readonly nc: NatsConnection) {}
+
+  set(eventId: string, reply: TicketTypesSummaryReply): void {
+    this.answers.set(eventId.toLowerCase(), reply);
   }
 
-  constructor(svc: RunningService) {
+  async start(): Promise<void> {
+    if (this.sub) return;
+    const codec = JSONCodec<{ id: string; data: TicketTypesSummaryRequest }>();
+    this.sub = this.nc.subscribe(Subjects.bookingsInvitations.ticketTypesSummary, {
+      callback: (_err, msg) => {
+        const req = codec.decode(msg.data);
+        this.asked.push(req.data);
+        const response = this.answers.get(req.data.eventId.toLowerCase()) ?? {
+          total: 1,
+          active: 1,
+        };
+        msg.respond(JSONCodec().encode({ id: req.id, response, isDisposed: true }));
+      },
+    });
+    await this.nc.flush();
+  }
+
+  async stop(): Promise<void> {
+    this.sub?.unsubscribe();
+    this.sub = null;
+    await this.nc.flush();
+  }
+}
+
+export class EventTestKit extends ServiceTestKit {
+  /**
+   * Without NATS_URL in `env` the service gets a nats-server of its own: no other service on the
+   * shared one (a real bookings-invitations) answers in the stand-in's place.
+   */
+  static async start(dbName: string, env: Record<string, string> = {}): Promise<EventTestKit> {
+    let nats: { server: NatsProcess; store: string } | null = null;
+    if (!env.NATS_URL) {
+      const store = await mkdtemp(path.join(tmpdir(), 'ev-kit-nats-'));
+      nats = { server: await natsServer(await freePort(), store), store };
+    }
+    const natsUrl = env.NATS_URL ?? nats!.server.url;
+    const svc = await startEvents(dbName, { ...env, NATS_URL: natsUrl });
+    const nc = await connect({ servers: natsUrl, name: 'bookings-invitations-stand-in' });
+    const ticketTypes = new TicketTypesStandIn(nc);
+    await ticketTypes.start();
+    return new EventTestKit(svc, nc, ticketTypes, nats);
+  }
+
+  constructor(
+    svc: RunningService,
+    private readonly nc: NatsConnection,
+    readonly ticketTypes: TicketTypesStandIn,
+    private readonly nats: { server: NatsProcess; store: string } | null,
+  ) {
     super(svc);
+  }
+
+  override async close(): Promise<void> {
+    await this.nc.close();
+    await super.close();
+    if (this.nats) {
+      await this.nats.server.stop();
+      await rm(this.nats.store, { recursive: true, force: true });
+    }
   }
 
   sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {

@@ -1,0 +1,123 @@
+import { Injectable, Logger } from '@nestjs/common';
+import {
+  ConsumeEvent,
+  EventContext,
+  EventsDeletedEvent,
+  PeopleDeletedEvent,
+  PeopleMergedEvent,
+  Subjects,
+  WebsiteMigratedEvent,
+} from '@crm/messaging';
+import { BookingCancellation } from '../bookings/booking-cancellation';
+import { addBookingHistory, SYSTEM_ACTOR } from '../bookings/booking-history';
+import { EventCopiesRepository } from '../event-copies/event-copies.repository';
+import { CrossServiceRepository, Tx } from './cross-service.repository';
+
+const NOT_SENT_EVENT_DELETED = 'Not sent: the invitation was withdrawn (the event was deleted)';
+const NOT_SENT_PERSON_DELETED = 'Not sent: the invitation was withdrawn (the person was deleted)';
+
+const lower = (ids: string[]) => [...new Set(ids.map((id) => id.toLowerCase()))];
+
+/**
+ * Other services' events that change several domains of this service (bookings, invitations,
+ * tickets, ticket types, the event copies). Each runs in the transaction that records the event
+ * in ProcessedEvent (applied once), and changes only rows that still need it, so the same fact
+ * sent again under a new id changes nothing either.
+ */
+@Injectable()
+export class CrossServiceEvents {
+  private readonly logger = new Logger(CrossServiceEvents.name);
+
+  constructor(
+    private readonly repo: CrossServiceRepository,
+    private readonly copies: EventCopiesRepository,
+    private readonly bookings: BookingCancellation,
+  ) {}
+
+  /**
+   * E5, E6: the copies are marked deleted (a late snapshot cannot revive them), every confirmed
+   * booking is cancelled without a fee (tickets revoked, seats freed, bookings.cancelled and the
+   * booker's mail through the outboxes), invitations are withdrawn (their queued mails not sent)
+   * and the ticket types go.
+   * The copies are marked first: a booking in flight commits before (it holds the capacity row)
+   * and is cancelled here; one after it finds the event gone.
+   */
+  @ConsumeEvent(Subjects.events.eventsDeleted, EventsDeletedEvent)
+  async onEventsDeleted(event: EventsDeletedEvent, { tx }: EventContext<Tx>): Promise<void> {
+    const { tenantId } = event;
+    const ids = lower(event.eventIds);
+    await this.repo.lockTicketTypes(tx, tenantId, ids);
+    await this.copies.markDeleted(tx, tenantId, ids);
+    const bookingIds = await this.repo.confirmedBookings(tx, tenantId, ids);
+    for (const bookingId of bookingIds) {
+      await this.bookings.cancel(tx, tenantId, bookingId, {
+        reason: 'event-deleted',
+        actor: SYSTEM_ACTOR,
+        fee: 'none',
+      });
+    }
+    const withdrawn = await this.repo.withdrawInvitationsOfEvents(tx, tenantId, ids);
+    await this.repo.dropInvitationMails(tx, tenantId, withdrawn, NOT_SENT_EVENT_DELETED);
+    await tx.ticketType.deleteMany({ where: { tenantId, eventId: { in: ids } } });
+    this.logger.log(
+      `${ids.length} event(s) deleted: ${bookingIds.length} booking(s) cancelled, ` +
+        `${withdrawn.length} invitation(s) withdrawn`,
+    );
+  }
+
+  /** W11: the copies, bookings and invitations of the events follow to the target website. */
+  @ConsumeEvent(Subjects.events.websiteMigrated, WebsiteMigratedEvent)
+  async onWebsiteMigrated(event: WebsiteMigratedEvent, { tx }: EventContext<Tx>): Promise<void> {
+    const ids = lower(event.eventIds);
+    const from = event.websiteId.toLowerCase();
+    const to = event.targetWebsiteId.toLowerCase();
+    await this.copies.migrateWebsite(tx, event.tenantId, ids, from, to);
+    await this.repo.migrateWebsite(tx, event.tenantId, ids, from, to);
+  }
+
+  /** P20: bookings and invitations of the merged people name the target (history person-merged). */
+  @ConsumeEvent(Subjects.crmPeople.peopleMerged, PeopleMergedEvent)
+  async onPeopleMerged(event: PeopleMergedEvent, { tx }: EventContext<Tx>): Promise<void> {
+    const target = event.targetId.toLowerCase();
+    const sources = lower(event.sourceIds).filter((id) => id !== target);
+    if (!sources.length) return;
+    const { bookings } = await this.repo.repointPeople(tx, event.tenantId, sources, target);
+    await addBookingHistory(
+      tx,
+      SYSTEM_ACTOR,
+      ...bookings.map((b) => ({
+        tenantId: event.tenantId,
+        eventId: b.eventId,
+        bookingId: b.id,
+        action: 'person-merged' as const,
+        data: { fromPersonId: b.personId, toPersonId: target },
+      })),
+    );
+  }
+
+  /**
+   * P6, P10: invitations of the people are withdrawn without the person (their queued mails not
+   * sent); bookings lose the person and keep the booker's name and e-mail (history
+   * person-deleted).
+   */
+  @ConsumeEvent(Subjects.crmPeople.peopleDeleted, PeopleDeletedEvent)
+  async onPeopleDeleted(event: PeopleDeletedEvent, { tx }: EventContext<Tx>): Promise<void> {
+    const { bookings, invitations } = await this.repo.forgetPeople(
+      tx,
+      event.tenantId,
+      lower(event.personIds),
+    );
+    await this.repo.dropInvitationMails(tx, event.tenantId, invitations, NOT_SENT_PERSON_DELETED);
+    await addBookingHistory(
+      tx,
+      SYSTEM_ACTOR,
+      ...bookings.map((b) => ({
+        tenantId: event.tenantId,
+        eventId: b.eventId,
+        bookingId: b.id,
+        action: 'person-deleted' as const,
+        data: { personId: b.personId },
+      })),
+    );
+  }
+}

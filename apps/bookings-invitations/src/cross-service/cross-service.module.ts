@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { BookingsModule } from '../bookings/bookings.module';
+import { EventCopiesModule } from '../event-copies/event-copies.module';
+import { CrossServiceEvents } from './cross-service.events';
+import { CrossServiceRepository } from './cross-service.repository';
+
+/**
+ * What other services' events change here: a deleted event (bookings, tickets, invitations,
+ * ticket types), a migrated website, merged and deleted people.
+ */
+@Module({
+  imports: [EventCopiesModule, BookingsModule],
+  providers: [CrossServiceRepository, CrossServiceEvents],
+})
+export class CrossServiceModule {}
