@@ -5,6 +5,7 @@ import type { BookingsInvitationsConfig } from './config';
 import { CapacityModule } from './capacity/capacity.module';
 import { DatabaseModule } from './database/database.module';
 import { EventCopiesModule } from './event-copies/event-copies.module';
+import { InvitationsModule } from './invitations/invitations.module';
 import { MailsModule } from './mails/mails.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { TicketTypesModule } from './ticket-types/ticket-types.module';
@@ -30,6 +31,7 @@ export class AppModule {
         MailsModule,
         EventCopiesModule,
         TicketTypesModule,
+        InvitationsModule,
       ],
       controllers: [HealthController],
       providers: [Readiness],
