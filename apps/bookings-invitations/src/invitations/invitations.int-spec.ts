@@ -199,9 +199,10 @@ describe('IN3-IN6 list, read, delete', () => {
     }
     const list = await t.call('GET', `/invitations?eventId=${eventId}`, undefined, t.B);
     expect(list.body.metaData.totalResults).toBe(0);
-    const [row] = await t.sql(`SELECT status, "inviteeInformation" FROM "Invitation" WHERE id = $1`, [
-      inv.id,
-    ]);
+    const [row] = await t.sql(
+      `SELECT status, "inviteeInformation" FROM "Invitation" WHERE id = $1`,
+      [inv.id],
+    );
     expect(row).toEqual({ status: 'created', inviteeInformation: null });
     expect(await t.count('Mail', `"invitationId" = $1::uuid`, [inv.id])).toBe(0);
   });
@@ -254,13 +255,22 @@ describe('IN16 status', () => {
   it('allows the organiser’s transitions and answers 409 naming both states otherwise', async () => {
     const eventId = await copiedEvent(t, t.A);
     const [a, b] = [await invite(eventId), await invite(eventId)];
-    const w = await t.call('PUT', '/invitations/status', { ids: [a.id, b.id], status: 'withdrawn' });
+    const w = await t.call('PUT', '/invitations/status', {
+      ids: [a.id, b.id],
+      status: 'withdrawn',
+    });
     expect(w.status).toBe(200);
-    expect(w.body.data.map((i: { status: string }) => i.status)).toEqual(['withdrawn', 'withdrawn']);
+    expect(w.body.data.map((i: { status: string }) => i.status)).toEqual([
+      'withdrawn',
+      'withdrawn',
+    ]);
     const back = await t.call('PUT', '/invitations/status', { ids: [a.id], status: 'created' });
     expect(back.body.data[0].status).toBe('created');
     // accepted is the invitee's answer
-    const accepted = await t.call('PUT', '/invitations/status', { ids: [a.id], status: 'accepted' });
+    const accepted = await t.call('PUT', '/invitations/status', {
+      ids: [a.id],
+      status: 'accepted',
+    });
     expect(accepted.status).toBe(409);
     expect(accepted.body.message).toContain('created');
     expect(accepted.body.message).toContain('accepted');
@@ -411,9 +421,15 @@ describe('IN9-IN11, IN17 mails', () => {
     await t.call('PUT', '/invitations/status', { ids: [c.id], status: 'withdrawn' });
     const one = await t.call('POST', '/invitations/mails/filtered', { eventId, q: 'ann' });
     expect(one.body.data).toEqual({ queued: 1, invitationIds: [a.id] });
-    const rest = await t.call('POST', '/invitations/mails/filtered', { eventId, status: 'created' });
+    const rest = await t.call('POST', '/invitations/mails/filtered', {
+      eventId,
+      status: 'created',
+    });
     expect(rest.body.data).toEqual({ queued: 1, invitationIds: [b.id] });
-    const bad = await t.call('POST', '/invitations/mails/filtered', { eventId, status: 'rejected' });
+    const bad = await t.call('POST', '/invitations/mails/filtered', {
+      eventId,
+      status: 'rejected',
+    });
     expect(bad.status).toBe(400);
 
     const free = await t.call('POST', '/invitations/mails/free-text', {
@@ -451,7 +467,10 @@ describe('IN15 export', () => {
     const csv = await t.call('GET', `/invitations/export?eventId=${eventId}&format=csv`);
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
-    const lines = csv.text.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    const lines = csv.text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
     expect(lines[0]).toBe(
       'id,email,firstname,lastname,language,status,personId,bookingId,sentAt,respondedAt,dateCreated',
     );
