@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import path from 'node:path';
 import { HealthController, Readiness, ServiceCoreModule, subgraphModule } from '@crm/service-kit';
 import type { BookingsInvitationsConfig } from './config';
+import { BookingsModule } from './bookings/bookings.module';
 import { CapacityModule } from './capacity/capacity.module';
 import { DatabaseModule } from './database/database.module';
 import { EventCopiesModule } from './event-copies/event-copies.module';
@@ -31,6 +32,7 @@ export class AppModule {
         MailsModule,
         EventCopiesModule,
         TicketTypesModule,
+        BookingsModule,
         InvitationsModule,
       ],
       controllers: [HealthController],

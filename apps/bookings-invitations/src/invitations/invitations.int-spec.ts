@@ -357,6 +357,67 @@ describe('IN1, IN2 public', () => {
   });
 });
 
+describe('IN2 with a booking', () => {
+  it('cancels the booking made with the invitation and frees its seats, without a fee', async () => {
+    const eventId = await copiedEvent(t, t.A, {
+      status: 'scheduled',
+      capacity: 10,
+      cancellationTiers: [{ daysBefore: 10000, percent: 50 }],
+    });
+    const type = await t.call('POST', '/tickets', {
+      eventId,
+      name: 'Seat',
+      price: '100',
+      currency: 'EUR',
+      quota: 5,
+    });
+    expect(type.status).toBe(201);
+    const inv = await invite(eventId);
+    const booking = await t.call('POST', '/bookings/public', {
+      eventId,
+      invitationToken: inv.token,
+      booker: { firstname: 'Ina', lastname: 'Vite', email: inv.email },
+      tickets: [1, 2].map((k) => ({
+        ticketTypeId: type.body.data.id,
+        participant: { firstname: `P${k}`, lastname: 'G' },
+      })),
+    });
+    expect(booking.status).toBe(201);
+    const bookingId = booking.body.data.id;
+    const sold = () =>
+      t.sql<{ sold: number }>(`SELECT sold FROM "TicketType" WHERE id = $1::uuid`, [
+        type.body.data.id,
+      ]);
+    expect(await sold()).toEqual([{ sold: 2 }]);
+    const shown = await t.call('GET', `/invitations/public/${inv.token}`);
+    expect(shown.body.data).toMatchObject({ status: 'accepted', booked: true });
+
+    const res = await t.call('POST', `/invitations/public/${inv.token}/reject`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ status: 'rejected', booked: true });
+    const [b] = await t.sql<Record<string, unknown>>(
+      `SELECT status, "cancellationFee"::text AS fee, "refundAmount"::text AS refund
+         FROM "Booking" WHERE id = $1::uuid`,
+      [bookingId],
+    );
+    expect(b).toEqual({ status: 'cancelled', fee: '0.00', refund: '200.00' });
+    expect(await sold()).toEqual([{ sold: 0 }]);
+    expect(
+      await t.count('EventTicket', `"bookingId" = $1::uuid AND status = 'valid'`, [bookingId]),
+    ).toBe(0);
+    expect(
+      await t.count('OutboxEvent', `subject = $1 AND payload->>'bookingId' = $2`, [
+        Subjects.bookingsInvitations.bookingCancelled,
+        bookingId,
+      ]),
+    ).toBe(1);
+    // a second click changes nothing
+    const again = await t.call('POST', `/invitations/public/${inv.token}/reject`);
+    expect(again.status).toBe(200);
+    expect(again.body.data.respondedAt).toBe(res.body.data.respondedAt);
+  });
+});
+
 describe('IN9-IN11, IN17 mails', () => {
   it('queues the invitation mail in the invitee’s language and marks it sent', async () => {
     const eventId = await copiedEvent(t, t.A, {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BookingsModule } from '../bookings/bookings.module';
 import { EventCopiesModule } from '../event-copies/event-copies.module';
 import { InvitationBookings } from './invitation-bookings';
 import { InvitationImportService } from './invitation-import.service';
@@ -11,7 +12,7 @@ import { PeopleContacts } from './people-contacts';
 
 /** Invitations IN1-IN17: create, public answer, mails, import as a job, export. */
 @Module({
-  imports: [EventCopiesModule],
+  imports: [EventCopiesModule, BookingsModule],
   controllers: [InvitationsController],
   providers: [
     InvitationsRepository,

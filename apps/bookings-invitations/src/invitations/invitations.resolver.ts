@@ -1,6 +1,7 @@
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { AppException } from '@crm/errors';
 import { Ctx, RequestContext } from '@crm/request-context';
+import { PersonRef } from '../bookings/dto/booking.output';
+import { JSONObject } from '../common/json-object.scalar';
 import { EventRef } from '../ticket-types/dto/ticket-type.output';
 import {
   CreateInvitationInput,
@@ -19,12 +20,11 @@ import {
   InvitationPage,
   InvitationsDeleted,
   InvitationValidation,
-  PersonRef,
   PublicInvitation,
 } from './dto/invitation.output';
 import { InvitationImportService } from './invitation-import.service';
 import { InvitationMailsService } from './invitation-mails.service';
-import { InvitationsService, problem } from './invitations.service';
+import { InvitationsService } from './invitations.service';
 
 const id = () => Args('id', { type: () => ID });
 
@@ -115,32 +115,19 @@ export class InvitationsResolver {
   }
 
   @Mutation(() => Invitation, {
-    description: 'IN12 Set the information data of the invitee (a JSON object as JSON text)',
+    description: 'IN12 Set the information data of the invitee (a JSON object, at most 16 KB)',
   })
   setInviteeInformation(
     @Ctx() ctx: RequestContext,
     @id() invitationId: string,
-    @Args('information') information: string,
+    @Args('information', { type: () => JSONObject }) information: Record<string, unknown>,
   ) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(information);
-    } catch {
-      throw AppException.validation([problem('information', 'notObject')]);
-    }
-    return this.service.setInformation(ctx, invitationId, parsed);
+    return this.service.setInformation(ctx, invitationId, information);
   }
 
   @Mutation(() => [Invitation], { description: 'IN16 Change the status of invitations' })
   setInvitationsStatus(@Ctx() ctx: RequestContext, @Args('input') input: InvitationsStatusInput) {
     return this.service.setStatus(ctx, input.ids, input.status);
-  }
-
-  /** JSON text in GraphQL (no JSON scalar in this graph). */
-  @ResolveField(() => String, { nullable: true })
-  inviteeInformation(@Parent() inv: Invitation): string | null {
-    const v = inv.inviteeInformation;
-    return v == null ? null : typeof v === 'string' ? v : JSON.stringify(v);
   }
 
   /** Federation reference to the events subgraph's Event. */

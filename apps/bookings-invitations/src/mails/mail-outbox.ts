@@ -7,6 +7,7 @@ export type MailKind =
   | 'invitation'
   | 'invitation-free-text'
   | 'booking-confirmation'
+  | 'booking-cancellation'
   | 'invoice'
   | 'tickets'
   | 'ticket-free-text';

@@ -1,5 +1,6 @@
 import { createServiceApp } from '@crm/service-kit';
-import { RunningService, startServiceForTest } from '@crm/testing';
+import { loadConfig } from '@crm/config';
+import { freePort, NATS_TEST_URL, RunningService, startServiceForTest } from '@crm/testing';
 import { AppModule, SERVICE_NAME } from '../app.module';
 import { BookingsInvitationsConfig } from '../config';
 
@@ -15,3 +16,35 @@ export const startBookingsInvitations = (dbName: string, env?: Record<string, st
     dbName,
     env,
   });
+
+/**
+ * A second replica of the service on the database of a running one (not recreated): two
+ * instances on one database, as two pods in production (concurrency tests).
+ */
+export async function startReplica(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<RunningService> {
+  process.env.APOLLO_TELEMETRY_DISABLED = 'true';
+  const port = await freePort();
+  const config = loadConfig(BookingsInvitationsConfig, {
+    NODE_ENV: 'test',
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    NATS_URL: NATS_TEST_URL,
+    ...env,
+  });
+  const app = await createServiceApp(AppModule.forRoot(config), {
+    service: SERVICE_NAME,
+    title: `${SERVICE_NAME} replica`,
+    config,
+  });
+  try {
+    await app.startAllMicroservices();
+    await app.listen(port, '127.0.0.1');
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
+  return { app, url: `http://127.0.0.1:${port}`, databaseUrl };
+}

@@ -74,8 +74,14 @@ export class TicketTypesController {
   }
 
   @Delete(':id')
-  @ApiOperation({ summary: 'K2 Delete a ticket type', description: 'K2 Unknown or foreign: 404.' })
+  @ApiOperation({
+    summary: 'K2 Delete a ticket type',
+    description:
+      'K2 A type with sold (valid) tickets cannot be deleted: 409 naming the count (set it ' +
+      'inactive instead). Unknown or foreign: 404.',
+  })
   @ApiEnvelope(TicketTypeDeleted)
+  @ApiResponse({ status: 409, description: 'The type has sold tickets' })
   remove(@Ctx() ctx: RequestContext, @Param('id') id: string): Promise<TicketTypeDeleted> {
     return this.types.remove(ctx, id);
   }

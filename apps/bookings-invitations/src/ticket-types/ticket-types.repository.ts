@@ -74,6 +74,11 @@ export class TicketTypesRepository {
     return tx.ticketType.update({ where: { id }, data });
   }
 
+  /** Valid tickets of the type (sold and not cancelled). */
+  validTickets(tx: Tx, tenantId: string, ticketTypeId: string): Promise<number> {
+    return tx.eventTicket.count({ where: { tenantId, ticketTypeId, status: 'valid' } });
+  }
+
   async delete(tx: Tx, tenantId: string, id: string): Promise<number> {
     return (await tx.ticketType.deleteMany({ where: { tenantId, id } })).count;
   }

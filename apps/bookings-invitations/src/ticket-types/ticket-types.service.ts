@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { I18nService } from 'nestjs-i18n';
 import { Paged, paged } from '@crm/envelope';
-import { AppException, FieldProblem, isUuid, throwIfProblems } from '@crm/errors';
+import { AppException, ErrorCode, FieldProblem, isUuid, throwIfProblems } from '@crm/errors';
 import { parseSort, skipTake, toOrderBy } from '@crm/paging';
 import { createdStamps, modifiedStamps } from '@crm/persistence';
 import type { RequestContext } from '@crm/request-context';
@@ -196,13 +196,21 @@ export class TicketTypesService {
   }
 
   /**
-   * K2 DELETE. Stage 2 (bookings): a type with sold tickets must not vanish under them; refuse
-   * with a 409 naming the sold count (or deactivate it) here, under the type's quota lock.
+   * K2 DELETE. A type with sold tickets must not vanish under them: 409 naming the count (set it
+   * inactive instead). Checked under the type's row lock, which a booking's take waits for, so
+   * no ticket can be sold between the count and the delete.
    */
   async remove(ctx: RequestContext, id: string): Promise<TicketTypeDeleted> {
     return this.repo.transaction(async (tx) => {
       const current = isUuid(id) ? await this.repo.lock(tx, ctx.tenantId, id) : null;
       if (!current) throw this.notFound(ctx, id);
+      const sold = await this.repo.validTickets(tx, ctx.tenantId, current.id);
+      if (sold > 0) {
+        throw new AppException(ErrorCode.CONFLICT, 'tickets.errors.hasTickets', {
+          name: current.name,
+          count: sold,
+        });
+      }
       await this.repo.delete(tx, ctx.tenantId, current.id);
       return { id: current.id };
     });

@@ -13,6 +13,7 @@ import {
 } from 'class-validator';
 import { SUPPORTED_LANGUAGES } from '@crm/i18n';
 import { IdsInput, PageQuery } from '@crm/paging';
+import { JSONObject } from '../../common/json-object.scalar';
 
 export const INVITATION_STATUSES = [
   'created',
@@ -85,7 +86,7 @@ export class CreateInvitationInput {
     additionalProperties: true,
     description: 'Information data of the invitee: a JSON object of at most 16 KB',
   })
-  // Not a GraphQL field: GraphQL sets it with setInviteeInformation (JSON text)
+  @Field(() => JSONObject, { nullable: true })
   @IsOptional()
   @IsObject()
   inviteeInformation?: Record<string, unknown> | null;

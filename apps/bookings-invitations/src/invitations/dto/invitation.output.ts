@@ -1,13 +1,7 @@
-import { Directive, Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { JSONObject } from '../../common/json-object.scalar';
 import { INVITATION_STATUSES } from './invitation.input';
-
-/** Federation stub of crm-people's Person (this subgraph knows only the id). */
-@ObjectType('Person')
-@Directive('@key(fields: "id", resolvable: false)')
-export class PersonRef {
-  @Field(() => ID) id!: string;
-}
 
 /** An invitation to an event (IN3, IN4, IN7). */
 @ObjectType()
@@ -43,8 +37,8 @@ export class Invitation {
   @ApiProperty({ enum: INVITATION_STATUSES }) @Field() status!: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true })
-  @Field(() => String, { nullable: true, description: 'JSON object as JSON text' })
-  inviteeInformation!: Record<string, unknown> | string | null;
+  @Field(() => JSONObject, { nullable: true })
+  inviteeInformation!: Record<string, unknown> | null;
 
   @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true })
   @Field(() => ID, { nullable: true })

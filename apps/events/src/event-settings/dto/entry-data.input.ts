@@ -105,9 +105,11 @@ export class BookingFormFieldSetData {
 
 /**
  * A tier of a cancellation condition: until `daysBeforeStart` days before the event starts,
- * cancelling costs `feePercent` of the price plus `feeFixed`. For a cancellation N days before
- * the start, the tier with the largest daysBeforeStart that is still reachable (<= N... see
- * cancellationFee) applies.
+ * cancelling costs `feePercent` % of the booking's gross total plus `feeFixed`. A tier's deadline
+ * is the start minus daysBeforeStart days in the event's time zone; the tier that applies at a
+ * moment is the one with the largest daysBeforeStart whose deadline has not passed. No tier left
+ * (all deadlines passed): the fee is the total (no refund). No tiers at all: free until the start.
+ * The fee is capped at the total (bookings-invitations BK7, bookings/cancellation-rules.ts).
  */
 @InputType('CancellationTierInput')
 @ObjectType()

@@ -1,0 +1,161 @@
+import { Injectable } from '@nestjs/common';
+import { I18nService } from 'nestjs-i18n';
+import { AppException } from '@crm/errors';
+import { addOutboxEvent, BookingCancelledEvent, Subjects } from '@crm/messaging';
+import { TicketCancellation } from '../capacity/ticket-cancellation';
+import { EventCopiesRepository } from '../event-copies/event-copies.repository';
+import { enqueueMail } from '../mails/mail-outbox';
+import { Actor, addBookingHistory } from './booking-history';
+import { BookingMails } from './booking-mails';
+import { conflict } from './booking-creation.service';
+import { cancellationQuote, CancellationQuote } from './cancellation-rules';
+import { BookingsRepository, Tx } from './bookings.repository';
+import { paymentStatusAfterCancel } from './payment-status';
+
+export interface CancelOptions {
+  /** booker | organiser | invitation-rejected | event-deleted (BookingCancelledEvent.reason) */
+  reason: string;
+  /** Who cancels (history). */
+  actor: Actor;
+  /** tiers: the fee of BK7 (the tiers frozen onto the booking); none: no fee, all refunded */
+  fee: 'tiers' | 'none';
+  /** A note for the history (BK8's reason text). */
+  note?: string | null;
+  /** Language of the error messages (not of the mail: that is the booker's). */
+  language?: string;
+  now?: Date;
+}
+
+export interface CancelledBooking {
+  bookingId: string;
+  eventId: string;
+  fee: string;
+  refund: string;
+  currency: string;
+  /** The tickets this cancellation cancelled (their seats are free). */
+  ticketIds: string[];
+  quote: CancellationQuote;
+}
+
+/**
+ * BK8: cancels a booking in the caller's transaction: the fee (BK7 or none), every valid ticket
+ * cancelled and its seat freed at once (TicketCancellation), status `cancelled`, history, the
+ * outbox event bookings.cancelled and a cancellation mail to the booker. A booking cancelled
+ * already is a 409. Used by BK8, by a rejected invitation (IN2) and by a deleted event (fee none).
+ */
+@Injectable()
+export class BookingCancellation {
+  constructor(
+    private readonly repo: BookingsRepository,
+    private readonly copies: EventCopiesRepository,
+    private readonly tickets: TicketCancellation,
+    private readonly mails: BookingMails,
+    private readonly i18n: I18nService,
+  ) {}
+
+  async cancel(
+    tx: Tx,
+    tenantId: string,
+    bookingId: string,
+    opts: CancelOptions,
+  ): Promise<CancelledBooking> {
+    const now = opts.now ?? new Date();
+    const booking = await this.repo.lock(tx, tenantId, bookingId);
+    if (!booking) {
+      const resource = this.i18n.t('bookings.resource.booking', { lang: opts.language ?? 'en' });
+      throw AppException.notFound(resource as string, bookingId);
+    }
+    if (booking.status === 'cancelled') {
+      throw conflict('alreadyCancelled', { id: booking.id });
+    }
+    const event = await this.copies.find(tenantId, booking.eventId, tx);
+    const total = booking.totalGross.toFixed(2);
+    const quote =
+      opts.fee === 'none'
+        ? cancellationQuote([], null, 'UTC', total, now)
+        : cancellationQuote(
+            booking.cancellationTiers,
+            event?.startsAt ?? null,
+            event?.timeZone ?? 'UTC',
+            total,
+            now,
+          );
+    const validIds = booking.tickets.filter((t) => t.status === 'valid').map((t) => t.id);
+    const cancelled = await this.tickets.cancel(tx, tenantId, validIds);
+    await tx.booking.update({
+      where: { id: booking.id },
+      data: {
+        status: 'cancelled',
+        cancelledAt: now,
+        cancellationFee: quote.fee,
+        refundAmount: quote.refund,
+        paymentStatus: paymentStatusAfterCancel(booking.paymentStatus),
+        modifiedBy: opts.actor.actor,
+        modifiedByUserId: opts.actor.actorUserId ?? null,
+      },
+    });
+    await addBookingHistory(tx, opts.actor, {
+      tenantId,
+      eventId: booking.eventId,
+      bookingId: booking.id,
+      action: 'cancelled',
+      data: {
+        reason: opts.reason,
+        note: opts.note ?? null,
+        fee: quote.fee,
+        refund: quote.refund,
+        rule: opts.fee === 'none' ? 'none' : quote.rule,
+        tickets: cancelled.ticketIds.length,
+        paymentStatus: {
+          from: booking.paymentStatus,
+          to: paymentStatusAfterCancel(booking.paymentStatus),
+        },
+      },
+    });
+    const payload: BookingCancelledEvent = {
+      tenantId,
+      eventId: booking.eventId,
+      eventTitle: event?.title ?? '',
+      personId: booking.bookerPersonId,
+      at: now.toISOString(),
+      bookingId: booking.id,
+      cancellationFee: quote.fee,
+      refundAmount: quote.refund,
+      reason: opts.reason,
+    };
+    await addOutboxEvent(tx, {
+      tenantId,
+      subject: Subjects.bookingsInvitations.bookingCancelled,
+      payload,
+    });
+    await enqueueMail(
+      tx,
+      this.mails.cancellation(
+        {
+          tenantId,
+          bookingId: booking.id,
+          language: booking.language,
+          bookerName: `${booking.bookerFirstname} ${booking.bookerLastname}`,
+          bookerEmail: booking.bookerEmail,
+          currency: booking.currency,
+        },
+        {
+          eventId: booking.eventId,
+          title: event?.title ?? '',
+          startsAt: event?.startsAt ?? null,
+          timeZone: event?.timeZone ?? 'UTC',
+        },
+        quote,
+      ),
+    );
+    return {
+      bookingId: booking.id,
+      eventId: booking.eventId,
+      fee: quote.fee,
+      refund: quote.refund,
+      currency: booking.currency,
+      ticketIds: cancelled.ticketIds,
+      quote,
+    };
+  }
+}

@@ -1,0 +1,217 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Paged } from '@crm/envelope';
+import { Ctx, RequestContext } from '@crm/request-context';
+import { ApiEnvelope } from '@crm/service-kit';
+import { BookingReports } from './booking-reports.service';
+import { BookingsService } from './bookings.service';
+import {
+  BookingListQuery,
+  CancelBookingInput,
+  ConsistencyQuery,
+  DeleteBookingsInput,
+  HistoryQuery,
+  SetBookerInput,
+  SetPaymentStatusInput,
+  StatisticsQuery,
+} from './dto/booking.input';
+import {
+  Booking,
+  BookingDeleted,
+  BookingHistoryEntry,
+  BookingStatistics,
+  CancellationRules,
+  ConsistencyReport,
+} from './dto/booking.output';
+
+const DELETE_RULE =
+  'Frees the seats of the booking’s valid tickets (their codes are revoked). A booking with an ' +
+  'invoice number cannot be deleted (409: accounting keeps invoices; cancel it instead, BK8).';
+
+const CANCEL_RULE =
+  'The fee comes from the cancellation tiers frozen onto the booking and the event’s current ' +
+  'start in its time zone: a tier “until N days before the start: feePercent % + feeFixed” holds ' +
+  'until start - N days; the tier that applies is the one with the largest daysBeforeStart ' +
+  'whose deadline has not passed; no tier left: the fee is the total (no refund); no tiers at ' +
+  'all: free until the start. The fee is feePercent % of the gross total plus feeFixed, rounded ' +
+  'half up to cents, capped at the total; refund = total - fee.';
+
+const PAYMENT_RULE =
+  'The payment status is a state machine: open -> paid | cancelled; paid -> partially_refunded ' +
+  '| refunded; partially_refunded -> refunded; cancelled and refunded are final. Any other ' +
+  'change is a 409 naming both states; setting the current status again changes nothing (200). ' +
+  'A free booking starts paid; cancelling an open booking makes it cancelled, a paid one stays ' +
+  'paid until the refund is recorded here.';
+
+@ApiTags('Bookings')
+@Controller('bookings')
+export class BookingsController {
+  constructor(
+    private readonly bookings: BookingsService,
+    private readonly reports: BookingReports,
+  ) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'BK3 List bookings',
+    description:
+      'BK3 Filters `eventId`, `paymentStatus`, `status`; `q` searches the booker’s names and ' +
+      'e-mail and the invoice number. Sort by dateCreated (default -dateCreated), dateModified, ' +
+      'bookerLastname, bookerFirstname, bookerEmail, totalGross, status, paymentStatus, ' +
+      'invoiceNumber. Each booking with its tickets.',
+  })
+  @ApiEnvelope(Booking, 200, true)
+  list(@Ctx() ctx: RequestContext, @Query() query: BookingListQuery): Promise<Paged<Booking>> {
+    return this.bookings.list(ctx, query);
+  }
+
+  @Delete('batch')
+  @ApiOperation({
+    summary: 'BK6 Delete several bookings',
+    description: `BK6 All or nothing, at most 1000 ids; each unknown id is named by its index (ids[i]/unknownBooking, 400), each booking with an invoice number too (409). ${DELETE_RULE}`,
+  })
+  @ApiEnvelope(BookingDeleted)
+  removeMany(
+    @Ctx() ctx: RequestContext,
+    @Body() body: DeleteBookingsInput,
+  ): Promise<BookingDeleted> {
+    return this.bookings.remove(ctx, body.ids, false);
+  }
+
+  @Get('events/:eventId/statistics')
+  @ApiOperation({
+    summary: 'BK13 Booking statistics of an event per day',
+    description:
+      'BK13 Per day in the event’s time zone: bookings made, bookings cancelled (on the day of ' +
+      'the cancellation), tickets of the bookings made, and their revenue net and gross (of ' +
+      'the bookings made that day that are not cancelled). `from`, `to`: days (YYYY-MM-DD, ' +
+      'inclusive) in the event’s zone. Days without activity are left out. Unknown or foreign ' +
+      'event: 404.',
+  })
+  @ApiEnvelope(BookingStatistics)
+  statistics(
+    @Ctx() ctx: RequestContext,
+    @Param('eventId') eventId: string,
+    @Query() query: StatisticsQuery,
+  ): Promise<BookingStatistics> {
+    return this.reports.statistics(ctx, eventId, query);
+  }
+
+  @Get('events/:eventId/history')
+  @ApiOperation({
+    summary: 'BK14 Booking history of an event',
+    description:
+      'BK14 Every action on the event’s bookings with who (the integration, `public` or ' +
+      '`system`) and when, newest first; filters `bookingId`, `action`. Entries of deleted ' +
+      'bookings stay. Unknown or foreign event: 404.',
+  })
+  @ApiEnvelope(BookingHistoryEntry, 200, true)
+  history(
+    @Ctx() ctx: RequestContext,
+    @Param('eventId') eventId: string,
+    @Query() query: HistoryQuery,
+  ): Promise<Paged<BookingHistoryEntry>> {
+    return this.reports.history(ctx, eventId, query);
+  }
+
+  @Get(':id')
+  @ApiOperation({
+    summary: 'BK4 Read a booking',
+    description: 'BK4 With its tickets. Unknown or foreign: 404.',
+  })
+  @ApiEnvelope(Booking)
+  get(@Ctx() ctx: RequestContext, @Param('id') id: string): Promise<Booking> {
+    return this.bookings.get(ctx, id);
+  }
+
+  @Delete(':id')
+  @ApiOperation({
+    summary: 'BK5 Delete a booking',
+    description: `BK5 ${DELETE_RULE} Unknown or foreign: 404.`,
+  })
+  @ApiEnvelope(BookingDeleted)
+  @ApiResponse({ status: 409, description: 'The booking has an invoice number' })
+  remove(@Ctx() ctx: RequestContext, @Param('id') id: string): Promise<BookingDeleted> {
+    return this.bookings.remove(ctx, [id], true);
+  }
+
+  @Get(':id/cancellation-rules')
+  @ApiOperation({
+    summary: 'BK7 Current cancellation rules of a booking',
+    description: `BK7 What cancelling now costs: fee, refund, the tier that applies, until when (deadline) and the tier after it. ${CANCEL_RULE} A cancelled booking: 409.`,
+  })
+  @ApiEnvelope(CancellationRules)
+  cancellationRules(
+    @Ctx() ctx: RequestContext,
+    @Param('id') id: string,
+  ): Promise<CancellationRules> {
+    return this.bookings.cancellationRules(ctx, id);
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'BK8 Cancel a booking',
+    description: `BK8 Applies BK7 (or no fee with waiveFee), cancels every ticket and frees its seat at once, records fee and refund, queues a cancellation mail to the booker and announces bookings.cancelled. ${CANCEL_RULE} Cancelling twice: 409.`,
+  })
+  @ApiEnvelope(Booking)
+  @ApiResponse({ status: 409, description: 'Already cancelled' })
+  cancel(
+    @Ctx() ctx: RequestContext,
+    @Param('id') id: string,
+    @Body() body: CancelBookingInput,
+  ): Promise<Booking> {
+    return this.bookings.cancel(ctx, id, body);
+  }
+
+  @Put(':id/booker')
+  @ApiOperation({
+    summary: 'BK9 Set booker information',
+    description:
+      'BK9 Fields not given stay. `personId`: a person of crm-people (asked over NATS: unknown ' +
+      '400 personId/unknownPerson, 503 naming crm-people when it does not answer); null removes ' +
+      'the link. `information`: a JSON object of at most 16 KB (413 above); null clears it.',
+  })
+  @ApiEnvelope(Booking)
+  @ApiResponse({ status: 413, description: 'information above 16 KB' })
+  @ApiResponse({ status: 503, description: 'crm-people did not answer' })
+  setBooker(
+    @Ctx() ctx: RequestContext,
+    @Param('id') id: string,
+    @Body() body: SetBookerInput,
+  ): Promise<Booking> {
+    return this.bookings.setBooker(ctx, id, body);
+  }
+
+  @Put(':id/payment-status')
+  @ApiOperation({ summary: 'BK12 Change the payment status', description: `BK12 ${PAYMENT_RULE}` })
+  @ApiEnvelope(Booking)
+  @ApiResponse({ status: 409, description: 'A transition the state machine does not allow' })
+  setPaymentStatus(
+    @Ctx() ctx: RequestContext,
+    @Param('id') id: string,
+    @Body() body: SetPaymentStatusInput,
+  ): Promise<Booking> {
+    return this.bookings.setPaymentStatus(ctx, id, body);
+  }
+
+  @Post(':id/consistency-check')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'BK15 Check a booking for inconsistencies',
+    description:
+      'BK15 Compares the booking’s totals with its tickets, each ticket’s net + tax with its ' +
+      'gross, the status with the tickets, the invoice number (present iff gross > 0, unless ' +
+      'set for an external booking), and the capacity counters of its ticket types and event ' +
+      '(sold vs. valid tickets). `repair=true` repairs what it finds (counters recomputed under ' +
+      'their row locks) and reports each change in `repaired`; the history records `repaired`.',
+  })
+  @ApiEnvelope(ConsistencyReport)
+  consistencyCheck(
+    @Ctx() ctx: RequestContext,
+    @Param('id') id: string,
+    @Query() query: ConsistencyQuery,
+  ): Promise<ConsistencyReport> {
+    return this.reports.consistency(ctx, id, query.repair ?? false);
+  }
+}

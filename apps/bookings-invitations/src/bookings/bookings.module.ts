@@ -1,0 +1,33 @@
+import { Module } from '@nestjs/common';
+import { EventCopiesModule } from '../event-copies/event-copies.module';
+import { BookingCancellation } from './booking-cancellation';
+import { BookingCreation } from './booking-creation.service';
+import { BookingMails } from './booking-mails';
+import { BookingReports } from './booking-reports.service';
+import { BookingsPublicController } from './bookings-public.controller';
+import { BookingsController } from './bookings.controller';
+import { BookingsRepository } from './bookings.repository';
+import { BookingsResolver } from './bookings.resolver';
+import { BookingsService } from './bookings.service';
+import { IdempotencyKeyPurge } from './idempotency-keys';
+
+/**
+ * Bookings BK1-BK9, BK12-BK15. Exports BookingCancellation (a rejected invitation and a
+ * deleted event cancel bookings with it) and BookingsRepository.
+ */
+@Module({
+  imports: [EventCopiesModule],
+  controllers: [BookingsPublicController, BookingsController],
+  providers: [
+    BookingsRepository,
+    BookingMails,
+    BookingCreation,
+    BookingCancellation,
+    BookingsService,
+    BookingReports,
+    BookingsResolver,
+    IdempotencyKeyPurge,
+  ],
+  exports: [BookingCancellation, BookingsRepository, BookingMails],
+})
+export class BookingsModule {}

@@ -1,0 +1,361 @@
+import { Injectable } from '@nestjs/common';
+import { timingSafeEqual } from 'node:crypto';
+import { I18nService } from 'nestjs-i18n';
+import { Paged, paged } from '@crm/envelope';
+import { AppException, ErrorCode, FieldProblem, isUuid, throwIfProblems } from '@crm/errors';
+import { MessageBus, PeopleExistReply, PeopleExistRequest, Subjects } from '@crm/messaging';
+import { parseSort, skipTake, toOrderBy } from '@crm/paging';
+import type { RequestContext } from '@crm/request-context';
+import { EventCopiesRepository } from '../event-copies/event-copies.repository';
+import { Prisma } from '../generated/prisma/client';
+import { actorOf, addBookingHistory } from './booking-history';
+import { BookingCancellation } from './booking-cancellation';
+import { conflict } from './booking-creation.service';
+import { toBooking } from './booking.mapper';
+import { BOOKING_SORT_FIELDS, BookingsRepository } from './bookings.repository';
+import { cancellationQuote } from './cancellation-rules';
+import type {
+  BookingListQuery,
+  CancelBookingInput,
+  SetBookerInput,
+  SetPaymentStatusInput,
+} from './dto/booking.input';
+import type {
+  Booking,
+  BookingConfirmation,
+  BookingDeleted,
+  CancellationRules,
+} from './dto/booking.output';
+import { canTransition, PaymentStatus } from './payment-status';
+import { TicketCancellation } from '../capacity/ticket-cancellation';
+
+/** BK9: most bytes of the booker information (JSON). */
+export const INFORMATION_MAX_BYTES = 16 * 1024;
+
+const problem = (field: string, rule: string, args?: Record<string, string | number>) => ({
+  field,
+  rule,
+  args,
+  messageKey: `bookings.problems.${rule}`,
+});
+
+const sameSecret = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/** The organiser's operations on bookings (BK3-BK9, BK12) and the public confirmation (BK2). */
+@Injectable()
+export class BookingsService {
+  constructor(
+    private readonly repo: BookingsRepository,
+    private readonly copies: EventCopiesRepository,
+    private readonly cancellation: BookingCancellation,
+    private readonly tickets: TicketCancellation,
+    private readonly bus: MessageBus,
+    private readonly i18n: I18nService,
+  ) {}
+
+  notFound(ctx: RequestContext, id: string): AppException {
+    const resource = this.i18n.t('bookings.resource.booking', { lang: ctx.language });
+    return AppException.notFound(resource as string, id);
+  }
+
+  private async load(ctx: RequestContext, id: string) {
+    const row = isUuid(id) ? await this.repo.find(ctx.tenantId, id.toLowerCase()) : null;
+    if (!row) throw this.notFound(ctx, id);
+    return row;
+  }
+
+  /** BK2: one 404 for an unknown id, another tenant's booking and a wrong token alike. */
+  async confirmation(ctx: RequestContext, id: string, token: string): Promise<BookingConfirmation> {
+    const row = isUuid(id) ? await this.repo.find(ctx.tenantId, id.toLowerCase()) : null;
+    if (!row || !sameSecret(row.confirmationToken, token)) throw this.notFound(ctx, id);
+    const event = await this.copies.find(ctx.tenantId, row.eventId);
+    const view = toBooking(row, 'public');
+    return {
+      bookingId: row.id,
+      status: row.status,
+      paymentStatus: row.paymentStatus,
+      event: {
+        id: row.eventId,
+        title: event?.title ?? '',
+        startsAt: event?.startsAt?.toISOString() ?? null,
+        timeZone: event?.timeZone ?? 'UTC',
+      },
+      tickets: view.tickets.map((t) => ({
+        ticketTypeName: t.ticketTypeName,
+        participantFirstname: t.participant.firstname,
+        participantLastname: t.participant.lastname,
+        priceGross: t.priceGross,
+        status: t.status,
+      })),
+      currency: view.currency,
+      totalNet: view.totalNet,
+      totalTax: view.totalTax,
+      totalGross: view.totalGross,
+      invoiceNumber: row.invoiceNumber,
+    };
+  }
+
+  /** BK3: paged, one statement for the page (tickets joined) and one for the total. */
+  async list(ctx: RequestContext, query: BookingListQuery): Promise<Paged<Booking>> {
+    const sort = parseSort(
+      query.sort,
+      BOOKING_SORT_FIELDS,
+      [{ field: 'dateCreated', direction: 'desc' }],
+      'id',
+    );
+    const q = query.q?.trim();
+    const where: Prisma.BookingWhereInput = {
+      tenantId: ctx.tenantId,
+      ...(query.eventId ? { eventId: query.eventId.toLowerCase() } : {}),
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.paymentStatus ? { paymentStatus: query.paymentStatus } : {}),
+      ...(q
+        ? {
+            OR: [
+              { bookerFirstname: { contains: q, mode: 'insensitive' } },
+              { bookerLastname: { contains: q, mode: 'insensitive' } },
+              { bookerEmail: { contains: q, mode: 'insensitive' } },
+              { invoiceNumber: { contains: q, mode: 'insensitive' } },
+            ],
+          }
+        : {}),
+    };
+    const [rows, total] = await this.repo.page(where, {
+      ...skipTake(query),
+      orderBy: toOrderBy(sort),
+    });
+    return paged(
+      rows.map((r) => toBooking(r, 'organiser')),
+      total,
+    );
+  }
+
+  /** BK4 */
+  async get(ctx: RequestContext, id: string): Promise<Booking> {
+    return toBooking(await this.load(ctx, id), 'organiser');
+  }
+
+  /**
+   * BK5, BK6: deletes bookings (all or none), freeing the seats of their valid tickets. A booking
+   * with an invoice number stays: accounting keeps invoices (409, cancel it instead).
+   */
+  async remove(ctx: RequestContext, ids: string[], single: boolean): Promise<BookingDeleted> {
+    const malformed = new Set<number>();
+    ids.forEach((id, i) => {
+      if (typeof id !== 'string' || !isUuid(id)) malformed.add(i);
+    });
+    if (single && malformed.size) throw this.notFound(ctx, String(ids[0]));
+    const wanted = [
+      ...new Set(ids.filter((_, i) => !malformed.has(i)).map((id) => id.toLowerCase())),
+    ];
+    return this.repo.transaction(async (tx) => {
+      // locked in id order: two batches over the same bookings cannot deadlock
+      const rows = await tx.$queryRaw<
+        { id: string; eventId: string; invoiceNumber: string | null }[]
+      >`
+        SELECT id::text, "eventId"::text, "invoiceNumber" FROM "Booking"
+         WHERE "tenantId" = ${ctx.tenantId} AND id = ANY(${wanted}::uuid[])
+         ORDER BY id FOR UPDATE`;
+      const found = new Map(rows.map((r) => [r.id, r]));
+      if (single) {
+        const row = found.get(wanted[0]);
+        if (!row) throw this.notFound(ctx, ids[0]);
+        if (row.invoiceNumber) {
+          throw conflict('hasInvoice', { id: row.id, invoiceNumber: row.invoiceNumber });
+        }
+      } else {
+        // every bad id by its index: malformed, unknown (or another tenant's) in one answer
+        const missing: FieldProblem[] = [];
+        const invoiced: FieldProblem[] = [];
+        ids.forEach((id, i) => {
+          const row = malformed.has(i) ? undefined : found.get(id.toLowerCase());
+          if (malformed.has(i)) missing.push({ field: `ids[${i}]`, rule: 'isUuid' });
+          else if (!row) missing.push(problem(`ids[${i}]`, 'unknownBooking', { value: id }));
+          else if (row.invoiceNumber) invoiced.push(problem(`ids[${i}]`, 'hasInvoice'));
+        });
+        throwIfProblems(missing);
+        if (invoiced.length)
+          throw conflict('batchHasInvoice', { count: invoiced.length }, invoiced);
+      }
+      const ticketRows = await tx.eventTicket.findMany({
+        where: {
+          tenantId: ctx.tenantId,
+          bookingId: { in: rows.map((r) => r.id) },
+          status: 'valid',
+        },
+        select: { id: true },
+      });
+      await this.tickets.cancel(
+        tx,
+        ctx.tenantId,
+        ticketRows.map((t) => t.id),
+      );
+      await addBookingHistory(
+        tx,
+        actorOf(ctx),
+        ...rows.map((r) => ({
+          tenantId: ctx.tenantId,
+          eventId: r.eventId,
+          bookingId: r.id,
+          action: 'deleted' as const,
+        })),
+      );
+      await tx.booking.deleteMany({
+        where: { tenantId: ctx.tenantId, id: { in: rows.map((r) => r.id) } },
+      });
+      return { ids: rows.map((r) => r.id) };
+    });
+  }
+
+  /** BK7 */
+  async cancellationRules(
+    ctx: RequestContext,
+    id: string,
+    now = new Date(),
+  ): Promise<CancellationRules> {
+    const row = await this.load(ctx, id);
+    if (row.status === 'cancelled') throw conflict('alreadyCancelled', { id: row.id });
+    const event = await this.copies.find(ctx.tenantId, row.eventId);
+    const quote = cancellationQuote(
+      row.cancellationTiers,
+      event?.startsAt ?? null,
+      event?.timeZone ?? 'UTC',
+      row.totalGross.toFixed(2),
+      now,
+    );
+    return {
+      bookingId: row.id,
+      total: quote.total,
+      fee: quote.fee,
+      refund: quote.refund,
+      currency: row.currency,
+      rule: quote.rule,
+      currentTier: quote.currentTier,
+      deadline: quote.deadline,
+      nextTier: quote.nextTier,
+    };
+  }
+
+  /** BK8 */
+  async cancel(ctx: RequestContext, id: string, input: CancelBookingInput): Promise<Booking> {
+    if (!isUuid(id)) throw this.notFound(ctx, id);
+    await this.repo.transaction((tx) =>
+      this.cancellation.cancel(tx, ctx.tenantId, id.toLowerCase(), {
+        reason: 'organiser',
+        note: input.reason ?? null,
+        actor: actorOf(ctx),
+        fee: input.waiveFee ? 'none' : 'tiers',
+        language: ctx.language,
+      }),
+    );
+    return this.get(ctx, id);
+  }
+
+  /** BK9: fields not given stay; personId is confirmed by crm-people (503 when it is silent). */
+  async setBooker(ctx: RequestContext, id: string, input: SetBookerInput): Promise<Booking> {
+    throwIfProblems(
+      (['firstname', 'lastname'] as const)
+        .filter((k) => input[k] !== undefined && !input[k]!.trim())
+        .map((field) => ({ field, rule: 'isNotEmpty' })),
+    );
+    if (input.information != null) {
+      const size = Buffer.byteLength(JSON.stringify(input.information));
+      if (size > INFORMATION_MAX_BYTES) {
+        throw new AppException(ErrorCode.PAYLOAD_TOO_LARGE, 'bookings.errors.informationTooLarge', {
+          max: INFORMATION_MAX_BYTES,
+          size,
+        });
+      }
+    }
+    const personId = input.personId?.toLowerCase();
+    await this.load(ctx, id); // an unknown booking is a 404 before crm-people is asked
+    if (personId) {
+      const ask: PeopleExistRequest = { tenantId: ctx.tenantId, personIds: [personId] };
+      const reply = await this.bus.request<PeopleExistReply>(Subjects.crmPeople.peopleExist, ask);
+      if (!Array.isArray(reply?.missingPersonIds)) {
+        throw new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'errors.dependency.unavailable', {
+          service: 'crm-people',
+        });
+      }
+      if (reply.missingPersonIds.map((m) => m.toLowerCase()).includes(personId)) {
+        throwIfProblems([problem('personId', 'unknownPerson', { value: personId })]);
+      }
+    }
+    await this.repo.transaction(async (tx) => {
+      const row = await this.repo.lock(tx, ctx.tenantId, id.toLowerCase());
+      if (!row) throw this.notFound(ctx, id);
+      const data: Prisma.BookingUncheckedUpdateInput = {
+        ...(input.firstname !== undefined ? { bookerFirstname: input.firstname.trim() } : {}),
+        ...(input.lastname !== undefined ? { bookerLastname: input.lastname.trim() } : {}),
+        ...(input.email !== undefined ? { bookerEmail: input.email.trim() } : {}),
+        ...(input.personId !== undefined ? { bookerPersonId: personId ?? null } : {}),
+        ...(input.information !== undefined
+          ? {
+              bookerInformation:
+                input.information === null
+                  ? Prisma.DbNull
+                  : (input.information as Prisma.InputJsonValue),
+            }
+          : {}),
+        modifiedBy: ctx.integrationName,
+        modifiedByUserId: ctx.callerId,
+      };
+      await tx.booking.update({ where: { id: row.id }, data });
+      const changed = (
+        ['firstname', 'lastname', 'email', 'personId', 'information'] as const
+      ).filter((k) => input[k] !== undefined);
+      await addBookingHistory(tx, actorOf(ctx), {
+        tenantId: ctx.tenantId,
+        eventId: row.eventId,
+        bookingId: row.id,
+        action: 'booker-changed',
+        data: {
+          fields: changed,
+          ...(input.personId !== undefined
+            ? { personId: { from: row.bookerPersonId, to: personId ?? null } }
+            : {}),
+        },
+      });
+    });
+    return this.get(ctx, id);
+  }
+
+  /** BK12: a transition the state machine does not allow is a 409 naming both states. */
+  async setPaymentStatus(
+    ctx: RequestContext,
+    id: string,
+    input: SetPaymentStatusInput,
+  ): Promise<Booking> {
+    const to = input.paymentStatus as PaymentStatus;
+    await this.repo.transaction(async (tx) => {
+      const row = isUuid(id) ? await this.repo.lock(tx, ctx.tenantId, id.toLowerCase()) : null;
+      if (!row) throw this.notFound(ctx, id);
+      if (row.paymentStatus === to) return; // a retried call changes nothing
+      if (!canTransition(row.paymentStatus, to)) {
+        throw conflict('paymentTransition', { from: row.paymentStatus, to }, [
+          problem('paymentStatus', 'paymentTransition', { from: row.paymentStatus, to }),
+        ]);
+      }
+      await tx.booking.update({
+        where: { id: row.id },
+        data: {
+          paymentStatus: to,
+          modifiedBy: ctx.integrationName,
+          modifiedByUserId: ctx.callerId,
+        },
+      });
+      await addBookingHistory(tx, actorOf(ctx), {
+        tenantId: ctx.tenantId,
+        eventId: row.eventId,
+        bookingId: row.id,
+        action: 'payment-status-changed',
+        data: { from: row.paymentStatus, to, note: input.note ?? null },
+      });
+    });
+    return this.get(ctx, id);
+  }
+}
