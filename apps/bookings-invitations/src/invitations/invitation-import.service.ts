@@ -3,7 +3,7 @@ import {
   Injectable,
   Logger,
   OnApplicationBootstrap,
-  OnApplicationShutdown,
+  OnModuleDestroy,
 } from '@nestjs/common';
 import { I18nService } from 'nestjs-i18n';
 import { createHash, randomUUID } from 'node:crypto';
@@ -62,7 +62,7 @@ export interface UploadedImport {
  * already invited to the event skipped by the unique key, so a second upload invites nobody twice.
  */
 @Injectable()
-export class InvitationImportService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class InvitationImportService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(InvitationImportService.name);
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
@@ -85,7 +85,8 @@ export class InvitationImportService implements OnApplicationBootstrap, OnApplic
     this.kick();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the database goes: a running chunk finishes, the job stops there (failed). */
+  async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await this.running;
