@@ -107,6 +107,21 @@ describe('IN7 create', () => {
     expect(await t.count('Invitation', `"eventId" = $1::uuid`, [eventId])).toBe(0);
   });
 
+  it('takes a website of the event only', async () => {
+    const websiteId = randomUUID();
+    const eventId = await copiedEvent(t, t.A, { websiteIds: [websiteId] });
+    const ok = await t.call('POST', '/invitations', { eventId, email: mail(), websiteId });
+    expect(ok.status).toBe(201);
+    expect(ok.body.data.websiteId).toBe(websiteId);
+    const other = await t.call('POST', '/invitations', {
+      eventId,
+      email: mail(),
+      websiteId: randomUUID(),
+    });
+    expect(other.status).toBe(400);
+    expect(other.body.errors[0]).toMatchObject({ field: 'websiteId', rule: 'websiteNotOfEvent' });
+  });
+
   it('refuses an unknown or foreign event with 404', async () => {
     const theirs = await copiedEvent(t, t.B);
     const res = await t.call('POST', '/invitations', { eventId: theirs, email: mail() });

@@ -164,7 +164,12 @@ export class InvitationsService {
     input: CreateInvitationInput,
   ): Promise<{ value: Resolved | null; problems: FieldProblem[] }> {
     const eventId = input.eventId.toLowerCase();
-    await this.events.require(ctx, eventId);
+    const event = await this.events.require(ctx, eventId);
+    const websiteId = input.websiteId?.toLowerCase();
+    // checked against the copy when there is one (a just-created event's copy may not be here yet)
+    if (websiteId && event && !event.websiteIds.map((w) => w.toLowerCase()).includes(websiteId)) {
+      return { value: null, problems: [problem('websiteId', 'websiteNotOfEvent')] };
+    }
     let email = input.email?.trim() ?? '';
     let firstname = input.firstname?.trim() || null;
     let lastname = input.lastname?.trim() || null;
