@@ -1,7 +1,9 @@
 import ExcelJS from 'exceljs';
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { tenantHeaders } from '@crm/testing';
 import type { TicketTestKit } from '../ticket-types/test/ticket-test-kit';
+import { IMPORT_LOCK_SPACE } from './invitation-import.service';
 import {
   copiedEvent,
   eventually,
@@ -255,5 +257,68 @@ describe('IN14 import job', () => {
       t.B,
     );
     expect(foreign.status).toBe(404);
+  });
+});
+
+describe('IN14 workers', () => {
+  /** A job as an upload writes it, straight into the database. */
+  async function jobRow(eventId: string, status: string, emails: string[]) {
+    const id = randomUUID();
+    const rows = emails.map((email, i) => ({
+      row: i + 2,
+      email,
+      firstname: null,
+      lastname: null,
+      language: null,
+      personId: null,
+    }));
+    await t.sql(
+      `INSERT INTO "ImportJob" (id, "tenantId", "eventId", "fileName", "fileHash", status,
+         "totalRows", rows, actor)
+       VALUES ($1::uuid, $2, $3::uuid, 'x.csv', repeat('0', 64), $4, $5, $6::jsonb, 'test-suite')`,
+      [id, t.A, eventId, status, rows.length, JSON.stringify({ language: 'en', rows })],
+    );
+    return id;
+  }
+
+  it('resumes a job whose worker died: what it inserted counts as created, nothing twice', async () => {
+    const eventId = await copiedEvent(t, t.A);
+    const emails = ['r1@example.com', 'r2@example.com', 'r3@example.com'];
+    const jobId = await jobRow(eventId, 'running', emails);
+    const before = randomUUID();
+    await t.sql(
+      `INSERT INTO "Invitation" (id, "tenantId", "eventId", token, email, "emailKey", language,
+         status, "importJobId", "createdBy", "modifiedBy")
+       VALUES ($1::uuid, $2, $3::uuid, 'tok-' || $1, 'r1@example.com', 'r1@example.com', 'en',
+         'created', $4::uuid, 't', 't')`,
+      [before, t.A, eventId, jobId],
+    );
+    const job = await finished(jobId);
+    expect(job).toMatchObject({ status: 'done', created: 3, skipped: 0, failed: 0 });
+    expect(job.results[0]).toEqual({ row: 2, status: 'created', invitationId: before });
+    expect(await t.count('Invitation', `"eventId" = $1::uuid`, [eventId])).toBe(3);
+  });
+
+  it('never runs a job another worker holds; takes it once that worker is gone', async () => {
+    const eventId = await copiedEvent(t, t.A);
+    const held = await jobRow(eventId, 'queued', ['h1@example.com']);
+    const other = new pg.Client({ connectionString: t.svc.databaseUrl });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT pg_advisory_xact_lock($1::int, hashtext($2))', [
+        IMPORT_LOCK_SPACE,
+        held,
+      ]);
+      // another upload wakes the worker: it runs that one and leaves the held one alone
+      const next = await upload('/invitations/import', csv('email\nn1@example.com\n'), eventId);
+      expect((await finished(next.body.data.jobId)).status).toBe('done');
+      const [row] = await t.sql(`SELECT status FROM "ImportJob" WHERE id = $1::uuid`, [held]);
+      expect(row.status).toBe('queued');
+      await other.query('ROLLBACK'); // the other worker is gone
+    } finally {
+      await other.end();
+    }
+    expect(await finished(held)).toMatchObject({ status: 'done', created: 1 });
   });
 });

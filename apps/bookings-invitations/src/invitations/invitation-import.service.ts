@@ -28,6 +28,10 @@ import { PeopleContacts } from './people-contacts';
 
 /** Rows per statement (and per transaction, progress step and NATS batch). */
 export const IMPORT_CHUNK = 1000;
+/** First key of the import jobs' advisory locks (the second is the job id's hash). */
+export const IMPORT_LOCK_SPACE = 0x494e56;
+/** Longest a job may run before its claim lapses (10,000 rows take seconds). */
+const IMPORT_JOB_MAX_MS = 6 * 60 * 60 * 1000;
 const PREVIEW_ROWS = 20;
 
 /** A row as checked: ready to insert, or its problems. */
@@ -57,8 +61,8 @@ export interface UploadedImport {
 
 /**
  * Imports of invitations from CSV or XLSX files: a preview that writes nothing (IN13) and a job
- * (IN14) run by a worker of this service. Any replica may run a queued job; claiming it with
- * SKIP LOCKED lets exactly one do so. Rows are inserted in multi-row statements, an address
+ * (IN14) run by a worker of this service. Any replica may run a queued job; the claim (an
+ * advisory lock tried without waiting, held while the job runs) lets exactly one do so. Rows are inserted in multi-row statements, an address
  * already invited to the event skipped by the unique key, so a second upload invites nobody twice.
  */
 @Injectable()
@@ -295,31 +299,59 @@ export class InvitationImportService implements OnApplicationBootstrap, OnModule
   }
 
   private async drain(): Promise<void> {
-    while (!this.stopped) {
-      const job = await this.claim();
-      if (!job) return;
-      try {
-        await this.run(job);
-      } catch (err) {
-        const message = err instanceof AppException ? err.messageKey : String(err);
-        this.logger.error(`import job ${job.id} failed: ${message}`);
-        await this.prisma.importJob.update({
-          where: { id: job.id },
-          data: { status: 'failed', error: message, finishedAt: new Date() },
-        });
-      }
-    }
+    while (!this.stopped && (await this.runOne()));
   }
 
-  /** Takes the oldest queued job; SKIP LOCKED: two replicas never take the same one. */
-  private async claim(): Promise<ImportJob | null> {
-    const rows = await this.prisma.$queryRaw<{ id: string }[]>`
-      UPDATE "ImportJob" SET status = 'running'
-       WHERE id = (SELECT id FROM "ImportJob" WHERE status = 'queued'
-                    ORDER BY "dateCreated", id LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING id::text`;
-    if (!rows.length) return null;
-    return this.prisma.importJob.findUnique({ where: { id: rows[0].id } });
+  /**
+   * Claims one job and runs it; answers whether there was one. The claim is the job's advisory
+   * lock, taken with a try (like SKIP LOCKED: a replica never waits for another's job) in a
+   * transaction that stays open while the job runs: its connection is the worker's heartbeat. So
+   * two replicas never run one job, and a job whose worker died (connection gone, lock released)
+   * is taken up again, still `running`, by the next poll of any replica, and resumed: its rows
+   * already inserted count as created, not as skipped. Progress and inserts are written on other
+   * connections, so they are visible while the job runs.
+   */
+  private runOne(): Promise<boolean> {
+    return this.prisma.$transaction(
+      async (lockTx) => {
+        const candidates = await lockTx.$queryRaw<{ id: string }[]>`
+          SELECT id::text FROM "ImportJob" WHERE status IN ('queued', 'running')
+           ORDER BY "dateCreated", id LIMIT 20`;
+        for (const { id } of candidates) {
+          const [{ locked }] = await lockTx.$queryRaw<{ locked: boolean }[]>`
+            SELECT pg_try_advisory_xact_lock(${IMPORT_LOCK_SPACE}::int, hashtext(${id})) AS locked`;
+          if (!locked) continue;
+          // read after the lock: the worker before may have finished it in between
+          const job = await this.prisma.importJob.findUnique({ where: { id } });
+          if (!job || !['queued', 'running'].includes(job.status)) continue;
+          if (job.status === 'queued') {
+            await this.prisma.importJob.update({ where: { id }, data: { status: 'running' } });
+          }
+          await this.runClaimed(job);
+          return true;
+        }
+        return false;
+      },
+      { timeout: IMPORT_JOB_MAX_MS, maxWait: 30_000 },
+    );
+  }
+
+  private async runClaimed(job: ImportJob): Promise<void> {
+    try {
+      await this.run(job);
+    } catch (err) {
+      if (this.stopped) {
+        // left running: the lock goes with this process, another replica resumes the job
+        this.logger.warn(`import job ${job.id} interrupted by shutdown; it will be resumed`);
+        return;
+      }
+      const message = err instanceof AppException ? err.messageKey : String(err);
+      this.logger.error(`import job ${job.id} failed: ${message}`);
+      await this.prisma.importJob.update({
+        where: { id: job.id },
+        data: { status: 'failed', error: message, finishedAt: new Date() },
+      });
+    }
   }
 
   /** Chunk by chunk, each in its own transaction, so progress is visible while it runs. */
@@ -349,14 +381,25 @@ export class InvitationImportService implements OnApplicationBootstrap, OnModule
           job.actor,
           ready,
         );
-        const byRow = new Map(ready.map((r) => [r.row, r.id]));
+        // a resumed job: what it inserted before its worker died is its own, not a duplicate
+        const earlier = await this.repo.importedBy(
+          tx,
+          job.tenantId,
+          job.eventId,
+          job.id,
+          ready.filter((r) => !inserted.has(r.id)).map((r) => r.email.toLowerCase()),
+        );
+        const idOf = new Map(
+          ready.map((r) => [r.row, inserted.has(r.id) ? r.id : earlier.get(r.email.toLowerCase())]),
+        );
         for (const c of checked) {
+          const invitationId = idOf.get(c.row);
           if (!c.ok) {
             failed++;
             results.push({ row: c.row, status: 'failed', errors: c.problems });
-          } else if (inserted.has(byRow.get(c.row)!)) {
+          } else if (invitationId) {
             created++;
-            results.push({ row: c.row, status: 'created', invitationId: byRow.get(c.row)! });
+            results.push({ row: c.row, status: 'created', invitationId });
           } else {
             skipped++;
             results.push({ row: c.row, status: 'skipped' });

@@ -182,6 +182,22 @@ export class InvitationsRepository {
     return new Set(inserted.map((r) => r.id));
   }
 
+  /** The invitations a job inserted already among the addresses (lower case): id by address. */
+  async importedBy(
+    tx: Tx,
+    tenantId: string,
+    eventId: string,
+    importJobId: string,
+    keys: string[],
+  ): Promise<Map<string, string>> {
+    if (!keys.length) return new Map();
+    const rows = await tx.$queryRaw<{ id: string; emailKey: string }[]>`
+      SELECT id::text, "emailKey" FROM "Invitation"
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid
+         AND "importJobId" = ${importJobId}::uuid AND "emailKey" = ANY(${keys}::text[])`;
+    return new Map(rows.map((r) => [r.emailKey, r.id]));
+  }
+
   /** One page of an export, after the key of the last row (keyset: no OFFSET scans). */
   exportPage(
     tenantId: string,
