@@ -1,7 +1,8 @@
 import ExcelJS from 'exceljs';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { tenantHeaders } from '@crm/testing';
+import { ServiceTestClient, tenantHeaders } from '@crm/testing';
+import { startReplica } from '../test/service-harness';
 import type { TicketTestKit } from '../ticket-types/test/ticket-test-kit';
 import { IMPORT_LOCK_SPACE } from './invitation-import.service';
 import {
@@ -32,13 +33,14 @@ function upload(
   eventId: string | null,
   tenant = t.A,
   lang = 'en',
+  api: ServiceTestClient = t.api,
 ) {
   const form = new FormData();
   if (eventId) form.append('eventId', eventId);
   if (file) form.append('file', new Blob([file.data], { type: file.type }), file.name);
   const headers = tenantHeaders(tenant, { 'Accept-Language': lang });
   delete headers['Content-Type']; // fetch writes the multipart boundary
-  return t.api.rest('POST', path, form, headers);
+  return api.rest('POST', path, form, headers);
 }
 
 const csv = (data: string, name = 'guests.csv') => ({ data, name, type: CSV });
@@ -321,4 +323,35 @@ describe('IN14 workers', () => {
     }
     expect(await finished(held)).toMatchObject({ status: 'done', created: 1 });
   });
+});
+
+it('runs each job exactly once with two replicas on one database', async () => {
+  const replica = await startReplica(t.svc.databaseUrl, { IMPORT_POLL_INTERVAL_MS: '100' });
+  try {
+    const eventId = await copiedEvent(t, t.A);
+    const apis = [t.api, new ServiceTestClient(replica.url)];
+    const jobs = await Promise.all(
+      Array.from({ length: 8 }, async (_, j) => {
+        const lines = ['email', ...Array.from({ length: 300 }, (_, i) => `j${j}-${i}@example.com`)];
+        const res = await upload(
+          '/invitations/import',
+          csv(lines.join('\n')),
+          eventId,
+          t.A,
+          'en',
+          apis[j % 2],
+        );
+        expect(res.status).toBe(202);
+        return res.body.data.jobId as string;
+      }),
+    );
+    for (const jobId of jobs) {
+      const job = await finished(jobId);
+      expect([jobId, job.status, job.created, job.skipped]).toEqual([jobId, 'done', 300, 0]);
+      expect(await t.count('Invitation', `"importJobId" = $1::uuid`, [jobId])).toBe(300);
+    }
+    expect(await t.count('Invitation', `"eventId" = $1::uuid`, [eventId])).toBe(2400);
+  } finally {
+    await replica.app.close();
+  }
 });
