@@ -564,3 +564,20 @@ describe('IN15 export', () => {
     expect(bad.status).toBe(400);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents every invitation operation with its row id', async () => {
+    const res = await t.call('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    const ops = Object.entries(
+      res.body.paths as Record<string, Record<string, { summary?: string }>>,
+    )
+      .filter(([p]) => p.includes('/invitations'))
+      .flatMap(([, methods]) => Object.values(methods).map((m) => m.summary?.split(' ')[0]));
+    const rows = Array.from({ length: 17 }, (_, i) => `IN${i + 1}`);
+    expect([...new Set(ops)].sort()).toEqual(rows.sort());
+    expect(ops).toHaveLength(18); // IN14 has two operations: the upload and the job
+    const status = res.body.paths['/v1/crm/invitations/status'].put.description;
+    expect(status).toContain('withdrawn -> created');
+  });
+});
