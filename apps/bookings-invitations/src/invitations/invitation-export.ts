@@ -26,6 +26,12 @@ const cells = (r: InvitationRow) =>
     return v instanceof Date ? v.toISOString() : (v ?? '');
   });
 
+/**
+ * A text cell a spreadsheet would run as a formula (=, +, -, @, tab, CR first: names and
+ * addresses come from imports) gets a leading apostrophe in the CSV. XLSX cells are typed text.
+ */
+export const csvSafe = (v: string) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
+
 /** Every invitation of the event, page after page by key, never the whole list in memory. */
 async function* allRows(
   repo: InvitationsRepository,
@@ -52,7 +58,7 @@ export function csvExport(
   void (async () => {
     try {
       for await (const r of allRows(repo, tenantId, eventId)) {
-        if (!out.write(cells(r))) await new Promise((ok) => out.once('drain', ok));
+        if (!out.write(cells(r).map(csvSafe))) await new Promise((ok) => out.once('drain', ok));
       }
       out.end();
     } catch (err) {

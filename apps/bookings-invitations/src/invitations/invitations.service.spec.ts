@@ -1,4 +1,5 @@
 import { INVITATION_STATUSES } from './dto/invitation.input';
+import { csvSafe } from './invitation-export';
 import { eventDate, publicLink } from './invitation-mail-text';
 import { newToken, STATUS_TRANSITIONS } from './invitations.service';
 
@@ -34,5 +35,16 @@ describe('invitation rules', () => {
     expect(eventDate(event, 'de')).toContain('15. Januar 2030');
     expect(eventDate({ ...event, timeZone: 'Not/AZone' }, 'en')).toContain('5:30');
     expect(eventDate({ ...event, startsAt: null }, 'en')).toBe('-');
+  });
+
+  it('keeps spreadsheet formulas out of the CSV export', () => {
+    expect(['=HYPERLINK("x")', '+1', '-2', '@SUM(A1)', 'Anna', 'a-b@x.de'].map(csvSafe)).toEqual([
+      `'=HYPERLINK("x")`,
+      "'+1",
+      "'-2",
+      "'@SUM(A1)",
+      'Anna',
+      'a-b@x.de',
+    ]);
   });
 });
