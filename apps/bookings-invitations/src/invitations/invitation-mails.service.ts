@@ -37,24 +37,30 @@ export class InvitationMailsService {
     @Inject(SERVICE_CONFIG) private readonly config: BookingsInvitationsConfig,
   ) {}
 
-  /** 409 naming each invitation that cannot get the mail (all or nothing). */
-  private refuseUnsendable(rows: InvitationRow[], raw: unknown, allowed: Set<string>): void {
+  /**
+   * 409 naming each invitation that cannot get the mail (all or nothing): for the invitation
+   * mail as a transition to sent, for free text as a withdrawn invitation.
+   */
+  private refuseUnsendable(
+    rows: InvitationRow[],
+    raw: unknown,
+    allowed: Set<string>,
+    freeText = false,
+  ): void {
     const bad = rows.filter((r) => !allowed.has(r.status));
     if (!bad.length) return;
+    const args = (r: InvitationRow) => ({ id: r.id, from: r.status, to: 'sent' });
     if (bad.length === 1) {
-      throw new AppException(ErrorCode.CONFLICT, 'invitations.transition', {
-        id: bad[0].id,
-        from: bad[0].status,
-        to: 'sent',
-      });
+      const key = freeText ? 'invitations.noMail' : 'invitations.transition';
+      throw new AppException(ErrorCode.CONFLICT, key, args(bad[0]));
     }
     const order = new Map((raw as string[]).map((v, i) => [v.toLowerCase(), i]));
     throw new AppException(
       ErrorCode.CONFLICT,
-      'invitations.transitions',
+      freeText ? 'invitations.noMails' : 'invitations.transitions',
       { count: bad.length, to: 'sent' },
       bad.map((r) =>
-        problem(`ids[${order.get(r.id)}]`, 'transition', { from: r.status, to: 'sent' }),
+        problem(`ids[${order.get(r.id)}]`, freeText ? 'noMail' : 'transition', args(r)),
       ),
     );
   }

@@ -514,6 +514,13 @@ describe('IN9-IN11, IN17 mails', () => {
       text: 'Hi {firstname}, park at gate 2.',
     });
     expect(free.status).toBe(202);
+    const toWithdrawn = await t.call('POST', '/invitations/mails/free-text', {
+      ids: [a.id, c.id],
+      subject: 's',
+      text: 't',
+    });
+    expect(toWithdrawn.status).toBe(409);
+    expect(toWithdrawn.body.message).toContain('withdrawn');
     const texts = await t.sql<{ subject: string; text: string }>(
       `SELECT subject, text FROM "Mail" WHERE kind = 'invitation-free-text' AND "eventId" = $1::uuid
         ORDER BY subject`,
