@@ -239,6 +239,13 @@ it('IN13, IN14 preview and import as a job; a second upload invites nobody twice
   expect(foreign.status).toBe(404);
   const foreignUpload = await upload(b, '/invitations/import', eventId, file);
   expect(foreignUpload.status).toBe(404);
+  const big = await upload(
+    a,
+    '/invitations/import',
+    eventId,
+    'email\n' + 'a@b.de\n'.repeat(1_600_000),
+  );
+  expect(big.status).toBe(413);
 });
 
 it('keeps every route of another tenant’s invitation a 404; IN5, IN6 delete', async () => {
