@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort, printTable, problems } from './measure.mjs';
-import { benchDbName, benchServer, recreateDatabase, startApp } from './stack.mjs';
+import { benchDbName, benchServer, recreateDatabase, secret, startApp } from './stack.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const rowCount = Number(process.env.BENCH_IMPORT_ROWS ?? 10_000);
@@ -177,9 +177,11 @@ async function main() {
   );
   const nats = await ownNats();
   const port = await freePort();
+  const internalToken = secret();
   const app = await startApp('bookings-invitations', port, {
     DATABASE_URL: databaseUrl,
     NATS_URL: nats.url,
+    INTERNAL_TOKEN: internalToken,
     HOST: '127.0.0.1',
   });
   try {
@@ -190,6 +192,7 @@ async function main() {
         'x-integration-name': 'bench',
         'x-integration-provider': 'bench',
         'x-service-tenantid': tenantId,
+        'x-internal-token': internalToken,
       },
       databaseUrl,
       tenantId,
