@@ -130,11 +130,6 @@ export class InvitationsService {
     return this.view(row);
   }
 
-  /** Loads the invitations by id (several at once: one query), for the GraphQL batch loader. */
-  row(ctx: RequestContext, id: string): Promise<InvitationRow | null> {
-    return isUuid(id) ? this.repo.find(ctx.tenantId, id.toLowerCase()) : Promise.resolve(null);
-  }
-
   /** The rules of a create beyond the shape: one of personId and email; information size. */
   private shapeProblems(input: CreateInvitationInput): FieldProblem[] {
     const problems: FieldProblem[] = [];
