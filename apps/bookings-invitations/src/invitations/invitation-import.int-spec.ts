@@ -197,6 +197,11 @@ describe('IN14 import job', () => {
     expect(job.results).toHaveLength(10_000);
     expect(job.results[0]).toEqual({ row: 2, status: 'created', invitationId: expect.any(String) });
     expect(Date.now() - started).toBeLessThan(60_000);
+    const none = await t.call('GET', `/invitations/import/${jobId}?results=none`);
+    expect(none.body.data).toMatchObject({ created: 10_000, results: null });
+    const onlyFailed = await t.call('GET', `/invitations/import/${jobId}?results=failed`);
+    expect(onlyFailed.body.data.results).toEqual([]);
+    expect((await t.call('GET', `/invitations/import/${jobId}?results=some`)).status).toBe(400);
     expect(
       await t.count('Invitation', `"eventId" = $1::uuid AND "importJobId" = $2::uuid`, [
         eventId,
@@ -241,7 +246,11 @@ describe('IN14 import job', () => {
     expect(asked.length).toBeGreaterThanOrEqual(2);
     expect(asked.length).toBeLessThanOrEqual(3);
     expect(Math.max(...asked.map((a) => a.personIds.length))).toBeLessThanOrEqual(1000);
-    const failed = job.results.filter((r: { status: string }) => r.status === 'failed');
+    const failedOnly = await t.call(
+      'GET',
+      `/invitations/import/${res.body.data.jobId}?results=failed`,
+    );
+    const failed = failedOnly.body.data.results;
     expect(failed.map((r: { errors: { rule: string }[] }) => r.errors[0].rule)).toEqual([
       'noEmail',
       'unknownPerson',

@@ -245,7 +245,11 @@ export class InvitationImportService implements OnApplicationBootstrap, OnModule
   }
 
   /** IN14 GET. */
-  async job(ctx: RequestContext, jobId: string): Promise<InvitationImportJob> {
+  async job(
+    ctx: RequestContext,
+    jobId: string,
+    which: 'all' | 'failed' | 'none' = 'all',
+  ): Promise<InvitationImportJob> {
     const job = isUuid(jobId)
       ? await this.prisma.importJob.findFirst({
           where: { tenantId: ctx.tenantId, id: jobId.toLowerCase() },
@@ -256,12 +260,15 @@ export class InvitationImportService implements OnApplicationBootstrap, OnModule
       const resource = this.i18n.t('invitations.resource.importJob', { lang: ctx.language });
       throw AppException.notFound(resource as string, jobId);
     }
-    const results = (job.results as StoredResult[] | null)?.map((r): ImportRowResult => ({
-      row: r.row,
-      status: r.status,
-      invitationId: r.invitationId ?? null,
-      ...(r.errors ? { errors: this.translate(r.errors, ctx.language) } : {}),
-    }));
+    const stored = which === 'none' ? null : (job.results as StoredResult[] | null);
+    const results = stored
+      ?.filter((r) => which === 'all' || r.status === 'failed')
+      .map((r): ImportRowResult => ({
+        row: r.row,
+        status: r.status,
+        invitationId: r.invitationId ?? null,
+        ...(r.errors ? { errors: this.translate(r.errors, ctx.language) } : {}),
+      }));
     return {
       id: job.id,
       eventId: job.eventId,

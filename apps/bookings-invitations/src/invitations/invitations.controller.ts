@@ -28,6 +28,7 @@ import { contentDisposition } from '@crm/storage';
 import {
   CreateInvitationInput,
   DeleteInvitationsInput,
+  ImportJobQuery,
   InvitationExportQuery,
   InvitationFreeTextMailInput,
   InvitationListQuery,
@@ -302,11 +303,16 @@ export class InvitationsController {
     summary: 'IN14 Read an import job',
     description:
       'IN14 Status (queued, running, done, failed), progress in percent, counts and, when ' +
-      'done, the result of each row. Another tenant’s job: 404.',
+      'done, the result of each row (`results=failed`: of the failed rows only; `none`). ' +
+      'Another tenant’s job: 404.',
   })
   @ApiEnvelope(InvitationImportJob)
-  job(@Ctx() ctx: RequestContext, @Param('jobId') jobId: string): Promise<InvitationImportJob> {
-    return this.imports.job(ctx, jobId);
+  job(
+    @Ctx() ctx: RequestContext,
+    @Param('jobId') jobId: string,
+    @Query() query: ImportJobQuery,
+  ): Promise<InvitationImportJob> {
+    return this.imports.job(ctx, jobId, query.results);
   }
 
   @Get('export')

@@ -6,6 +6,7 @@ import { EventRef } from '../ticket-types/dto/ticket-type.output';
 import {
   CreateInvitationInput,
   DeleteInvitationsInput,
+  ImportJobQuery,
   InvitationFreeTextMailInput,
   InvitationListQuery,
   InvitationMailsFilterInput,
@@ -57,8 +58,9 @@ export class InvitationsResolver {
   invitationImportJob(
     @Ctx() ctx: RequestContext,
     @Args('jobId', { type: () => ID }) jobId: string,
+    @Args() query: ImportJobQuery,
   ) {
-    return this.imports.job(ctx, jobId);
+    return this.imports.job(ctx, jobId, query.results);
   }
 
   @Query(() => [InvitationMail], { description: 'IN17 The mails of an invitation' })

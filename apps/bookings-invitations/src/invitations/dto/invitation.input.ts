@@ -185,3 +185,17 @@ export class InvitationExportQuery {
   @IsIn(['csv', 'xlsx'])
   format?: 'csv' | 'xlsx';
 }
+
+/** IN14 GET: which results of the rows to answer (a 10,000-row job polled by a UI needs none). */
+@ArgsType()
+export class ImportJobQuery {
+  @ApiPropertyOptional({
+    enum: ['all', 'failed', 'none'],
+    default: 'all',
+    description: 'The results of every row (once done), of the failed rows only, or none',
+  })
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsIn(['all', 'failed', 'none'])
+  results?: 'all' | 'failed' | 'none';
+}
