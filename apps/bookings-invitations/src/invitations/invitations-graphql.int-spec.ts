@@ -158,6 +158,11 @@ it('shows and rejects by token publicly; an import job is readable by its tenant
     id: job.body.data.jobId,
     totalRows: 1,
   });
+  const none = await t.gql(
+    `query($id: ID!) { invitationImportJob(jobId: $id, results: "none") { results { row } } }`,
+    { id: job.body.data.jobId },
+  );
+  expect(none.body.data.invitationImportJob.results).toBeNull();
   const theirs = await t.gql(q, { id: job.body.data.jobId }, t.B);
   expect(theirs.body.errors[0].extensions.statusCode).toBe(404);
   await eventually(async () => {

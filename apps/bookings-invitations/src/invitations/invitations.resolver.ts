@@ -6,7 +6,7 @@ import { EventRef } from '../ticket-types/dto/ticket-type.output';
 import {
   CreateInvitationInput,
   DeleteInvitationsInput,
-  ImportJobQuery,
+  ImportJobArgs,
   InvitationFreeTextMailInput,
   InvitationListQuery,
   InvitationMailsFilterInput,
@@ -55,12 +55,8 @@ export class InvitationsResolver {
   }
 
   @Query(() => InvitationImportJob, { description: 'IN14 An import job' })
-  invitationImportJob(
-    @Ctx() ctx: RequestContext,
-    @Args('jobId', { type: () => ID }) jobId: string,
-    @Args() query: ImportJobQuery,
-  ) {
-    return this.imports.job(ctx, jobId, query.results);
+  invitationImportJob(@Ctx() ctx: RequestContext, @Args() args: ImportJobArgs) {
+    return this.imports.job(ctx, args.jobId, args.results);
   }
 
   @Query(() => [InvitationMail], { description: 'IN17 The mails of an invitation' })

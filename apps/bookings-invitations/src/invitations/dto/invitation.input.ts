@@ -199,3 +199,12 @@ export class ImportJobQuery {
   @IsIn(['all', 'failed', 'none'])
   results?: 'all' | 'failed' | 'none';
 }
+
+/** IN14 GET over GraphQL: the job and which results. */
+@ArgsType()
+export class ImportJobArgs extends ImportJobQuery {
+  @Field(() => ID)
+  @IsDefined()
+  @IsString()
+  jobId!: string;
+}
