@@ -155,7 +155,9 @@ export class InvitationsController {
       '`personId`/`noEmail`) or an address (`email`): exactly one of them (rule ' +
       '`personOrEmail`). The event must be the tenant’s (404). One invitation per event and ' +
       'address (case ignored): a second is a 409 naming the address. The token has 128 random ' +
-      'bits. language: given, else the person’s, else Accept-Language. Status created.',
+      'bits. language: given, else the person’s, else Accept-Language. websiteId: one of the ' +
+      'event’s websites (rule websiteNotOfEvent). inviteeInformation: a JSON object of at most ' +
+      '16 KB (rule maxBytes). Status created.',
   })
   @ApiEnvelope(Invitation, 201)
   @ApiResponse({ status: 404, description: 'Unknown or foreign event' })
@@ -216,7 +218,8 @@ export class InvitationsController {
       'title and start in its time zone, the invitation link, accept (book with the token) and ' +
       'reject links. The mails are queued in the transaction that marks the invitations sent ' +
       '(sentAt); the mail worker sends them (IN17 shows each one’s status). Only created and ' +
-      'sent invitations get it: another status is a 409 naming it (all or nothing).',
+      'sent invitations get it: another status is a 409 naming it (all or nothing). 503 naming ' +
+      'events when this service has no copy of the event yet (the mail needs its title and start).',
   })
   @ApiEnvelope(InvitationMailsQueued, 202)
   send(
