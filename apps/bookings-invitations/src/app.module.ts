@@ -9,6 +9,7 @@ import { DatabaseModule } from './database/database.module';
 import { EventCopiesModule } from './event-copies/event-copies.module';
 import { EventTicketsModule } from './event-tickets/event-tickets.module';
 import { InvoicesModule } from './invoices/invoices.module';
+import { InvitationsModule } from './invitations/invitations.module';
 import { MailsModule } from './mails/mails.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { TicketTypesModule } from './ticket-types/ticket-types.module';
@@ -38,6 +39,7 @@ export class AppModule {
         InvoicesModule,
         BookingsModule,
         CrossServiceModule,
+        InvitationsModule,
       ],
       controllers: [HealthController],
       providers: [Readiness],

@@ -66,4 +66,19 @@ export class BookingsInvitationsConfig extends ServiceConfig {
   @Transform(toBool)
   @IsBoolean()
   MAIL_WORKER_ENABLED: boolean = true;
+
+  /**
+   * The public link of an invitation (IN9 mails, IN3/IN4 `publicUrl`): `{token}` is replaced by
+   * the invitation's token. A portal page at this address shows it (IN1) and offers accept
+   * (`?action=accept`: a booking with the token) and reject (`?action=reject`: IN2).
+   */
+  @IsString()
+  @IsNotEmpty()
+  PUBLIC_INVITATION_URL: string = 'http://localhost:3000/v1/crm/invitations/public/{token}';
+
+  /** Import worker (IN14): how often it looks for queued jobs when no upload woke it. */
+  @IsInt()
+  @Min(50)
+  @Max(60000)
+  IMPORT_POLL_INTERVAL_MS: number = 2000;
 }

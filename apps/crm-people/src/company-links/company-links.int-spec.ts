@@ -1,7 +1,13 @@
 import { connect, headers as natsHeaders, NatsConnection } from 'nats';
 import { randomUUID } from 'node:crypto';
 import { AppException } from '@crm/errors';
-import { CompaniesDeletedEvent, MessageBus, PeopleExistReply, Subjects } from '@crm/messaging';
+import {
+  CompaniesDeletedEvent,
+  MessageBus,
+  PeopleContactsReply,
+  PeopleExistReply,
+  Subjects,
+} from '@crm/messaging';
 import { NATS_TEST_URL } from '@crm/testing';
 import { PrismaService } from '../database/prisma.service';
 import { RunningService, startCrmPeople } from '../test/service-harness';
@@ -98,6 +104,59 @@ describe('peopleExist (NATS request from crm-companies)', () => {
     expect(err).toBeInstanceOf(AppException);
     expect((err as AppException).status).toBe(400);
     expect((err as AppException).problems[0]).toMatchObject({ field: 'personIds' });
+  });
+});
+
+describe('peopleContacts (NATS request from bookings-invitations)', () => {
+  const contacts = (payload: object) =>
+    bus.request<PeopleContactsReply>(Subjects.crmPeople.peopleContacts, payload);
+  const card = (tenantId: string, personId: string, data: Record<string, unknown>) =>
+    db.businessCard.create({ data: { tenantId, personId, ...data } });
+
+  it('answers names and the first e-mail of the favorite card, else of any card, with one query', async () => {
+    const favorite = await person(A, 'Fay');
+    await card(A, favorite, { emails: [{ mail: 'old@example.com' }] });
+    await card(A, favorite, {
+      isFavorite: true,
+      emails: [{ mail: 'fay@example.com' }, { mail: 'second@example.com' }],
+    });
+    const anyCard = await person(A, 'Andy');
+    await card(A, anyCard, { emails: [] });
+    await card(A, anyCard, { emails: [{ mail: 'andy@example.com' }] });
+    const none = await person(A, 'Nora');
+    await card(A, none, { isFavorite: true, emails: [] });
+    const theirs = await person(B, 'Bea');
+    await card(B, theirs, { emails: [{ mail: 'bea@example.com' }] });
+    const unknown = randomUUID();
+
+    const spy = jest.spyOn(svc.app.get(CompanyLinksRepository), 'contacts');
+    const reply = await contacts({
+      tenantId: A,
+      personIds: [favorite, anyCard.toUpperCase(), none, theirs, unknown, favorite],
+    });
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
+    expect(reply.people).toEqual([
+      { id: favorite, firstname: 'Fay', lastname: null, email: 'fay@example.com', language: null },
+      { id: anyCard, firstname: 'Andy', lastname: null, email: 'andy@example.com', language: null },
+      { id: none, firstname: 'Nora', lastname: null, email: null, language: null },
+    ]);
+    // another tenant's person is as unknown as a made-up id
+    expect(reply.missingPersonIds).toEqual([theirs, unknown]);
+    const bs = await contacts({ tenantId: B, personIds: [theirs] });
+    expect(bs.people.map((p) => p.email)).toEqual(['bea@example.com']);
+  });
+
+  it('answers an empty list with nothing, and refuses malformed ids with a 400', async () => {
+    expect(await contacts({ tenantId: A, personIds: [] })).toEqual({
+      people: [],
+      missingPersonIds: [],
+    });
+    const err = await contacts({ tenantId: A, personIds: ['x'] }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect((err as AppException).status).toBe(400);
   });
 });
 

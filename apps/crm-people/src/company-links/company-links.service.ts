@@ -4,6 +4,8 @@ import {
   CompaniesDeletedEvent,
   ConsumeEvent,
   EventContext,
+  PeopleContactsReply,
+  PeopleContactsRequest,
   PeopleExistReply,
   PeopleExistRequest,
   Subjects,
@@ -49,6 +51,21 @@ export class CompanyLinksService {
     }
     if (req.managerRoleId) reply.managerRoleExists = knownRoles.has(req.managerRoleId);
     return reply;
+  }
+
+  /**
+   * Contacts of the people asked (bookings-invitations invites them): the names and the first
+   * e-mail of the favorite card, else of the first card that has one. Ids that are not people of
+   * the tenant are named in missingPersonIds (in the order asked, each once). One query.
+   */
+  async peopleContacts(req: PeopleContactsRequest): Promise<PeopleContactsReply> {
+    const asked = [...new Set(req.personIds.map((id) => id.toLowerCase()))];
+    const found = await this.repo.contacts(req.tenantId, asked);
+    const byId = new Map(found.map((c) => [c.id, c]));
+    return {
+      people: asked.flatMap((id) => byId.get(id) ?? []),
+      missingPersonIds: asked.filter((id) => !byId.has(id)),
+    };
   }
 
   /** C6, C7 of crm-companies: runs in the transaction that records the event as applied. */

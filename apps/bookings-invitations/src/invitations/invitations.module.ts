@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { BookingsModule } from '../bookings/bookings.module';
+import { EventCopiesModule } from '../event-copies/event-copies.module';
+import { InvitationBookings } from './invitation-bookings';
+import { InvitationImportService } from './invitation-import.service';
+import { InvitationMailsService } from './invitation-mails.service';
+import { InvitationsController } from './invitations.controller';
+import { InvitationsRepository } from './invitations.repository';
+import { InvitationsResolver } from './invitations.resolver';
+import { InvitationsService } from './invitations.service';
+import { PeopleContacts } from './people-contacts';
+
+/** Invitations IN1-IN17: create, public answer, mails, import as a job, export. */
+@Module({
+  imports: [EventCopiesModule, BookingsModule],
+  controllers: [InvitationsController],
+  providers: [
+    InvitationsRepository,
+    InvitationsService,
+    InvitationMailsService,
+    InvitationImportService,
+    InvitationsResolver,
+    InvitationBookings,
+    PeopleContacts,
+  ],
+  exports: [InvitationsRepository],
+})
+export class InvitationsModule {}

@@ -1,0 +1,50 @@
+import { INVITATION_STATUSES } from './dto/invitation.input';
+import { csvSafe } from './invitation-export';
+import { eventDate, publicLink } from './invitation-mail-text';
+import { newToken, STATUS_TRANSITIONS } from './invitations.service';
+
+describe('invitation rules', () => {
+  it('makes tokens of 128 random bits, base64url, never the same', () => {
+    const tokens = new Set(Array.from({ length: 1000 }, newToken));
+    expect(tokens.size).toBe(1000);
+    for (const t of [...tokens].slice(0, 10)) {
+      expect(t).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      expect(Buffer.from(t, 'base64url')).toHaveLength(16);
+    }
+  });
+
+  it('never lets the organiser set or leave the invitee’s answers', () => {
+    for (const from of INVITATION_STATUSES) {
+      expect(STATUS_TRANSITIONS[from]).not.toContain('accepted');
+      expect(STATUS_TRANSITIONS[from]).not.toContain('rejected');
+    }
+    expect(STATUS_TRANSITIONS.accepted).toEqual([]);
+    expect(STATUS_TRANSITIONS.rejected).toEqual([]);
+    expect(STATUS_TRANSITIONS.withdrawn).toEqual(['created']);
+  });
+
+  it('writes the link with the token and the date in the event’s zone and the invitee’s language', () => {
+    expect(publicLink('https://x.org/i/{token}?a=1', 'ab-_')).toBe('https://x.org/i/ab-_?a=1');
+    const event = {
+      eventId: 'e',
+      title: 'T',
+      startsAt: new Date('2030-01-15T17:30:00Z'),
+      timeZone: 'America/New_York',
+    };
+    expect(eventDate(event, 'en')).toContain('12:30');
+    expect(eventDate(event, 'de')).toContain('15. Januar 2030');
+    expect(eventDate({ ...event, timeZone: 'Not/AZone' }, 'en')).toContain('5:30');
+    expect(eventDate({ ...event, startsAt: null }, 'en')).toBe('-');
+  });
+
+  it('keeps spreadsheet formulas out of the CSV export', () => {
+    expect(['=HYPERLINK("x")', '+1', '-2', '@SUM(A1)', 'Anna', 'a-b@x.de'].map(csvSafe)).toEqual([
+      `'=HYPERLINK("x")`,
+      "'+1",
+      "'-2",
+      "'@SUM(A1)",
+      'Anna',
+      'a-b@x.de',
+    ]);
+  });
+});
