@@ -117,6 +117,7 @@ export class BookingCancellation {
       eventId: booking.eventId,
       eventTitle: event?.title ?? '',
       personId: booking.bookerPersonId,
+      language: booking.language,
       at: now.toISOString(),
       bookingId: booking.id,
       cancellationFee: quote.fee,

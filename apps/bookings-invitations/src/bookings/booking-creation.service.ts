@@ -350,6 +350,7 @@ export class BookingCreation {
         eventId: event.eventId,
         eventTitle: event.title,
         personId: invitation?.personId ?? null,
+        language: ctx.language,
         at: now.toISOString(),
       };
       const created: BookingCreatedEvent = {

@@ -99,6 +99,8 @@ describe('BK1 create', () => {
         totalGross: '129.70',
         currency: 'EUR',
         personId: null,
+        // the booker's language (Accept-Language of the booking): touchpoint texts are in it
+        language: 'de',
       }),
     ]);
     const mails = await t.sql<{

@@ -97,7 +97,7 @@ const CHECK_IN_SQL = `
   WITH t AS (
     SELECT t.id, t."eventId", t."bookingId", t.status, t."ticketTypeName",
            t."participantFirstname", t."participantLastname", b."bookerPersonId",
-           e.title AS "eventTitle"
+           b.language, e.title AS "eventTitle"
       FROM "EventTicket" t
       JOIN "Booking" b ON b.id = t."bookingId"
       LEFT JOIN "EventCopy" e ON e."tenantId" = t."tenantId" AND e."eventId" = t."eventId"
@@ -120,7 +120,7 @@ const CHECK_IN_SQL = `
     INSERT INTO ${OUTBOX_TABLE} (id, "tenantId", subject, payload)
     SELECT $11::uuid, $1::text, $12::text, jsonb_build_object(
              'tenantId', $1::text, 'eventId', t."eventId", 'eventTitle', coalesce(t."eventTitle", ''),
-             'personId', t."bookerPersonId",
+             'personId', t."bookerPersonId", 'language', t.language,
              'at', to_char(ins."checkedInAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
              'ticketId', t.id, 'bookingId', t."bookingId", 'location', $5::text)
       FROM t, ins

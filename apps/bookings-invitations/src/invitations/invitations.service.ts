@@ -421,6 +421,7 @@ export class InvitationsService {
         eventId: current.eventId,
         eventTitle: event?.title ?? '',
         personId: current.personId,
+        language: current.language,
         at: now.toISOString(),
         invitationId: current.id,
       };
