@@ -5,11 +5,7 @@
 // The service does more per check-in (the ticket's row share-locked, booking history, the
 // outbox event for webhooks and touchpoints, in one transaction): the ratio says what that costs.
 // After the run, the CheckIn rows of each event must equal its 200 answers (exactly once).
-//
-//   import { checkInScenario } from './bookings-checkin.mjs';
-//   rows.push(...(await checkInScenario({ url, headers, databaseUrl, tenantId, gateway })));
-//
-// Standalone smoke (needs `node tools/build.mjs` first): `node tools/bench/bookings-checkin.mjs`.
+// `npm run bench -- bookings` runs it as scenario 2 (tools/bench/bookings.mjs).
 // Settings: BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS, BENCH_CHECKIN_TICKETS (tickets
 // seeded per target, default 40,000: enough for every request of the run to take a fresh one).
 import autocannon from 'autocannon';
@@ -23,10 +19,8 @@ import {
   verify,
 } from 'node:crypto';
 import http from 'node:http';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { connections, duration, freePort, printTable, problems, row, warmUp } from './measure.mjs';
+import { connections, duration, freePort, problems, row, warmUp } from './measure.mjs';
 
 const ticketsPerTarget = Number(process.env.BENCH_CHECKIN_TICKETS ?? 40_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -289,49 +283,4 @@ export async function checkInScenario({ url, headers, databaseUrl, tenantId, gat
     await raw.stop();
     await pool.end();
   }
-}
-
-/** Standalone: one bookings-invitations of dist/ on a fresh database, then the scenario. */
-async function main() {
-  const { benchDbName, benchServer, recreateDatabase, secret, startApp } =
-    await import('./stack.mjs');
-  const databaseUrl = await recreateDatabase(
-    benchServer(),
-    benchDbName('bk_checkin'),
-    'bookings-invitations',
-  );
-  const internalToken = secret();
-  const port = await freePort();
-  const app = await startApp('bookings-invitations', port, {
-    DATABASE_URL: databaseUrl,
-    INTERNAL_TOKEN: internalToken,
-    HOST: '127.0.0.1',
-    ...(process.env.NATS_URL ? { NATS_URL: process.env.NATS_URL } : {}),
-  });
-  const tenantId = 'bench-checkin';
-  try {
-    const rows = await checkInScenario({
-      url: app.url,
-      headers: {
-        'x-integration-name': 'bench',
-        'x-integration-provider': 'bench',
-        'x-service-tenantid': tenantId,
-        'x-internal-token': internalToken,
-      },
-      databaseUrl,
-      tenantId,
-    });
-    printTable(rows);
-  } finally {
-    await app.stop();
-  }
-  if (problems.length) {
-    console.error(`\nbench check-in: ${problems.length} problem(s):`);
-    for (const p of problems) console.error(`- ${p}`);
-    process.exitCode = 1;
-  }
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  await main();
 }

@@ -7,20 +7,13 @@
 // importScenario({ serviceUrl, headers, databaseUrl, tenantId }) runs it against a running
 // service (directly or through the gateway: `serviceUrl` is the base before /v1/crm, `headers`
 // what that base needs) whose database is `databaseUrl`; the event is made in that database as
-// the service's copy of it, so the events service is not needed. `node tools/bench/bookings-import.mjs`
-// runs it on its own (builds, starts the service on a fresh database and a nats-server).
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+// the service's copy of it, so the events service is not needed. `npm run bench -- bookings` runs
+// it as scenario 3 (tools/bench/bookings.mjs).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { freePort, printTable, problems } from './measure.mjs';
-import { benchDbName, benchServer, recreateDatabase, secret, startApp } from './stack.mjs';
+import { problems } from './measure.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const rowCount = Number(process.env.BENCH_IMPORT_ROWS ?? 10_000);
 const SCENARIO = `import ${rowCount.toLocaleString('en')} invitations`;
 const CHUNK = 1000;
@@ -146,71 +139,4 @@ export async function importScenario({ serviceUrl, headers, databaseUrl, tenantI
   } finally {
     await client.end();
   }
-}
-
-async function ownNats() {
-  if (process.env.NATS_URL) return { url: process.env.NATS_URL, stop: async () => {} };
-  if (spawnSync('nats-server', ['--version']).status !== 0) throw new Error('nats-server missing');
-  const port = await freePort();
-  const store = await mkdtemp(path.join(os.tmpdir(), 'bench-import-nats-'));
-  const child = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], {
-    stdio: 'ignore',
-  });
-  await new Promise((r) => setTimeout(r, 500));
-  return {
-    url: `nats://127.0.0.1:${port}`,
-    stop: async () => {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-      await rm(store, { recursive: true, force: true });
-    },
-  };
-}
-
-async function main() {
-  execFileSync(process.execPath, [path.join(root, 'tools/build.mjs')], { stdio: 'inherit' });
-  const databaseUrl = await recreateDatabase(
-    benchServer(),
-    benchDbName('bk_import'),
-    'bookings-invitations',
-  );
-  const nats = await ownNats();
-  const port = await freePort();
-  const internalToken = secret();
-  const app = await startApp('bookings-invitations', port, {
-    DATABASE_URL: databaseUrl,
-    NATS_URL: nats.url,
-    INTERNAL_TOKEN: internalToken,
-    HOST: '127.0.0.1',
-  });
-  try {
-    const tenantId = 'bench-import';
-    const rows = await importScenario({
-      serviceUrl: `http://127.0.0.1:${port}`,
-      headers: {
-        'x-integration-name': 'bench',
-        'x-integration-provider': 'bench',
-        'x-service-tenantid': tenantId,
-        'x-internal-token': internalToken,
-      },
-      databaseUrl,
-      tenantId,
-    });
-    printTable(rows);
-  } finally {
-    await app.stop();
-    await nats.stop();
-  }
-  if (problems.length) {
-    for (const p of problems) console.error(`- ${p}`);
-    process.exitCode = 1;
-  }
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
 }

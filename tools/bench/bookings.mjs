@@ -4,9 +4,10 @@
 //     the same bookings spread over 100 ticket types of the same event. Every booking takes its
 //     quota counter row with one conditional UPDATE late in its transaction; when that lock is
 //     short, the hot case keeps up with the spread one (goal: hot/spread >= 0.5).
-// Scenarios are functions `(ctx) => rows` in SCENARIOS below: check-in and import benches add
-// theirs there (ctx: the service's url and headers, a pg pool on its database, the seeding
-// helpers).
+//   2 ET9 check-in throughput against a raw node:http + pg conditional insert (bookings-checkin.mjs)
+//   3 IN14 import of 10,000 rows, upload to job done, against a raw multi-row insert (bookings-import.mjs)
+// Scenarios are functions `(ctx) => rows` in SCENARIOS below (ctx: the service's url and headers,
+// a pg pool on its database, the seeding helpers).
 // Settings: BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS (see measure.mjs),
 // BENCH_DATABASE_SERVER, NATS_URL (else a nats-server of its own).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -16,6 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { checkInScenario } from './bookings-checkin.mjs';
+import { importScenario } from './bookings-import.mjs';
 import { benchAll, freePort, printTable, problems, row } from './measure.mjs';
 import { benchDbName, benchServer, recreateDatabase, secret, startApp } from './stack.mjs';
 
@@ -127,7 +130,15 @@ async function bookingThroughput(ctx) {
 }
 
 /** The scenarios, in order: each `(ctx) => rows of the table`. */
-export const SCENARIOS = [bookingThroughput];
+export const SCENARIOS = [
+  bookingThroughput,
+  // 2 ET9 check-in (bookings-checkin.mjs): each ticket once, direct against raw node:http + pg
+  // verifying the code and inserting the check-in with ON CONFLICT DO NOTHING
+  (ctx) => checkInScenario(ctx),
+  // 3 IN14 import of 10,000 rows (bookings-import.mjs): upload to job done against a raw
+  // multi-row insert of the same rows
+  (ctx) => importScenario({ ...ctx, serviceUrl: ctx.url }),
+];
 
 async function ownNats() {
   if (process.env.NATS_URL) return { url: process.env.NATS_URL, stop: async () => {} };
