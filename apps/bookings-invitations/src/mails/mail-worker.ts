@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool';
-import { Client as PgClient } from 'pg';
+import { CommitWakeup } from '@crm/messaging';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { BookingsInvitationsConfig } from '../config';
 import { PrismaService } from '../database/prisma.service';
@@ -56,11 +56,8 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
   /** Since start: mails sent, attempts that failed, mails given up. For tests and logs. */
   readonly stats = { sent: 0, failedAttempts: 0, failed: 0 };
   private running = false;
-  private woken = false;
-  private wakeUp: (() => void) | null = null;
+  private readonly wakeup: CommitWakeup;
   private loopDone: Promise<void> | null = null;
-  private listenDone: Promise<void> | null = null;
-  private listener: PgClient | null = null;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -68,6 +65,7 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(SERVICE_CONFIG) private readonly config: BookingsInvitationsConfig,
   ) {
     this.domain = mailDomainOf(config.MAIL_FROM);
+    this.wakeup = new CommitWakeup(MAIL_CHANNEL, config.DATABASE_URL);
   }
 
   onApplicationBootstrap(): void {
@@ -90,7 +88,7 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
       greetingTimeout: 15_000,
       socketTimeout: 60_000,
     } as SMTPPool.Options);
-    this.listenDone = this.listen();
+    this.wakeup.start();
     this.loopDone = this.loop();
   }
 
@@ -100,18 +98,14 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
     this.running = false;
     this.wake();
     await this.loopDone;
-    const l = this.listener;
-    this.listener = null;
-    await l?.end().catch(() => undefined);
-    await this.listenDone;
+    await this.wakeup.stop();
     this.transport?.close();
     this.transport = null;
   }
 
   /** Look for due mails now instead of at the next poll. */
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
+    this.wakeup.wake();
   }
 
   private async loop(): Promise<void> {
@@ -122,25 +116,8 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
       } catch (err) {
         this.logger.warn(`mail worker: ${(err as Error).message}`);
       }
-      if (!full) await this.sleep(this.config.MAIL_POLL_INTERVAL_MS);
+      if (!full) await this.wakeup.sleep(this.config.MAIL_POLL_INTERVAL_MS);
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.woken || !this.running) {
-      this.woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = null;
-        this.woken = false;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
   }
 
   /** Claims one batch and sends it. Returns true when the batch was full (more may be due). */
@@ -236,27 +213,5 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
     );
     const what = delay === null ? 'gave up' : `retry in ${delay} ms`;
     this.logger.warn(`mail ${mail.id} (attempt ${attempts}) not sent, ${what}: ${message}`);
-  }
-
-  /** LISTEN for enqueueMail's commit notification; on a broken connection, retry (polling goes on). */
-  private async listen(): Promise<void> {
-    while (this.running) {
-      const client = new PgClient({ connectionString: this.config.DATABASE_URL });
-      try {
-        const ended = new Promise<void>((resolve) => {
-          client.on('error', () => resolve());
-          client.on('end', () => resolve());
-        });
-        await client.connect();
-        client.on('notification', () => this.wake());
-        await client.query(`LISTEN ${MAIL_CHANNEL}`);
-        this.listener = client;
-        if (this.running) await ended;
-      } catch (err) {
-        this.logger.debug(`mail LISTEN: ${(err as Error).message}`);
-      }
-      await client.end().catch(() => undefined);
-      if (this.running) await new Promise((r) => setTimeout(r, 2000));
-    }
   }
 }

@@ -6,4 +6,5 @@ export * from './outbox-relay';
 export * from './event-consumer';
 export * from './outbox-events.module';
 export * from './backoff';
+export * from './commit-wakeup';
 export * from './uuid7';

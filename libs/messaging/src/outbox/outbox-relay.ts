@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { headers as natsHeaders } from 'nats';
-import { Client as PgClient } from 'pg';
 import { backoffMs } from './backoff';
+import { CommitWakeup } from './commit-wakeup';
 import { JetStreamConnection } from './jetstream-connection';
 import { OUTBOX_CHANNEL, OUTBOX_TABLE, OutboxDb, OutboxTx, PROCESSED_TABLE } from './outbox-db';
 
@@ -68,10 +68,8 @@ export class OutboxRelay {
   /** Batches in a row that failed for the connection's sake: the relay as a whole backs off. */
   private failedBatches = 0;
   private running = false;
-  private wakeUp: (() => void) | null = null;
-  private woken = false;
+  private readonly wakeup: CommitWakeup;
   private loopDone: Promise<void> | null = null;
-  private listener: PgClient | null = null;
   private unsubscribe: (() => void) | null = null;
   private lastPrune = 0;
 
@@ -82,6 +80,7 @@ export class OutboxRelay {
     this.pollMs = options.pollIntervalMs ?? 1000;
     this.batchSize = options.batchSize ?? 100;
     this.publishTimeoutMs = options.publishTimeoutMs ?? 3000;
+    this.wakeup = new CommitWakeup(OUTBOX_CHANNEL, options.databaseUrl);
   }
 
   start(): void {
@@ -92,7 +91,7 @@ export class OutboxRelay {
       this.wake();
     });
     void this.conn.open().catch((err) => this.logger.error(`NATS: ${(err as Error).message}`));
-    if (this.options.databaseUrl) void this.listen(this.options.databaseUrl);
+    this.wakeup.start();
     this.loopDone = this.loop();
   }
 
@@ -101,15 +100,12 @@ export class OutboxRelay {
     this.unsubscribe?.();
     this.wake();
     await this.loopDone;
-    const l = this.listener;
-    this.listener = null;
-    await l?.end().catch(() => undefined);
+    await this.wakeup.stop();
   }
 
   /** Look at the table now instead of at the next poll. */
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
+    this.wakeup.wake();
   }
 
   private async loop(): Promise<void> {
@@ -128,27 +124,10 @@ export class OutboxRelay {
           this.logger.warn(`outbox prune: ${(err as Error).message}`),
         );
       }
-      await this.sleep(
+      await this.wakeup.sleep(
         this.failedBatches ? backoffMs(this.failedBatches, 500, 30_000) : this.pollMs,
       );
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.woken || !this.running) {
-      this.woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = null;
-        this.woken = false;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
   }
 
   /**
@@ -247,27 +226,5 @@ export class OutboxRelay {
       this.logger.warn(`event ${rows[i].id} (${rows[i].subject}) not published: ${message}`);
     }
     return connectionLost && results.some((r) => r.status === 'rejected');
-  }
-
-  /** LISTEN for writers' notifications; on a broken connection, retry later (polling goes on). */
-  private async listen(url: string): Promise<void> {
-    while (this.running) {
-      const client = new PgClient({ connectionString: url });
-      try {
-        const ended = new Promise<void>((resolve) => {
-          client.on('error', () => resolve());
-          client.on('end', () => resolve());
-        });
-        await client.connect();
-        client.on('notification', () => this.wake());
-        await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
-        this.listener = client;
-        if (this.running) await ended;
-      } catch (err) {
-        this.logger.debug(`outbox LISTEN: ${(err as Error).message}`);
-      }
-      await client.end().catch(() => undefined);
-      if (this.running) await new Promise((r) => setTimeout(r, 2000));
-    }
   }
 }
