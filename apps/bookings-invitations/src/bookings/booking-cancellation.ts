@@ -68,6 +68,14 @@ export class BookingCancellation {
     if (booking.status === 'cancelled') {
       throw conflict('alreadyCancelled', { id: booking.id });
     }
+    if (booking.invitationId && opts.reason !== 'invitation-rejected') {
+      // The invitee may book again with the same token (BK1 refuses a token whose booking is
+      // live); the invitation stays accepted. Locked before the counters, in BK1's order.
+      await tx.$executeRaw`
+        UPDATE "Invitation" SET "bookingId" = NULL, "dateModified" = now()
+         WHERE "tenantId" = ${tenantId} AND id = ${booking.invitationId}::uuid
+           AND "bookingId" = ${booking.id}::uuid`;
+    }
     const event = await this.copies.find(tenantId, booking.eventId, tx);
     const total = booking.totalGross.toFixed(2);
     const quote =

@@ -421,6 +421,17 @@ describe('BK1 with an invitation', () => {
       field: 'invitationToken',
       rule: 'invitationUsed',
     });
+
+    // cancelled by the booker: the token books again, the invitation stays accepted
+    expect((await t.call('POST', `/bookings/${b.id}/cancel`, {})).status).toBe(200);
+    const [freed] = await t.sql(`SELECT status, "bookingId" FROM "Invitation" WHERE id = $1`, [
+      inv.id,
+    ]);
+    expect(freed).toEqual({ status: 'accepted', bookingId: null });
+    const rebooked = await t.booked(eventId, [{ ticketTypeId: type }], {
+      invitationToken: inv.token,
+    });
+    expect(rebooked.invitationId).toBe(inv.id);
   });
 
   it('refuses a rejected invitation (409), one of another event or tenant and an unknown token (400)', async () => {
