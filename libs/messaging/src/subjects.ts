@@ -60,6 +60,8 @@ export const Subjects = {
     ticketTypesSummary: 'bookings-invitations.ticket-types.summary',
     /** outbox event (JetStream): BookingCreatedEvent (webhook `booking.created`, touchpoint) */
     bookingCreated: 'bookings-invitations.bookings.created',
+    /** outbox event (JetStream): BookingLinkedEvent (touchpoint of a booker linked by BK9) */
+    bookingLinked: 'bookings-invitations.bookings.linked',
     /** outbox event (JetStream): BookingCancelledEvent (webhook `booking.cancelled`, touchpoint) */
     bookingCancelled: 'bookings-invitations.bookings.cancelled',
     /** outbox event (JetStream): InvitationRespondedEvent (touchpoint) */

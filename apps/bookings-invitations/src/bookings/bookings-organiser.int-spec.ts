@@ -314,6 +314,14 @@ describe('BK9 booker', () => {
       booker: { firstname: 'Ada', lastname: 'King', email: 'ada@example.org', personId: person },
       bookerInformation: { vip: true, notes: 'aisle seat' },
     });
+    // linked to a person: the booking goes onto their timeline in crm-people, at booking time
+    const linked = await t.sql<{ payload: Record<string, unknown> }>(
+      `SELECT payload FROM "OutboxEvent" WHERE subject = $1 AND payload->>'bookingId' = $2`,
+      [Subjects.bookingsInvitations.bookingLinked, b.id],
+    );
+    expect(linked.map((o) => o.payload)).toEqual([
+      expect.objectContaining({ personId: person, tickets: 1, at: b.dateCreated }),
+    ]);
     const unknown = await t.call('PUT', `/bookings/${b.id}/booker`, { personId: randomUUID() });
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors[0]).toMatchObject({ field: 'personId', rule: 'unknownPerson' });

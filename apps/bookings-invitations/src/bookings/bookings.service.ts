@@ -3,7 +3,14 @@ import { timingSafeEqual } from 'node:crypto';
 import { I18nService } from 'nestjs-i18n';
 import { Paged, paged } from '@crm/envelope';
 import { AppException, ErrorCode, FieldProblem, isUuid, throwIfProblems } from '@crm/errors';
-import { MessageBus, PeopleExistReply, PeopleExistRequest, Subjects } from '@crm/messaging';
+import {
+  addOutboxEvent,
+  BookingLinkedEvent,
+  MessageBus,
+  PeopleExistReply,
+  PeopleExistRequest,
+  Subjects,
+} from '@crm/messaging';
 import { parseSort, skipTake, toOrderBy } from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
@@ -320,6 +327,28 @@ export class BookingsService {
             : {}),
         },
       });
+      if (personId && personId !== row.bookerPersonId) {
+        // the booking appears on the person's timeline in crm-people (a touchpoint)
+        const event = await this.copies.find(ctx.tenantId, row.eventId, tx);
+        const linked: BookingLinkedEvent = {
+          tenantId: ctx.tenantId,
+          eventId: row.eventId,
+          eventTitle: event?.title ?? '',
+          personId,
+          language: row.language,
+          at: row.dateCreated.toISOString(),
+          bookingId: row.id,
+          tickets: row.tickets.length,
+          totalGross: row.totalGross.toFixed(2),
+          currency: row.currency,
+          invitationId: row.invitationId,
+        };
+        await addOutboxEvent(tx, {
+          tenantId: ctx.tenantId,
+          subject: Subjects.bookingsInvitations.bookingLinked,
+          payload: linked,
+        });
+      }
     });
     return this.get(ctx, id);
   }

@@ -4,6 +4,7 @@ import { resolveLanguage } from '@crm/i18n';
 import {
   BookingCancelledEvent,
   BookingCreatedEvent,
+  BookingLinkedEvent,
   ConsumeEvent,
   EventContext,
   InvitationRespondedEvent,
@@ -48,6 +49,12 @@ export class VisitorActivitiesEvents {
       total: e.totalGross,
       currency: e.currency,
     });
+  }
+
+  /** A booking whose booker the organiser named later (BK9): the same touchpoint, at booking time. */
+  @ConsumeEvent(Subjects.bookingsInvitations.bookingLinked, BookingLinkedEvent)
+  onLinked(e: BookingLinkedEvent, ctx: EventContext<Tx>): Promise<void> {
+    return this.onBooked(e, ctx);
   }
 
   @ConsumeEvent(Subjects.bookingsInvitations.bookingCancelled, BookingCancelledEvent)

@@ -100,6 +100,23 @@ it('writes a touchpoint per kind of activity, at its time, with a subject in the
       },
     ],
     [
+      // a booking whose booker the organiser linked to the person later (BK9): at booking time
+      Subjects.bookingsInvitations.bookingLinked,
+      {
+        bookingId: randomUUID(),
+        tickets: 1,
+        totalGross: '119.00',
+        currency: 'EUR',
+        invitationId: null,
+        at: '2026-05-01T09:00:00.000Z',
+        language: 'de',
+      },
+      {
+        type: 'event-booking',
+        subject: 'Gebucht: Summer Summit',
+      },
+    ],
+    [
       Subjects.bookingsInvitations.invitationAccepted,
       { invitationId: randomUUID(), at: '2026-05-02T08:00:00.000Z', language: 'de-DE' },
       {

@@ -39,6 +39,13 @@ export class BookingCreatedEvent extends VisitorActivity {
   @IsOptional() @IsUUID() invitationId!: string | null;
 }
 
+/**
+ * bookings-invitations.bookings.linked (BK9): the organiser named the person a booking's booker
+ * is; `at` is when it was booked, so the person's timeline shows the booking where it belongs.
+ * No webhook: the booking itself was announced by bookings.created.
+ */
+export class BookingLinkedEvent extends BookingCreatedEvent {}
+
 /** bookings-invitations.bookings.cancelled (BK8, IN2, event deleted) */
 export class BookingCancelledEvent extends VisitorActivity {
   @IsUUID() bookingId!: string;

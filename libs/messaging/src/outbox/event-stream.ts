@@ -29,6 +29,7 @@ export const CRM_EVENT_SUBJECTS = [
   '*.*.accepted',
   '*.*.rejected',
   '*.*.checked-in',
+  '*.*.linked',
 ];
 
 /** Events stay this long, so a consumer that was down for days still catches up. */
