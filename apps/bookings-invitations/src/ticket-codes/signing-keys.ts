@@ -90,16 +90,15 @@ export class SigningKeys implements OnApplicationBootstrap {
   }
 
   /**
-   * Backfill for events whose ticket types or tickets were created before keys were written with
-   * the first ticket type: their keys are created once here, so reads stay free of writes.
+   * Backfill for events whose ticket types were created before keys were written with the first
+   * type: their keys are created once here, so reads stay free of writes. Ticket types only (a
+   * small table; every ticket with a code has its type, which cannot be deleted under it).
    */
   async onApplicationBootstrap(): Promise<void> {
     const missing = await this.prisma.$queryRaw<{ tenantId: string; eventId: string }[]>`
-      SELECT DISTINCT "tenantId", "eventId"::text AS "eventId" FROM (
-        SELECT "tenantId", "eventId" FROM "TicketType"
-        UNION SELECT "tenantId", "eventId" FROM "EventTicket") e
+      SELECT DISTINCT t."tenantId", t."eventId"::text AS "eventId" FROM "TicketType" t
        WHERE NOT EXISTS (SELECT 1 FROM "EventSigningKey" k
-                          WHERE k."tenantId" = e."tenantId" AND k."eventId" = e."eventId")`;
+                          WHERE k."tenantId" = t."tenantId" AND k."eventId" = t."eventId")`;
     for (const m of missing) await SigningKeys.ensure(this.prisma, m.tenantId, m.eventId);
     if (missing.length) this.logger.log(`signing keys created for ${missing.length} event(s)`);
   }
