@@ -1,5 +1,7 @@
+import { Transform } from 'class-transformer';
+import { IsBoolean } from 'class-validator';
 import { ConfigError, loadConfig } from './load-config';
-import { ServiceConfig } from './service-config';
+import { ServiceConfig, toBool } from './service-config';
 
 const base = { PORT: '3001', DATABASE_URL: 'postgresql://u@h:5432/db' };
 
@@ -10,6 +12,23 @@ describe('loadConfig', () => {
     expect(c.NATS_URL).toBe('nats://127.0.0.1:4222');
     expect(c.NATS_REQUEST_TIMEOUT_MS).toBe(3000);
     expect(c.LOG_REQUESTS).toBe(true);
+  });
+
+  it('reads false, 0, no and off as false (not as a non-empty string)', () => {
+    for (const v of ['false', 'FALSE', '0', 'no', 'off']) {
+      expect(loadConfig(ServiceConfig, { ...base, LOG_REQUESTS: v }).LOG_REQUESTS).toBe(false);
+    }
+    for (const v of ['true', '1', 'Yes', 'on']) {
+      expect(loadConfig(ServiceConfig, { ...base, LOG_REQUESTS: v }).LOG_REQUESTS).toBe(true);
+    }
+    // a default-on setting is switched off by its variable
+    class WithWorker extends ServiceConfig {
+      @Transform(toBool)
+      @IsBoolean()
+      WORKER_ENABLED: boolean = true;
+    }
+    expect(loadConfig(WithWorker, base).WORKER_ENABLED).toBe(true);
+    expect(loadConfig(WithWorker, { ...base, WORKER_ENABLED: 'false' }).WORKER_ENABLED).toBe(false);
   });
 
   it('converts numbers given in the environment, also in a subclass', () => {

@@ -2,9 +2,15 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 import { InternalTokenRule } from './internal-token';
 
-/** An env string -> boolean (1, true, yes, on; any case), for `@Transform(toBool)` on a config field. */
-export const toBool = ({ value }: { value: unknown }) =>
-  typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.toLowerCase()) : value;
+/**
+ * An env string -> boolean (1, true, yes, on; any case), for `@Transform(toBool)` on a config
+ * field. Reads the raw string of `obj`: the implicit conversion has already turned `value` into
+ * Boolean('false') === true, so `X=false` would have switched a default-on setting on.
+ */
+export const toBool = ({ value, key, obj }: { value: unknown; key?: string; obj?: unknown }) => {
+  const raw = key && obj && typeof obj === 'object' ? (obj as Record<string, unknown>)[key] : value;
+  return typeof raw === 'string' ? ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase()) : raw;
+};
 
 /**
  * Settings every service reads. Services extend it with their own. Every field has an explicit

@@ -5,6 +5,7 @@ import {
   longListAt,
   MAX_JSON_DEPTH,
   MAX_JSON_ITEMS,
+  loneSurrogateAt,
   nulCharacterAt,
 } from './http-adapter';
 
@@ -82,6 +83,19 @@ describe('nulCharacterAt', () => {
   });
 });
 
+describe('loneSurrogateAt', () => {
+  it('names the first text or key holding half a surrogate pair (jsonb refused it: a 500)', () => {
+    expect(loneSurrogateAt({ a: 'x\ud800' })).toBe('a');
+    expect(loneSurrogateAt({ a: [{ b: 'ok' }, { b: '\udc00y' }] })).toBe('a[1].b');
+    expect(loneSurrogateAt({ ['k\ud800']: 1 })).toBe('body');
+    expect(loneSurrogateAt('\udbff', 'q')).toBe('q');
+  });
+
+  it('passes whole pairs and other text', () => {
+    expect(loneSurrogateAt({ a: '🦄 \ud83e\udd84 ü', n: 1, x: null })).toBeUndefined();
+  });
+});
+
 describe('CrmHttpAdapter NUL characters', () => {
   it('refuses U+0000 in a JSON body, a query or a path parameter before the handler runs', async () => {
     const adapter = new CrmHttpAdapter({ routerOptions: ROUTER_OPTIONS });
@@ -107,11 +121,13 @@ describe('CrmHttpAdapter NUL characters', () => {
       await post('/things/1', '{"note":"a\\u0000b"}'),
       await post('/things/1?q=%00', '{}'),
       await post('/things/a%00b', '{}'),
+      await post('/things/1', '{"data":{"a":"\\ud800"}}'),
     ];
     expect(refused.map((r) => [r.statusCode, r.json()])).toEqual([
       [400, [{ field: 'note', rule: 'noNulCharacter', args: {} }]],
       [400, [{ field: 'q', rule: 'noNulCharacter', args: {} }]],
       [400, [{ field: 'id', rule: 'noNulCharacter', args: {} }]],
+      [400, [{ field: 'data.a', rule: 'wellFormedText', args: {} }]],
     ]);
     expect(handled).toEqual([]);
     expect((await post('/things/1?q=x', '{"note":"fine"}')).body).toBe('ok');

@@ -81,6 +81,10 @@ function acceptEmptyJsonBodies(fastify: FastifyInstance): void {
       }
       const nul = nulCharacterAt(value);
       if (nul !== undefined) return done(AppException.invalidField(nul, 'noNulCharacter'));
+      // JSON may escape half a surrogate pair ("\ud800"); a jsonb column refuses it (a 500 at
+      // ET3), a text column silently stores U+FFFD: refused like NUL, naming the field
+      const lone = loneSurrogateAt(value);
+      if (lone !== undefined) return done(AppException.invalidField(lone, 'wellFormedText'));
       done(null, value);
     });
   });
@@ -153,17 +157,28 @@ function refuseNulCharacters(fastify: FastifyInstance): void {
  * `value` itself (`body` for a whole body). Iterative, like deeperThan.
  */
 export function nulCharacterAt(value: unknown, root = ''): string | undefined {
+  return textAt(value, root, (t) => t.includes('\u0000'));
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Where the first text holding half a UTF-16 surrogate pair is (as nulCharacterAt). */
+export function loneSurrogateAt(value: unknown, root = ''): string | undefined {
+  return textAt(value, root, (t) => LONE_SURROGATE.test(t));
+}
+
+function textAt(value: unknown, root: string, bad: (text: string) => boolean): string | undefined {
   const join = (at: string, key: string) => (at ? `${at}.${key}` : key);
   const stack: [unknown, string][] = [[value, root]];
   while (stack.length) {
     const [v, at] = stack.pop()!;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) return at || 'body';
+      if (bad(v)) return at || 'body';
     } else if (Array.isArray(v)) {
       v.forEach((item, i) => stack.push([item, `${at}[${i}]`]));
     } else if (v !== null && typeof v === 'object') {
       for (const [key, item] of Object.entries(v)) {
-        if (key.includes('\u0000')) return at || 'body';
+        if (bad(key)) return at || 'body';
         stack.push([item, join(at, key)]);
       }
     }

@@ -218,6 +218,14 @@ describe('events.events.duplicated', () => {
       },
     ]);
     expect(await t.count('TicketType', `"eventId" = $1::uuid`, [source])).toBe(2);
+    // the copy has a signing key of its own, written with its types (reads of codes never write)
+    const keys = await t.sql<{ eventId: string; keyId: string }>(
+      `SELECT "eventId"::text AS "eventId", "keyId" FROM "EventSigningKey"
+        WHERE "tenantId" = $1 AND "eventId" = ANY($2::uuid[])`,
+      [t.A, [source, copy]],
+    );
+    expect(keys.map((k) => k.eventId).sort()).toEqual([source, copy].sort());
+    expect(new Set(keys.map((k) => k.keyId)).size).toBe(2);
     // the copy's types are its own: changing one leaves the source's alone
     await t.snapshot(t.A, copy);
     const list = await t.call('GET', `/tickets?eventId=${copy}&sort=name`);
@@ -243,6 +251,7 @@ describe('events.events.duplicated', () => {
       }),
     );
     expect(await t.count('TicketType', `"eventId" = $1::uuid`, [copy])).toBe(0);
+    expect(await t.count('EventSigningKey', `"eventId" = $1::uuid`, [copy])).toBe(0);
   });
 
   it('copies nothing across tenants', async () => {

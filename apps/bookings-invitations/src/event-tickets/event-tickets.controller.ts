@@ -2,13 +2,11 @@ import {
   Body,
   Controller,
   Get,
-  Headers,
   HttpCode,
   Param,
   Post,
   Put,
   Query,
-  Res,
   StreamableFile,
 } from '@nestjs/common';
 import {
@@ -19,11 +17,7 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
-import { I18nService } from 'nestjs-i18n';
-import { envelope, Paged, RawResponse } from '@crm/envelope';
-import { translateError } from '@crm/errors';
-import { resolveLanguage } from '@crm/i18n';
+import { Paged, RawResponse } from '@crm/envelope';
 import { Ctx, RequestContext } from '@crm/request-context';
 import { ApiEnvelope } from '@crm/service-kit';
 import {
@@ -47,7 +41,7 @@ import {
   TicketSummary,
   TicketVerification,
 } from './dto/event-ticket.output';
-import { AlreadyCheckedIn, EventTicketsService, MAX_JSON_BYTES } from './event-tickets.service';
+import { EventTicketsService, MAX_JSON_BYTES } from './event-tickets.service';
 import { csvStream, xlsxStream } from './ticket-export';
 import { CODE_FORMAT } from './ticket-codes.service';
 import { pdfOfTicket } from './ticket-pdf.renderer';
@@ -61,10 +55,7 @@ const MAIL_NOTE =
 @ApiTags('Event tickets')
 @Controller('event-tickets')
 export class EventTicketsController {
-  constructor(
-    private readonly tickets: EventTicketsService,
-    private readonly i18n: I18nService,
-  ) {}
+  constructor(private readonly tickets: EventTicketsService) {}
 
   @Get()
   @ApiOperation({
@@ -101,8 +92,8 @@ export class EventTicketsController {
     summary: 'ET13 What a scanner needs to verify codes offline',
     description:
       `ET13 The event’s Ed25519 public key (raw base64url, SPKI PEM and JWK), its keyId and the ` +
-      `code format: ${CODE_FORMAT} The key exists from the event’s first ticket on; before ` +
-      'that the key fields are null (no code exists yet, and a read writes nothing). `revoked`: tickets revoked (cancelled) since `since` ' +
+      `code format: ${CODE_FORMAT} The key is created with the event’s first ticket type ` +
+      '(a read never writes one); an event without one has null key fields. `revoked`: tickets revoked (cancelled) since `since` ' +
       '(none: all), each with revokedAt. Pass `nextSince` as the next `since`: the list starts ' +
       'two minutes before `since`, so a revocation committed late is never missed (an id may ' +
       'come twice). Unknown or foreign event: 404.',
@@ -209,7 +200,6 @@ export class EventTicketsController {
 
   @Post('check-in')
   @HttpCode(200)
-  @RawResponse()
   @ApiOperation({
     summary: 'ET9 Check a ticket in by its code',
     description:
@@ -217,29 +207,17 @@ export class EventTicketsController {
       'rule invalidCode: malformed, tampered, or not signed by this tenant’s key of its event), ' +
       'the ticket (404), valid (409 cancelled), of the scanner’s `eventId` when given (409). A ' +
       'ticket checks in exactly once (a unique constraint decides, also between concurrent ' +
-      'scans): a second check-in is a 409 whose `data` holds `checkedInAt` and `location` of the ' +
-      'first (also in `errors[0]`). A retry with the first scan’s `nonce` answers 200 again ' +
-      '(`retried: true`). On success the booking history gets `checked-in` and ' +
-      '`bookings-invitations.tickets.checked-in` is published (webhook ticket.checked_in, ' +
-      'touchpoint of the booker).',
+      'scans): a second check-in is a 409 like every error (`data: null`) whose translated ' +
+      '`message` names the time (`checkedInAt`) and `location` of the first, and so does ' +
+      '`errors[0]` (field `code`, rule `alreadyCheckedIn`). A retry with the first scan’s ' +
+      '`nonce` answers 200 again (`retried: true`). On success the booking history gets ' +
+      '`checked-in` and `bookings-invitations.tickets.checked-in` is published (webhook ' +
+      'ticket.checked_in, touchpoint of the booker).',
   })
   @ApiEnvelope(CheckInResult)
   @ApiResponse({ status: 409, description: 'Checked in before, cancelled, or another event' })
-  async checkIn(
-    @Ctx() ctx: RequestContext,
-    @Body() body: CheckInInput,
-    @Headers('accept-language') acceptLanguage: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<unknown> {
-    try {
-      return envelope(await this.tickets.checkIn(ctx, body), 200);
-    } catch (err) {
-      if (!(err instanceof AlreadyCheckedIn)) throw err;
-      // the envelope of a 409 with the first check-in as data, for the scanner to show
-      const { message, errors } = translateError(this.i18n, err, resolveLanguage(acceptLanguage));
-      void reply.status(409);
-      return { ...envelope(err.first, 409, message), errors };
-    }
+  checkIn(@Ctx() ctx: RequestContext, @Body() body: CheckInInput): Promise<CheckInResult> {
+    return this.tickets.checkIn(ctx, body);
   }
 
   @Get(':id')

@@ -284,7 +284,7 @@ export class EventTicketsService {
   ): Promise<TicketVerification> {
     await this.events.require(ctx, query.eventId);
     const eventId = query.eventId.toLowerCase();
-    const key = await this.codes.publishedKeyOf(ctx.tenantId, eventId);
+    const key = await this.codes.keyOf(ctx.tenantId, eventId);
     const serverTime = await this.repo.now();
     const from = query.since
       ? new Date(new Date(query.since).getTime() - REVOCATION_OVERLAP_MS)
@@ -620,14 +620,14 @@ export class EventTicketsService {
     const tenantId = ctx.tenantId;
     return (async function* () {
       let after: { dateCreated: Date; id: string } | null = null;
-      // read once, when the first valid ticket needs it (an empty export writes nothing)
-      let key: SigningKey | null = null;
+      // read once, when the first valid ticket needs it (null: the event has no key, no codes)
+      let key: SigningKey | null | undefined;
       for (;;) {
         const page = await repo.exportPage(tenantId, id, after, EXPORT_PAGE);
         for (const r of page) {
-          if (r.status === 'valid') key ??= await codes.keyOf(tenantId, id);
+          if (r.status === 'valid' && key === undefined) key = await codes.keyOf(tenantId, id);
           const code =
-            r.status === 'valid' ? TicketCodes.codeWith(key!, validUntil, r.id, id) : null;
+            r.status === 'valid' && key ? TicketCodes.codeWith(key, validUntil, r.id, id) : null;
           yield cellsOf(r, code);
         }
         if (page.length < EXPORT_PAGE) return;

@@ -21,23 +21,11 @@ export class TicketCodes {
   ) {}
 
   /**
-   * The event's key for ET13: null while the event has no ticket (no code exists yet, and a read
-   * writes nothing). Bookings create it with the first tickets; for tickets issued otherwise it is
-   * created here on first need.
+   * The event's key (ET13, exports): null when the event has none, i.e. no ticket type was ever
+   * created for it and so it has no tickets. Reads never create a key (SigningKeys).
    */
-  async publishedKeyOf(tenantId: string, eventId: string): Promise<SigningKey | null> {
-    const key = await this.keys.find(tenantId, eventId);
-    if (key) return key;
-    const ticket = await this.prisma.eventTicket.findFirst({
-      where: { tenantId, eventId },
-      select: { id: true },
-    });
-    return ticket ? this.keys.require(tenantId, eventId) : null;
-  }
-
-  /** The event's key, created on first need (a code is about to be shown). */
-  keyOf(tenantId: string, eventId: string): Promise<SigningKey> {
-    return this.keys.require(tenantId, eventId);
+  keyOf(tenantId: string, eventId: string): Promise<SigningKey | null> {
+    return this.keys.find(tenantId, eventId);
   }
 
   verify(tenantId: string, code: unknown): Promise<ParsedTicketCode | null> {
@@ -58,7 +46,7 @@ export class TicketCodes {
     return new Map([...copies.values()].map((c) => [c.eventId, c.title]));
   }
 
-  /** The code of each valid ticket, by ticket id (one key and one copy read per event). */
+  /** The code of each valid ticket of an event with a key, by ticket id (one key and copy read per event). */
   async codesOf(
     tickets: { id: string; tenantId: string; eventId: string; status: string }[],
   ): Promise<Map<string, string>> {
@@ -69,14 +57,15 @@ export class TicketCodes {
     const eventIds = [...new Set(valid.map((t) => t.eventId))];
     const copies = await this.copies(tenantId, eventIds);
     const keys = new Map(
-      await Promise.all(
-        eventIds.map(async (e) => [e, await this.keys.require(tenantId, e)] as const),
-      ),
+      await Promise.all(eventIds.map(async (e) => [e, await this.keys.find(tenantId, e)] as const)),
     );
     for (const t of valid) {
+      const key = keys.get(t.eventId);
+      // no key: a ticket of an event that never had a ticket type (not issued by this service)
+      if (!key) continue;
       out.set(
         t.id,
-        SigningKeys.sign(keys.get(t.eventId)!, {
+        SigningKeys.sign(key, {
           ticketId: t.id,
           eventId: t.eventId,
           validUntil: validUntilOf(copies.get(t.eventId) ?? null),

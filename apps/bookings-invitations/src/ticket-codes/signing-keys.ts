@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import {
   createPrivateKey,
   createPublicKey,
@@ -7,6 +7,7 @@ import {
   randomBytes,
 } from 'node:crypto';
 import { PrismaService } from '../database/prisma.service';
+import type { Prisma } from '../generated/prisma/client';
 import {
   parseTicketCode,
   ParsedTicketCode,
@@ -14,6 +15,9 @@ import {
   TicketCodeClaims,
   verifyTicketCode,
 } from './ticket-code';
+
+/** A Prisma client or transaction client (raw statements only). */
+type KeyWriter = Pick<Prisma.TransactionClient, '$executeRaw'>;
 
 export interface SigningKey {
   keyId: string;
@@ -28,11 +32,16 @@ export interface SigningKey {
 const CACHE_MAX = 5000;
 
 /**
- * The Ed25519 key pair of each event (EventSigningKey), created on first need. Concurrent first
- * uses all INSERT ... ON CONFLICT DO NOTHING and then read, so they agree on the one key written.
+ * The Ed25519 key pair of each event (EventSigningKey). Written only by writes: with the event's
+ * first ticket type (K1, in its transaction) and with the ticket types copied to a duplicated
+ * event (E9), so every event that can have tickets has its key and a read (a ticket's code, the
+ * ET13 key, an export, a PDF) never writes; an event without a key has no codes (null).
+ * Events whose ticket types predate this get their key once at startup (backfill), not on a read.
+ * Concurrent creations all INSERT ... ON CONFLICT DO NOTHING, so they agree on the one key written.
  */
 @Injectable()
-export class SigningKeys {
+export class SigningKeys implements OnApplicationBootstrap {
+  private readonly logger = new Logger(SigningKeys.name);
   private readonly cache = new Map<string, SigningKey>();
 
   constructor(private readonly prisma: PrismaService) {}
@@ -55,7 +64,7 @@ export class SigningKeys {
     };
   }
 
-  /** The event's key, if one was ever created (check-in never creates one). */
+  /** The event's key, if one was created (reads never create one). */
   async find(tenantId: string, eventId: string): Promise<SigningKey | null> {
     const k = `${tenantId}\u0000${eventId}`;
     const hit = this.cache.get(k);
@@ -66,20 +75,32 @@ export class SigningKeys {
     return row ? this.remember(k, SigningKeys.load(row)) : null;
   }
 
-  /** The event's key, created when it has none yet. */
-  async require(tenantId: string, eventId: string): Promise<SigningKey> {
-    const found = await this.find(tenantId, eventId);
-    if (found) return found;
+  /**
+   * Creates the event's key unless it has one, in the caller's transaction (a ticket type and
+   * its event's key are written together or not at all).
+   */
+  static async ensure(tx: KeyWriter, tenantId: string, eventId: string): Promise<void> {
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-    await this.prisma.$executeRaw`
+    await tx.$executeRaw`
       INSERT INTO "EventSigningKey" ("tenantId", "eventId", "keyId", "publicKey", "privateKey")
       VALUES (${tenantId}, ${eventId}::uuid, ${randomBytes(6).toString('base64url')},
         ${publicKey.export({ type: 'spki', format: 'pem' }) as string},
         ${privateKey.export({ type: 'pkcs8', format: 'pem' }) as string})
       ON CONFLICT ("tenantId", "eventId") DO NOTHING`;
-    const key = await this.find(tenantId, eventId);
-    if (!key) throw new Error(`signing key of event ${eventId} vanished after its insert`);
-    return key;
+  }
+
+  /**
+   * Backfill for events whose ticket types were created before keys were written with the first
+   * type: their keys are created once here, so reads stay free of writes. Ticket types only (a
+   * small table; every ticket with a code has its type, which cannot be deleted under it).
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    const missing = await this.prisma.$queryRaw<{ tenantId: string; eventId: string }[]>`
+      SELECT DISTINCT t."tenantId", t."eventId"::text AS "eventId" FROM "TicketType" t
+       WHERE NOT EXISTS (SELECT 1 FROM "EventSigningKey" k
+                          WHERE k."tenantId" = t."tenantId" AND k."eventId" = t."eventId")`;
+    for (const m of missing) await SigningKeys.ensure(this.prisma, m.tenantId, m.eventId);
+    if (missing.length) this.logger.log(`signing keys created for ${missing.length} event(s)`);
   }
 
   /** The signed code of a ticket (Ed25519 is deterministic: the same claims give the same code). */

@@ -2,8 +2,9 @@ import { Module } from '@nestjs/common';
 import { SigningKeys } from './signing-keys';
 
 /**
- * The events' Ed25519 signing keys. Bookings import it to create an event's key when they issue
- * its first tickets (SigningKeys.require), so that reading codes never has to write.
+ * The events' Ed25519 signing keys. Ticket types create an event's key with its first type (and
+ * with the types copied to a duplicated event), in their transaction (SigningKeys.ensure), so
+ * that reading codes never has to write.
  */
 @Module({
   providers: [SigningKeys],

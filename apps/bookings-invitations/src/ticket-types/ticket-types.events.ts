@@ -1,11 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConsumeEvent, EventContext, EventDuplicatedEvent, Subjects } from '@crm/messaging';
+import { SigningKeys } from '../ticket-codes/signing-keys';
 import { TicketTypesRepository, Tx } from './ticket-types.repository';
 
 /**
  * E9: a duplicated event gets copies of its source's ticket types. Runs in the transaction that
  * records the event as processed, and each copy remembers its source (unique per target event),
- * so a redelivered or re-sent event copies nothing twice.
+ * so a redelivered or re-sent event copies nothing twice. The copy gets its own signing key.
  */
 @Injectable()
 export class TicketTypesEvents {
@@ -19,6 +20,8 @@ export class TicketTypesEvents {
     const target = event.eventId.toLowerCase();
     if (source === target) return;
     const copied = await this.repo.copyAll(tx, event.tenantId, source, target);
+    // the copy's tickets need the copy's own key, written with its first types (see SigningKeys)
+    if (copied) await SigningKeys.ensure(tx, event.tenantId, target);
     if (copied)
       this.logger.log(`event ${source} duplicated to ${target}: ${copied} ticket type(s)`);
   }

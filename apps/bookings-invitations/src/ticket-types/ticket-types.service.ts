@@ -9,6 +9,7 @@ import { isTaxRateId } from '@crm/tax-rates';
 import { randomUUID } from 'node:crypto';
 import { EventLookup } from '../event-copies/event-lookup.service';
 import type { TicketType as TicketTypeRow } from '../generated/prisma/client';
+import { SigningKeys } from '../ticket-codes/signing-keys';
 import type {
   CreateTicketTypeInput,
   TicketTypeListQuery,
@@ -130,6 +131,8 @@ export class TicketTypesService {
     const event = await this.events.require(ctx, eventId);
     const row = await this.repo.transaction(async (tx) => {
       await this.events.holdInTx(tx, ctx, eventId);
+      // the event's signing key comes with its first type, so reading a ticket's code never writes
+      await SigningKeys.ensure(tx, ctx.tenantId, eventId);
       return this.repo.create(tx, {
         id: randomUUID(),
         tenantId: ctx.tenantId,

@@ -1,4 +1,4 @@
-import { uploadHeaders } from '@crm/testing';
+import { tenantHeaders, uploadHeaders } from '@crm/testing';
 import sharp from 'sharp';
 import { Answer, Client, eventually, TestTenant } from '../client';
 import type { IdPool } from './requests';
@@ -145,7 +145,7 @@ export async function createFixtures(
     companyDocument: [created(await upload(`/companies/${company}/documents`), 'company document')],
     tenant: [t.id],
     apiKey: [t.keyId],
-    ...(await eventFixtures(t, rest, upload, webhookUrl)),
+    ...(await eventFixtures(client, t, rest, upload, webhookUrl)),
   };
   return ids;
 }
@@ -155,9 +155,12 @@ let websites = 0;
 /**
  * The events service's records (E, ES, W, I): a published event on a published website (so the
  * public W8-W10/W16 routes reach a real record), an event file and image, a website image, an
- * event settings entry, a contact person template, a webhook endpoint with one delivery.
+ * event settings entry, a contact person template, a webhook endpoint with one delivery. And
+ * bookings-invitations' (K, BK, ET, IN): a ticket type of each event (publication needs an active
+ * one), a public booking with its event tickets, an invitation with its token, an import job.
  */
 async function eventFixtures(
+  client: Client,
   t: TestTenant,
   rest: (method: string, p: string, body?: unknown) => Promise<Answer>,
   upload: (p: string, image?: Buffer) => Promise<Answer>,
@@ -197,11 +200,32 @@ async function eventFixtures(
     }),
     'event',
   );
+  // K1 before the publication, whose check asks bookings-invitations for an active ticket type
+  const ticketType = created(
+    await rest('POST', '/tickets', {
+      eventId: event,
+      name: 'Probe seat',
+      price: '119',
+      currency: 'EUR',
+      taxRateId: 'de-standard',
+      quota: 1000,
+    }),
+    'ticket type',
+  );
   created(
     await rest('PUT', `/events/${event}/publication`, { published: true, websiteIds: [website] }),
     'event publication',
   );
   const draft = created(await rest('POST', '/events', { title: 'Probe draft' }), 'event 2');
+  const draftType = created(
+    await rest('POST', '/tickets', {
+      eventId: draft,
+      name: 'Probe draft seat',
+      price: '0',
+      currency: 'EUR',
+    }),
+    'ticket type 2',
+  );
   const eventFile = created(await upload(`/events/${event}/files`), 'event file');
   const eventImage = created(await upload(`/events/${event}/images`, png), 'event image');
   const websiteImage = created(await upload(`/websites/${website}/images`, png), 'website image');
@@ -242,6 +266,8 @@ async function eventFixtures(
     if (!delivery) throw new Error(`fixture webhook delivery: ${JSON.stringify(log.body)}`);
   }, 20_000);
   return {
+    ...(await bookingFixtures(client, t, rest, event)),
+    ticketType: [ticketType, draftType],
     event: [event, draft],
     website: [website],
     eventFile: [eventFile],
@@ -251,5 +277,81 @@ async function eventFixtures(
     template: [template],
     webhook: [webhook],
     webhookDelivery: [delivery],
+  };
+}
+
+/**
+ * A public booking of the published event (BK1 without a key, once bookings-invitations has the
+ * event's published copy), its event tickets, an invitation (IN7) with its public token, and an
+ * invitation import job (IN14) run to its end (so it writes nothing during the probe).
+ */
+async function bookingFixtures(
+  client: Client,
+  t: TestTenant,
+  rest: (method: string, p: string, body?: unknown) => Promise<Answer>,
+  event: string,
+): Promise<IdPool> {
+  const types = await rest('GET', `/tickets?eventId=${event}`);
+  const typeId = types.body?.data?.[0]?.id;
+  if (!typeId) throw new Error(`fixture ticket types: ${JSON.stringify(types.body)}`);
+  let booking: Answer | undefined;
+  await eventually(async () => {
+    booking = await client.raw('/v1/crm/bookings/public', {
+      method: 'POST',
+      headers: { ...tenantHeaders(t.id), 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        eventId: event,
+        booker: { firstname: 'Ada', lastname: 'Probe', email: 'ada@probe.example' },
+        tickets: [0, 1].map((i) => ({
+          ticketTypeId: typeId,
+          participant: { firstname: `Guest${i}`, lastname: 'Probe' },
+        })),
+      }),
+    });
+    if (booking.status !== 201) throw new Error(`fixture booking: ${JSON.stringify(booking.body)}`);
+  }, 20_000);
+  const bookingId = created(booking!, 'booking');
+  const tickets = await rest('GET', `/event-tickets?eventId=${event}`);
+  const ticketIds = (tickets.body?.data ?? []).map((x: { id: string }) => x.id);
+  if (ticketIds.length !== 2) throw new Error(`fixture tickets: ${JSON.stringify(tickets.body)}`);
+  const invited = await rest('POST', '/invitations', {
+    eventId: event,
+    email: 'guest@probe.example',
+    firstname: 'Gina',
+  });
+  const invitation = created(invited, 'invitation');
+  const form = new FormData();
+  form.append('eventId', event);
+  form.append(
+    'file',
+    new Blob(['E-Mail;Vorname\nimport@probe.example;Ida\n'], { type: 'text/csv' }),
+    'guests.csv',
+  );
+  const headers: Record<string, string> = {
+    ...tenantHeaders(t.id),
+    Authorization: `Bearer ${t.key}`,
+  };
+  delete headers['Content-Type'];
+  const started = await client.raw('/v1/crm/invitations/import', {
+    method: 'POST',
+    headers,
+    body: form,
+  });
+  const jobId = started.body?.data?.jobId;
+  if (started.status !== 202 || !jobId) {
+    throw new Error(`fixture import: ${started.status} ${JSON.stringify(started.body)}`);
+  }
+  await eventually(async () => {
+    const job = await rest('GET', `/invitations/import/${jobId}`);
+    if (job.body?.data?.status !== 'done') {
+      throw new Error(`fixture import job: ${JSON.stringify(job.body)}`);
+    }
+  }, 20_000);
+  return {
+    booking: [bookingId],
+    eventTicket: ticketIds,
+    invitation: [invitation],
+    invitationToken: [invited.body.data.token],
+    importJob: [jobId],
   };
 }

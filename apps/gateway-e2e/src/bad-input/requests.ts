@@ -64,6 +64,14 @@ export type IdPool = Record<string, string[]>;
 export function idKind(path: string, name: string): string {
   const before = path.slice(0, path.indexOf(`{${name}}`));
   const last = before.split('/').filter(Boolean).pop() ?? '';
+  // bookings-invitations (K, BK, ET, IN)
+  if (path.startsWith('/v1/crm/bookings/public/')) return 'booking';
+  if (name === 'token') return 'invitationToken';
+  if (name === 'jobId') return 'importJob';
+  if (last === 'tickets') return 'ticketType';
+  if (last === 'event-tickets') return 'eventTicket';
+  if (last === 'invitations') return 'invitation';
+  if (last === 'bookings') return 'booking';
   // the events service (E, ES, W, I)
   if (name === 'eventId') return 'event';
   if (name === 'websiteId') return 'website';
