@@ -12,6 +12,16 @@ describe('loadConfig', () => {
     expect(c.LOG_REQUESTS).toBe(true);
   });
 
+  it('reads false, 0, no and off as false (not as a non-empty string); refuses other text', () => {
+    for (const text of ['false', 'FALSE', '0', 'no', 'off'])
+      expect(loadConfig(ServiceConfig, { ...base, LOG_REQUESTS: text }).LOG_REQUESTS).toBe(false);
+    for (const text of ['1', 'Yes', 'on'])
+      expect(loadConfig(ServiceConfig, { ...base, LOG_REQUESTS: text }).LOG_REQUESTS).toBe(true);
+    expect(() => loadConfig(ServiceConfig, { ...base, LOG_REQUESTS: 'maybe' })).toThrow(
+      /LOG_REQUESTS/,
+    );
+  });
+
   it('converts numbers given in the environment, also in a subclass', () => {
     class Sub extends ServiceConfig {
       override PORT: number = 3001;

@@ -2,9 +2,19 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 import { InternalTokenRule } from './internal-token';
 
-/** An env string -> boolean (1, true, yes, on; any case), for `@Transform(toBool)` on a config field. */
-export const toBool = ({ value }: { value: unknown }) =>
-  typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.toLowerCase()) : value;
+/**
+ * An env string -> boolean (1, true, yes, on / 0, false, no, off; any case), for
+ * `@Transform(toBool)` on a config field. Reads the raw text of `obj`: with implicit conversion
+ * `value` is already Boolean("false") === true. Anything else stays a string and fails IsBoolean.
+ */
+export const toBool = ({ value, obj, key }: { value: unknown; obj: object; key: string }) => {
+  const raw = (obj as Record<string, unknown>)[key] ?? value;
+  if (typeof raw !== 'string') return raw;
+  const text = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(text)) return true;
+  if (['0', 'false', 'no', 'off'].includes(text)) return false;
+  return raw;
+};
 
 /**
  * Settings every service reads. Services extend it with their own. Every field has an explicit
