@@ -67,11 +67,7 @@ async function bookableEvent(
   });
   if (created.status !== 201) throw new Error(`event: ${JSON.stringify(created.body)}`);
   const eventId = created.body.data.id;
-  const pub = await client.rest(t, 'PUT', `/events/${eventId}/publication`, {
-    published: true,
-    websiteIds: [site.body.data.id],
-  });
-  if (pub.status !== 200) throw new Error(`publish: ${JSON.stringify(pub.body)}`);
+  // publication needs an active ticket type (the events service asks bookings-invitations)
   const tt = await client.rest(t, 'POST', '/tickets', {
     eventId,
     name: 'Seat',
@@ -82,6 +78,11 @@ async function bookableEvent(
   });
   if (tt.status !== 201) throw new Error(`ticket type: ${JSON.stringify(tt.body)}`);
   const typeId = tt.body.data.id;
+  const pub = await client.rest(t, 'PUT', `/events/${eventId}/publication`, {
+    published: true,
+    websiteIds: [site.body.data.id],
+  });
+  if (pub.status !== 200) throw new Error(`publish: ${JSON.stringify(pub.body)}`);
   // the published copy arrives over JetStream: until then the event is not open for booking
   await eventually(async () => {
     // an unknown ticket type is a 400 only once the event's published copy is there (404 / 409 before)

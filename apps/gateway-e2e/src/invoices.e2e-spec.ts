@@ -82,11 +82,7 @@ async function bookableEvent(t: TestTenant, price: string) {
   });
   if (created.status !== 201) throw new Error(`create event: ${JSON.stringify(created.body)}`);
   const eventId = created.body.data.id as string;
-  const pub = await client.rest(t, 'PUT', `/events/${eventId}/publication`, {
-    published: true,
-    websiteIds: [rows[0].id],
-  });
-  if (pub.status !== 200) throw new Error(`publish: ${JSON.stringify(pub.body)}`);
+  // publication needs an active ticket type (the events service asks bookings-invitations)
   const type = await client.rest(t, 'POST', '/tickets', {
     eventId,
     name: 'Standard',
@@ -95,6 +91,11 @@ async function bookableEvent(t: TestTenant, price: string) {
     quota: 50,
   });
   if (type.status !== 201) throw new Error(`ticket type: ${JSON.stringify(type.body)}`);
+  const pub = await client.rest(t, 'PUT', `/events/${eventId}/publication`, {
+    published: true,
+    websiteIds: [rows[0].id],
+  });
+  if (pub.status !== 200) throw new Error(`publish: ${JSON.stringify(pub.body)}`);
   return { eventId, ticketTypeId: type.body.data.id as string };
 }
 

@@ -14,14 +14,17 @@ describe('loadConfig', () => {
     expect(c.LOG_REQUESTS).toBe(true);
   });
 
-  it('reads false, 0, no and off as false (not as a non-empty string)', () => {
-    for (const v of ['false', 'FALSE', '0', 'no', 'off']) {
-      expect(loadConfig(ServiceConfig, { ...base, LOG_REQUESTS: v }).LOG_REQUESTS).toBe(false);
-    }
-    for (const v of ['true', '1', 'Yes', 'on']) {
-      expect(loadConfig(ServiceConfig, { ...base, LOG_REQUESTS: v }).LOG_REQUESTS).toBe(true);
-    }
-    // a default-on setting is switched off by its variable
+  it('reads false, 0, no and off as false (not as a non-empty string); refuses other text', () => {
+    for (const text of ['false', 'FALSE', '0', 'no', 'off'])
+      expect(loadConfig(ServiceConfig, { ...base, LOG_REQUESTS: text }).LOG_REQUESTS).toBe(false);
+    for (const text of ['1', 'Yes', 'on'])
+      expect(loadConfig(ServiceConfig, { ...base, LOG_REQUESTS: text }).LOG_REQUESTS).toBe(true);
+    expect(() => loadConfig(ServiceConfig, { ...base, LOG_REQUESTS: 'maybe' })).toThrow(
+      /LOG_REQUESTS/,
+    );
+  });
+
+  it('switches a default-on setting off by its variable', () => {
     class WithWorker extends ServiceConfig {
       @Transform(toBool)
       @IsBoolean()

@@ -3,13 +3,17 @@ import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, Min, MinLength } from '
 import { InternalTokenRule } from './internal-token';
 
 /**
- * An env string -> boolean (1, true, yes, on; any case), for `@Transform(toBool)` on a config
- * field. Reads the raw string of `obj`: the implicit conversion has already turned `value` into
- * Boolean('false') === true, so `X=false` would have switched a default-on setting on.
+ * An env string -> boolean (1, true, yes, on / 0, false, no, off; any case), for
+ * `@Transform(toBool)` on a config field. Reads the raw text of `obj`: with implicit conversion
+ * `value` is already Boolean("false") === true. Anything else stays a string and fails IsBoolean.
  */
-export const toBool = ({ value, key, obj }: { value: unknown; key?: string; obj?: unknown }) => {
-  const raw = key && obj && typeof obj === 'object' ? (obj as Record<string, unknown>)[key] : value;
-  return typeof raw === 'string' ? ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase()) : raw;
+export const toBool = ({ value, obj, key }: { value: unknown; obj: object; key: string }) => {
+  const raw = (obj as Record<string, unknown>)[key] ?? value;
+  if (typeof raw !== 'string') return raw;
+  const text = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(text)) return true;
+  if (['0', 'false', 'no', 'off'].includes(text)) return false;
+  return raw;
 };
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TestAnswer } from '@crm/testing';
+import { tenantHeaders, type TestAnswer } from '@crm/testing';
 import { BookingTestKit } from './test/booking-test-kit';
 
 // BK1-BK9, BK12-BK15 with hostile input of every shape: each answer a 4xx envelope naming the
@@ -139,7 +139,7 @@ it('answers bodies that are not objects and bad JSON with a 4xx', async () => {
     '/bookings/public',
     new Uint8Array(Buffer.from('{"eventId":')),
     {
-      ...(await import('@crm/testing')).tenantHeaders(t.A),
+      ...tenantHeaders(t.A),
       'Content-Type': 'application/json',
     },
   );
