@@ -218,14 +218,16 @@ it('book, make the booker a known person, delete the event: booking cancelled, t
   expect((await client.rest(a, 'GET', `/tickets/${ticketType.id}`)).status).toBe(404);
   expect([400, 404, 409]).toContain((await bookPublic(a, booking({ diet: 'none' }))).status);
 
-  // crm-people: the cancellation is on the person's timeline, in the booker's words
+  // crm-people: the booking (linked by BK9, at its booking time) and its cancellation are on the
+  // person's timeline, in the booker's words
   await eventually(async () => {
     const timeline = ok(
-      await client.rest(a, 'GET', `/touchpoints?personId=${person.id}`),
+      await client.rest(a, 'GET', `/touchpoints?personId=${person.id}&sort=start`),
       200,
       'touchpoints',
     );
     expect(timeline).toEqual([
+      expect.objectContaining({ type: 'event-booking', subject: 'Booked: Harbour gala' }),
       expect.objectContaining({
         type: 'event-booking-cancelled',
         subject: 'Booking cancelled: Harbour gala',

@@ -96,6 +96,9 @@ export async function startStack(
     HOST: '127.0.0.1',
     NATS_URL: NATS_TEST_URL,
     APOLLO_TELEMETRY_DISABLED: 'true',
+    // bookings-invitations sends mails only to a test's own SMTP server (startSmtpServer): without
+    // one its worker would retry, and render PDFs, for nothing
+    ...(options.env?.SMTP_URL ? {} : { MAIL_WORKER_ENABLED: 'false' }),
     ...options.env,
   };
 

@@ -55,7 +55,6 @@ async function eventSold(eventId: string) {
   return row.sold;
 }
 
-// The issue's case as it is: 500 at once on two replicas for 100 seats.
 it('500 concurrent bookings for 100 seats: exactly 100 succeed, 400 get 409, counters match the tickets', async () => {
   const eventId = await t.event();
   const type = await t.ticketType(eventId, { price: '0', quota: 100 });
@@ -76,18 +75,17 @@ it('500 concurrent bookings for 100 seats: exactly 100 succeed, 400 get 409, cou
 });
 
 it('bookings of 1-4 tickets over several types, event capacity below the sum of quotas: never oversold', async () => {
-  const eventId = await t.event(t.A, { capacity: 40 });
+  const eventId = await t.event(t.A, { capacity: 100 });
   const types: string[] = [];
   for (let i = 0; i < 4; i++)
-    types.push(await t.ticketType(eventId, { name: `T${i}`, price: '0', quota: 16 }));
+    types.push(await t.ticketType(eventId, { name: `T${i}`, price: '0', quota: 40 }));
   // a fixed pseudo-random mix (reproducible): 1-4 tickets, spread over 1-2 types
   let seed = 42;
   const rnd = (n: number) => {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
     return Math.floor(seed / 65536) % n; // the high bits: an LCG's low bits cycle quickly
   };
-  // about 500 tickets wished for 40 seats
-  const wishes = Array.from({ length: 200 }, () => {
+  const wishes = Array.from({ length: 500 }, () => {
     const n = 1 + rnd(4);
     const a = types[rnd(4)];
     const b = types[rnd(4)];
@@ -110,12 +108,12 @@ it('bookings of 1-4 tickets over several types, event capacity below the sum of 
     .filter((a) => a.status === 201)
     .reduce((s, a) => s + a.body.data.tickets.length, 0);
   expect(total).toBe(bookedTickets);
-  expect(total).toBeLessThanOrEqual(40);
-  expect(total).toBeGreaterThanOrEqual(37); // 1-ticket bookings keep coming until the event is full
+  expect(total).toBeLessThanOrEqual(100);
+  expect(total).toBeGreaterThanOrEqual(97); // 1-ticket bookings keep coming until the event is full
   expect(await eventSold(eventId)).toBe(total);
   const counters = await t.counters(eventId);
   for (const c of counters) {
-    expect(c.sold).toBeLessThanOrEqual(16);
+    expect(c.sold).toBeLessThanOrEqual(40);
     expect(c.sold).toBe(sold.find((s) => s.ticketTypeId === c.id)?.n ?? 0);
   }
 });

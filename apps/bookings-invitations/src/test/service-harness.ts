@@ -18,12 +18,19 @@ export const startBookingsInvitations = (dbName: string, env?: Record<string, st
     config: BookingsInvitationsConfig,
     createApp: createServiceApp,
     dbName,
-    env: { ...(env?.SMTP_URL ? {} : { MAIL_WORKER_ENABLED: 'false' }), ...env },
+    env: mailWorkerEnv(env),
   });
+
+/** No SMTP_URL given: the mail worker stays off (it would retry, and render PDFs, for nothing). */
+const mailWorkerEnv = (env: Record<string, string> = {}) => ({
+  ...(env.SMTP_URL ? {} : { MAIL_WORKER_ENABLED: 'false' }),
+  ...env,
+});
 
 /**
  * A second replica of the service on the database of a running one (not recreated): two
- * instances on one database, as two pods in production (concurrency tests).
+ * instances on one database, as two pods in production (concurrency tests). Its mail worker
+ * follows the same rule as the first's.
  */
 export async function startReplica(
   databaseUrl: string,
@@ -36,7 +43,7 @@ export async function startReplica(
     PORT: String(port),
     DATABASE_URL: databaseUrl,
     NATS_URL: NATS_TEST_URL,
-    ...env,
+    ...mailWorkerEnv(env),
   });
   const app = await createServiceApp(AppModule.forRoot(config), {
     service: SERVICE_NAME,
