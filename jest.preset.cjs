@@ -18,7 +18,7 @@ function project(projectRoot, tier) {
     displayName: `${name}:${tier}`,
     rootDir: path.join(__dirname, projectRoot),
     testEnvironment: 'node',
-    setupFiles: ['reflect-metadata'],
+    setupFiles: ['reflect-metadata', path.join(__dirname, 'tools/jest-worker-env.cjs')],
     testMatch: [`<rootDir>/${match}`],
     transform: { '^.+\\.ts$': ['@swc/jest', { ...swcOptions(), swcrc: false }] },
     moduleNameMapper,

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
-// Runs the test tiers in order: unit (parallel), integration and end-to-end (one file at a time:
-// they share PostgreSQL and NATS). Prints one closing line `tests: N passed, N failed`.
+// Runs the test tiers in order: unit, integration and end-to-end, each with TEST_WORKERS jest
+// workers (default 2: the machines have two cores, and int and e2e files mostly wait on
+// PostgreSQL and NATS). Integration and e2e workers keep apart: each gets a nats-server of its own
+// and its own database names (tools/jest-worker-env.cjs). Prints one closing line
+// `tests: N passed, N failed`.
 //   node tools/test.mjs [unit|int|e2e ...] [--project name[,name]]
 // PostgreSQL: TEST_DATABASE_SERVER_URL, else the server on 127.0.0.1:5432 (CI's), else, when
 // nothing answers there, an embedded PostgreSQL started for this run (as npm start does).
@@ -80,10 +83,10 @@ async function testDatabase() {
  * would answer their requests from its own databases. Unless NATS_URL names a server, the run
  * gets a nats-server of its own (real, with JetStream) when one is on the PATH.
  */
-async function privateNats() {
+async function privateNats(name = 'nats') {
   if (process.env.NATS_URL || spawnSync('nats-server', ['--version']).status !== 0) return null;
   const port = await freePort();
-  const store = path.join(tmp, 'nats');
+  const store = path.join(tmp, name);
   const child = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], {
     stdio: 'ignore',
   });
@@ -98,17 +101,29 @@ let failed = 0;
 let exit = 0;
 if ((await run(process.execPath, ['tools/prisma.mjs', 'generate'])) !== 0) process.exit(1);
 const needsServers = tiers.some((t) => t !== 'unit');
-const nats = needsServers ? await privateNats() : null;
+const workers = Math.max(1, Number.parseInt(process.env.TEST_WORKERS ?? '2', 10) || 1);
+// One nats-server per jest worker: a service started by one worker's test must not answer the
+// requests (queue groups) or take the stream of another's.
+const natsServers = [];
+for (let i = 1; needsServers && i <= workers; i++) {
+  const server = await privateNats(`nats-${i}`);
+  if (!server) break;
+  natsServers.push(server);
+}
+const nats = natsServers[0] ?? null;
+// Without a nats-server of their own (NATS_URL set, none on the PATH) the workers would share one
+// NATS: integration and e2e files then run one at a time.
+const serverWorkers = natsServers.length === workers ? workers : 1;
 let postgres = null;
 try {
   postgres = needsServers ? await testDatabase() : null;
 } catch (err) {
   console.error(`tests: ${err.message}${err.hint ? `\n${err.hint}` : ''}`);
-  nats?.stop();
+  for (const server of natsServers) server.stop();
   process.exit(1);
 }
 const stopServers = async () => {
-  nats?.stop();
+  for (const server of natsServers) server.stop();
   await postgres?.stop();
 };
 // Ctrl-C: the embedded PostgreSQL and nats-server go too (jest gets the signal from the terminal).
@@ -131,8 +146,17 @@ for (const tier of tiers) {
     '--passWithNoTests',
     // a project-level testTimeout is ignored by jest: the tier sets it (hooks boot real services)
     `--testTimeout=${tier === 'unit' ? 10000 : 60000}`,
-    ...(tier === 'unit' ? [] : ['--runInBand']),
   ];
+  const tierWorkers = tier === 'unit' ? workers : serverWorkers;
+  jestArgs.push(tierWorkers > 1 ? `--maxWorkers=${tierWorkers}` : '--runInBand');
+  // tools/jest-worker-env.cjs gives worker N the variables ending in _WORKER_N
+  const perWorker = {};
+  for (let i = 1; tier !== 'unit' && i <= tierWorkers; i++) {
+    perWorker[`TEST_DATABASE_PREFIX_WORKER_${i}`] =
+      `${process.env.TEST_DATABASE_PREFIX ?? ''}w${i}_`;
+    const server = natsServers[i - 1];
+    if (server) perWorker[`NATS_URL_WORKER_${i}`] = server.url;
+  }
   const status = await run(process.execPath, jestArgs, {
     JEST_TIERS: tier,
     ...(projects ? { JEST_PROJECTS: projects } : {}),
@@ -140,6 +164,7 @@ for (const tier of tiers) {
     NODE_ENV: 'test',
     ...(nats ? { NATS_URL: nats.url } : {}),
     ...(postgres ? { TEST_DATABASE_SERVER_URL: postgres.url } : {}),
+    ...perWorker,
   });
   try {
     const res = JSON.parse(readFileSync(out, 'utf8'));

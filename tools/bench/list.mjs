@@ -9,7 +9,8 @@
 // hand-written keyset statement; for the offset scenario the raw baseline gets the cursor of the
 // same page (the goal compares with a keyset query), and (4) the raw baseline by OFFSET shows what
 // OFFSET alone costs there. Before measuring, every target's answer must be the same page.
-// Prints requests/s, p50 and p99 per target and p50 / p50(raw keyset) beside the goal 2x; runListBench
+// Prints requests/s, p50 and p99 per target and p50 / p50(raw keyset) beside the goal 2x (page 1
+// and the cursor; the offset page is shown without a goal, see the scenario); runListBench
 // returns the rows { scenario, target, reqPerSec, p50, p99, ratio, goal }.
 // The seeded database (list_bench_crm_people) is kept between runs while its marker matches.
 // The targets of a scenario take turns in BENCH_ROUNDS rounds (default 3) of BENCH_DURATION /
@@ -255,6 +256,10 @@ export async function runListBench(options = {}) {
       },
       {
         name: `page=${deep} (offset)`,
+        // Target 4 names "page 10,000 or a cursor at the same depth": the cursor row above is the
+        // deep page's goal. An offset page costs PostgreSQL every row before it (the raw OFFSET
+        // row: an index-only scan of 500,000 entries), so these rows are shown without a goal.
+        informational: true,
         targets: [
           { ...gateway, ...cycle([`page=${deep}`]) },
           { ...direct, ...cycle([`page=${deep}`]) },
@@ -293,7 +298,7 @@ export async function runListBench(options = {}) {
           target: t.name,
           ...r,
           ratio: Math.round((r.p50 / base) * 100) / 100,
-          goal: isRaw ? null : GOAL,
+          goal: isRaw || s.informational ? null : GOAL,
         });
       }
     }
@@ -304,6 +309,9 @@ export async function runListBench(options = {}) {
       })),
     );
     log('p50/p99 in ms; ratio = p50 / p50 of the raw keyset baseline of the same scenario');
+    log(
+      `bench list: page=${deep} by offset has no goal: the deep page's goal is met by the cursor (after=); OFFSET steps over every earlier row, in PostgreSQL as in the raw OFFSET row`,
+    );
     return rows;
   } finally {
     await stack.stop();

@@ -13,7 +13,8 @@
 //   5 create and read a company: direct vs raw, gateway vs direct (scenarios/companies.mjs)
 // The raw baselines (raw/*.mjs) are node:http + pg doing the same writes and reads in plain SQL.
 // `all` adds the list scenario of list.mjs (1,000,000 people: page 1, a cursor at page 10,000 and
-// page=10000 by offset, p50 against a raw keyset page; goal at most 2x).
+// page=10000 by offset, p50 against a raw keyset page; goal at most 2x for page 1 and the cursor,
+// the offset page shown beside without a goal: target 4 accepts a cursor for the deep page).
 // `list` and `companies` run the older list and company search benches on their own stacks;
 // `events` the events service's (events.mjs: website event list, public read, webhook fan-out);
 // `bookings` bookings-invitations' (bookings.mjs: public booking throughput, hot vs spread).

@@ -14,10 +14,8 @@ import {
   ProbeRequest,
   requestArbitrary,
 } from './bad-input/requests';
-import { BOOKING_SERVICES, Client, TestTenant } from './client';
-import { freePort, natsServer, NatsProcess, startStack, tenantHeaders } from '@crm/testing';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { BOOKING_SERVICES, Client, startIsolatedClient, TestTenant } from './client';
+import { tenantHeaders } from '@crm/testing';
 import { Client as Pg } from 'pg';
 
 // The bad-input probe (issue 9): every operation of the served OpenAPI description, through the
@@ -51,9 +49,6 @@ let foreign: IdPool;
 let fingerprints: Fingerprinter;
 // The receiver of the fixtures' webhook endpoints (and of any the probe re-enables and replays).
 let receiver: Server;
-// The stack's own nats-server (JetStream carries the services' events between them).
-let nats: NatsProcess;
-let natsStore: string;
 // Databases whose outbox events others consume (crm-people, crm-companies, events,
 // bookings-invitations), and the consumers' (to wait until the events are processed).
 let dbs: Record<string, Pg>;
@@ -65,28 +60,22 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/probe-hook`;
-  natsStore = mkdtempSync(path.join(os.tmpdir(), 'probe-nats-'));
-  nats = await natsServer(await freePort(), natsStore);
   // WEBHOOK_* is read by the events service only: the receiver is on loopback, a delivery is
   // tried within 100 ms and given up after one retry, so the probe can wait for it (settled()).
   // bookings-invitations: mails stay queued (what a request writes is the queued mail; sending
   // is the worker's, tested in its own specs), an import job is picked up within 100 ms.
-  client = new Client(
-    await startStack('probe', BOOKING_SERVICES, {
-      env: {
-        NATS_URL: nats.url,
-        WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
-        WEBHOOK_WORKER_POLL_MS: '100',
-        WEBHOOK_RETRY_SCHEDULE_S: '1',
-        MAIL_WORKER_ENABLED: 'false',
-        IMPORT_POLL_INTERVAL_MS: '100',
-        // every probe request comes from one address: the public rate limit (gateway) would
-        // answer long runs with 429 instead of probing the operations
-        PUBLIC_RATE_LIMIT_BURST: '1000000',
-        PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000',
-      },
-    }),
-  );
+  // The stack's own nats-server (JetStream carries the services' events between them).
+  client = await startIsolatedClient('probe', BOOKING_SERVICES, {
+    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+    WEBHOOK_WORKER_POLL_MS: '100',
+    WEBHOOK_RETRY_SCHEDULE_S: '1',
+    MAIL_WORKER_ENABLED: 'false',
+    IMPORT_POLL_INTERVAL_MS: '100',
+    // every probe request comes from one address: the public rate limit (gateway) would
+    // answer long runs with 429 instead of probing the operations
+    PUBLIC_RATE_LIMIT_BURST: '1000000',
+    PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000',
+  });
   probing = await client.tenant();
   other = await client.tenant();
   // both tenants' at once: each waits for its event's copy and its webhook delivery
@@ -111,8 +100,6 @@ afterAll(async () => {
   await Promise.all(Object.values(dbs ?? {}).map((db) => db.end()));
   await fingerprints?.close();
   await client?.stack.shutdown();
-  await nats?.stop();
-  if (natsStore) rmSync(natsStore, { recursive: true, force: true });
   receiver?.closeAllConnections();
   await new Promise((r) => receiver?.close(r));
 });

@@ -1,9 +1,14 @@
-import { freePort, natsServer, NatsProcess, startStack, tenantHeaders } from '@crm/testing';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { tenantHeaders } from '@crm/testing';
 import { randomUUID } from 'node:crypto';
-import { Answer, Client, eventually, EVENT_SERVICES, TestTenant } from './client';
+import {
+  Answer,
+  BOOKING_SERVICES,
+  Client,
+  eventually,
+  inDays,
+  startIsolatedClient,
+  TestTenant,
+} from './client';
 
 // BK1-BK9, BK12-BK15 through the gateway with events, crm-people and bookings-invitations: an
 // event made and published at events reaches bookings-invitations over JetStream, a visitor
@@ -12,34 +17,18 @@ import { Answer, Client, eventually, EVENT_SERVICES, TestTenant } from './client
 
 jest.setTimeout(120000);
 
-let nats: NatsProcess;
-let store: string;
 let client: Client;
 let a: TestTenant;
 let b: TestTenant;
 
 beforeAll(async () => {
-  store = mkdtempSync(path.join(os.tmpdir(), 'bookings-e2e-'));
-  nats = await natsServer(await freePort(), store);
-  client = new Client(
-    await startStack('bookings', [...EVENT_SERVICES, 'bookings-invitations'], {
-      env: { NATS_URL: nats.url },
-    }),
-  );
+  client = await startIsolatedClient('bookings', BOOKING_SERVICES);
   a = await client.tenant();
   b = await client.tenant();
 }, 180000);
 afterAll(async () => {
   await client?.stack.shutdown();
-  await nats?.stop();
-  rmSync(store, { recursive: true, force: true });
 }, 30000);
-
-const inDays = (days: number, hourUtc: number) => {
-  const d = new Date(Date.now() + days * 86_400_000);
-  d.setUTCHours(hourUtc, 0, 0, 0);
-  return d.toISOString();
-};
 
 let n = 0;
 /** A published event of `t` with one ticket type; resolves once bookings-invitations knows it. */

@@ -117,12 +117,16 @@ export async function startClient(name: string, services = SERVICES): Promise<Cl
 /**
  * A stack on a nats-server of its own, stopped with the stack: no service of another stack on
  * the shared NATS answers its requests (a bookings-invitations with another database would
- * answer events' publication check) or takes its stream's events.
+ * answer events' publication check) or takes its stream's events. `env` goes to every process.
  */
-export async function startIsolatedClient(name: string, services: string[]): Promise<Client> {
+export async function startIsolatedClient(
+  name: string,
+  services: string[],
+  env: Record<string, string> = {},
+): Promise<Client> {
   const store = mkdtempSync(path.join(os.tmpdir(), `${name}-nats-`));
   const nats = await natsServer(await freePort(), store);
-  const stack = await startStack(name, services, { env: { NATS_URL: nats.url } }).catch(
+  const stack = await startStack(name, services, { env: { ...env, NATS_URL: nats.url } }).catch(
     async (err: unknown) => {
       await nats.stop();
       throw err;
@@ -148,4 +152,11 @@ export async function eventually(check: () => Promise<void>, ms = 8000): Promise
       await new Promise((r) => setTimeout(r, 200));
     }
   }
+}
+
+/** An ISO instant `days` from now, at `hourUtc`:00 UTC when given (else at the current time). */
+export function inDays(days: number, hourUtc?: number): string {
+  const d = new Date(Date.now() + days * 86_400_000);
+  if (hourUtc !== undefined) d.setUTCHours(hourUtc, 0, 0, 0);
+  return d.toISOString();
 }

@@ -1,11 +1,16 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { freePort, natsServer, NatsProcess, startStack, tenantHeaders } from '@crm/testing';
-import { Answer, BOOKING_SERVICES, Client, eventually, TestTenant } from './client';
+import { tenantHeaders } from '@crm/testing';
+import {
+  Answer,
+  BOOKING_SERVICES,
+  Client,
+  eventually,
+  inDays,
+  startIsolatedClient,
+  TestTenant,
+} from './client';
 
 // The flows between the services through the gateway: an event set up at events (booking form
 // field set, ticket type at bookings-invitations, the publication check asking
@@ -13,8 +18,8 @@ import { Answer, BOOKING_SERVICES, Client, eventually, TestTenant } from './clie
 // over, the booker made a known person (BK9), the event deleted: the booking cancelled without a
 // fee, its tickets revoked, a touchpoint on the person's timeline in crm-people and the webhooks
 // booking.created and booking.cancelled at a real receiver. The tariff module `bookings` closes
-// every bookings-invitations route of a tenant without it. A nats-server of its own: no other
-// stack answers its requests or takes its stream.
+// every bookings-invitations route of a tenant without it. A nats-server of its own
+// (startIsolatedClient): no other stack answers its requests or takes its stream.
 
 jest.setTimeout(120000);
 
@@ -23,8 +28,6 @@ interface Hit {
   body: string;
 }
 
-let nats: NatsProcess;
-let store: string;
 let client: Client;
 let a: TestTenant;
 let b: TestTenant;
@@ -44,33 +47,18 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  store = mkdtempSync(path.join(os.tmpdir(), 'cross-bookings-e2e-'));
-  nats = await natsServer(await freePort(), store);
-  client = new Client(
-    await startStack('crossbookings', BOOKING_SERVICES, {
-      env: {
-        NATS_URL: nats.url,
-        WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
-        WEBHOOK_WORKER_POLL_MS: '100',
-      },
-    }),
-  );
+  client = await startIsolatedClient('crossbookings', BOOKING_SERVICES, {
+    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+    WEBHOOK_WORKER_POLL_MS: '100',
+  });
   a = await client.tenant();
   b = await client.tenant();
 }, 180000);
 afterAll(async () => {
   await client?.stack.shutdown();
-  await nats?.stop();
-  rmSync(store, { recursive: true, force: true });
   server?.closeAllConnections();
   await new Promise((r) => server?.close(r));
 }, 30000);
-
-const inDays = (days: number, hourUtc: number) => {
-  const d = new Date(Date.now() + days * 86_400_000);
-  d.setUTCHours(hourUtc, 0, 0, 0);
-  return d.toISOString();
-};
 
 /** The data of an answer with the expected status; anything else fails with the answer. */
 const ok = (res: Answer, status: number, what: string) => {

@@ -1,10 +1,13 @@
 import { Client as Pg } from 'pg';
-import { freePort, natsServer, NatsProcess, startStack } from '@crm/testing';
 import { createPublicKey, randomUUID, verify } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Client, eventually, EVENT_SERVICES, TestTenant } from './client';
+import {
+  BOOKING_SERVICES,
+  Client,
+  eventually,
+  inDays,
+  startIsolatedClient,
+  TestTenant,
+} from './client';
 
 // ET1-ET13 through the gateway: an event made and published at events, a ticket type and a
 // public booking (BK1) at bookings-invitations, then its tickets listed, read with their signed
@@ -14,21 +17,13 @@ import { Client, eventually, EVENT_SERVICES, TestTenant } from './client';
 
 jest.setTimeout(120000);
 
-let nats: NatsProcess;
-let store: string;
 let client: Client;
 let a: TestTenant;
 let b: TestTenant;
 let eventsDb: Pg;
 
 beforeAll(async () => {
-  store = mkdtempSync(path.join(os.tmpdir(), 'event-tickets-e2e-'));
-  nats = await natsServer(await freePort(), store);
-  client = new Client(
-    await startStack('event-tickets', [...EVENT_SERVICES, 'bookings-invitations'], {
-      env: { NATS_URL: nats.url },
-    }),
-  );
+  client = await startIsolatedClient('event-tickets', BOOKING_SERVICES);
   a = await client.tenant();
   b = await client.tenant();
   eventsDb = new Pg({
@@ -39,15 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await eventsDb?.end();
   await client?.stack.shutdown();
-  await nats?.stop();
-  rmSync(store, { recursive: true, force: true });
 }, 30000);
-
-const inDays = (days: number, hourUtc: number) => {
-  const d = new Date(Date.now() + days * 86_400_000);
-  d.setUTCHours(hourUtc, 0, 0, 0);
-  return d.toISOString();
-};
 
 /** A website of the tenant (the websites domain's routes are another helper's: plain SQL). */
 async function website(t: TestTenant): Promise<string> {

@@ -1,4 +1,4 @@
-import { BOOKING_SERVICES, Client, startIsolatedClient, TestTenant } from './client';
+import { BOOKING_SERVICES, Client, inDays, startIsolatedClient, TestTenant } from './client';
 
 // The events subgraph through the gateway's supergraph: settings, websites, events and webhooks
 // in one client's flow, the tariff module on GraphQL, and another tenant seeing nothing. With
@@ -14,13 +14,6 @@ beforeAll(async () => {
   b = await client.tenant();
 }, 120_000);
 afterAll(async () => client?.stack.shutdown());
-
-const inDays = (days: number, hour: number) => {
-  const d = new Date();
-  d.setUTCDate(d.getUTCDate() + days);
-  d.setUTCHours(hour, 0, 0, 0);
-  return d.toISOString();
-};
 
 /** Runs a GraphQL operation for `t` and answers its data, failing on any error. */
 async function gql(t: TestTenant, query: string, variables: Record<string, unknown> = {}) {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import ICAL from 'ical.js';
 import { Client as Pg } from 'pg';
 import { tenantHeaders } from '@crm/testing';
-import { BOOKING_SERVICES, Client, startIsolatedClient, TestTenant } from './client';
+import { BOOKING_SERVICES, Client, inDays, startIsolatedClient, TestTenant } from './client';
 
 // E1-E12 and the public feed W16 through the gateway, REST: one success and the main failure per
 // row, and another tenant's ids answering 404 with nothing changed. Websites and settings entries
@@ -30,12 +30,6 @@ afterAll(async () => {
 
 const errorsOf = (body: { errors?: { field: string; rule: string }[] }) =>
   (body.errors ?? []).map((e) => [e.field, e.rule]);
-
-const inDays = (days: number, hourUtc: number) => {
-  const d = new Date(Date.now() + days * 86_400_000);
-  d.setUTCHours(hourUtc, 0, 0, 0);
-  return d.toISOString();
-};
 
 async function website(t: TestTenant, published = true): Promise<string> {
   const key = `portal-${randomUUID().slice(0, 8)}.example`;

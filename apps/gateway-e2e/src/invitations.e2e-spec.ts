@@ -1,9 +1,14 @@
-import { freePort, natsServer, NatsProcess, startStack, tenantHeaders } from '@crm/testing';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { tenantHeaders } from '@crm/testing';
 import { randomUUID } from 'node:crypto';
-import { Answer, Client, eventually, EVENT_SERVICES, TestTenant } from './client';
+import {
+  Answer,
+  BOOKING_SERVICES,
+  Client,
+  eventually,
+  inDays,
+  startIsolatedClient,
+  TestTenant,
+} from './client';
 
 // Invitations IN1-IN17 through the gateway, with crm-people (a person's name and e-mail asked
 // over NATS) and events (the event's copy fed over JetStream) in the same stack: create, the
@@ -12,30 +17,18 @@ import { Answer, Client, eventually, EVENT_SERVICES, TestTenant } from './client
 
 jest.setTimeout(120000);
 
-let nats: NatsProcess;
-let store: string;
 let client: Client;
 let a: TestTenant;
 let b: TestTenant;
 
 beforeAll(async () => {
-  store = mkdtempSync(path.join(os.tmpdir(), 'invitations-e2e-'));
-  nats = await natsServer(await freePort(), store);
-  client = new Client(
-    await startStack('invitations', [...EVENT_SERVICES, 'bookings-invitations'], {
-      env: { NATS_URL: nats.url },
-    }),
-  );
+  client = await startIsolatedClient('invitations', BOOKING_SERVICES);
   a = await client.tenant();
   b = await client.tenant();
 }, 150000);
 afterAll(async () => {
   await client?.stack.shutdown();
-  await nats?.stop();
-  rmSync(store, { recursive: true, force: true });
 }, 30000);
-
-const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
 async function event(t: TestTenant, title = 'Gala'): Promise<string> {
   const res = await client.rest(t, 'POST', '/events', {

@@ -1,18 +1,14 @@
-import {
-  freePort,
-  natsServer,
-  NatsProcess,
-  pdfText,
-  startSmtpServer,
-  startStack,
-  type TestSmtpServer,
-} from '@crm/testing';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { pdfText, startSmtpServer, type TestSmtpServer } from '@crm/testing';
 import { randomUUID } from 'node:crypto';
 import { Client as Pg } from 'pg';
-import { Client, eventually, EVENT_SERVICES, TestTenant } from './client';
+import {
+  BOOKING_SERVICES,
+  Client,
+  eventually,
+  inDays,
+  startIsolatedClient,
+  TestTenant,
+} from './client';
 
 // BK10, BK11, BK16, BK17 through the gateway with the events service beside bookings-invitations
 // and a real SMTP server: a visitor books publicly, the invoice carries the invoice sender of the
@@ -21,8 +17,6 @@ import { Client, eventually, EVENT_SERVICES, TestTenant } from './client';
 
 jest.setTimeout(120_000);
 
-let nats: NatsProcess;
-let store: string;
 let smtp: TestSmtpServer;
 let client: Client;
 let pg: Pg;
@@ -30,19 +24,12 @@ let a: TestTenant;
 let b: TestTenant;
 
 beforeAll(async () => {
-  store = mkdtempSync(path.join(os.tmpdir(), 'invoices-e2e-'));
-  nats = await natsServer(await freePort(), store);
   smtp = await startSmtpServer();
-  client = new Client(
-    await startStack('invoices', [...EVENT_SERVICES, 'bookings-invitations'], {
-      env: {
-        NATS_URL: nats.url,
-        SMTP_URL: smtp.url,
-        MAIL_POLL_INTERVAL_MS: '200',
-        MAIL_RETRY_FIRST_MS: '200',
-      },
-    }),
-  );
+  client = await startIsolatedClient('invoices', BOOKING_SERVICES, {
+    SMTP_URL: smtp.url,
+    MAIL_POLL_INTERVAL_MS: '200',
+    MAIL_RETRY_FIRST_MS: '200',
+  });
   pg = new Pg({ connectionString: client.stack.processes.get('events')!.env.DATABASE_URL });
   await pg.connect();
   a = await client.tenant();
@@ -52,15 +39,7 @@ afterAll(async () => {
   await pg?.end();
   await client?.stack.shutdown();
   await smtp?.stop();
-  await nats?.stop();
-  rmSync(store, { recursive: true, force: true });
 }, 30_000);
-
-const inDays = (days: number, hourUtc: number) => {
-  const d = new Date(Date.now() + days * 86_400_000);
-  d.setUTCHours(hourUtc, 0, 0, 0);
-  return d.toISOString();
-};
 
 /** A published event of `t` with one ticket type at `price`, bookable once its copy arrived. */
 async function bookableEvent(t: TestTenant, price: string) {

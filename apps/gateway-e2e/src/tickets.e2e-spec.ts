@@ -1,9 +1,12 @@
-import { freePort, natsServer, NatsProcess, startStack } from '@crm/testing';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { Client, eventually, EVENT_SERVICES, TestTenant } from './client';
+import {
+  BOOKING_SERVICES,
+  Client,
+  eventually,
+  inDays,
+  startIsolatedClient,
+  TestTenant,
+} from './client';
 
 // K1, K2 through the gateway with the events service beside bookings-invitations: an event
 // created at events, its ticket types at bookings-invitations (the event confirmed by the copy
@@ -13,34 +16,18 @@ import { Client, eventually, EVENT_SERVICES, TestTenant } from './client';
 
 jest.setTimeout(90000);
 
-let nats: NatsProcess;
-let store: string;
 let client: Client;
 let a: TestTenant;
 let b: TestTenant;
 
 beforeAll(async () => {
-  store = mkdtempSync(path.join(os.tmpdir(), 'tickets-e2e-'));
-  nats = await natsServer(await freePort(), store);
-  client = new Client(
-    await startStack('tickets', [...EVENT_SERVICES, 'bookings-invitations'], {
-      env: { NATS_URL: nats.url },
-    }),
-  );
+  client = await startIsolatedClient('tickets', BOOKING_SERVICES);
   a = await client.tenant();
   b = await client.tenant();
 }, 120000);
 afterAll(async () => {
   await client?.stack.shutdown();
-  await nats?.stop();
-  rmSync(store, { recursive: true, force: true });
 }, 30000);
-
-const inDays = (days: number, hourUtc: number) => {
-  const d = new Date(Date.now() + days * 86_400_000);
-  d.setUTCHours(hourUtc, 0, 0, 0);
-  return d.toISOString();
-};
 
 async function event(t: TestTenant, title = 'Ticketed gala'): Promise<string> {
   const res = await client.rest(t, 'POST', '/events', {
