@@ -13,7 +13,8 @@ import { registerGraphqlRoute } from './graphql/graphql.route';
 import { SupergraphService } from './graphql/supergraph.service';
 import { OpenApiService } from './openapi/openapi.service';
 import { ProxyService } from './routing/proxy.service';
-import { registerProxyRoute } from './routing/proxy.route';
+import { FastHandler, fastProxyHandler, serverWithFastPath } from './routing/fast-proxy';
+import { registerProxyRoute, RestProxy } from './routing/proxy.route';
 import { assignRequestId } from './routing/request-id';
 
 /** The admin API is the only JSON read by Nest's routes here; its bodies are small. */
@@ -22,12 +23,16 @@ const ADMIN_BODY_LIMIT = 100 * 1024;
 /**
  * Creates the gateway (not yet listening). Nest serves the admin API, health, the OpenAPI
  * document and the docs; /v1/crm/** and /graphql are plain Fastify routes in scopes of their own
- * (see registerProxyRoute, registerGraphqlRoute).
+ * (see registerProxyRoute, registerGraphqlRoute), and keyed REST reads are answered before Fastify
+ * (fastProxyHandler).
  */
 export async function createGatewayApp(config: GatewayConfig): Promise<NestFastifyApplication> {
+  // Keyed REST reads skip Fastify (fast-proxy.ts); the handler is set once the app exists.
+  const fast: { handler?: FastHandler } = {};
   const adapter = new CrmHttpAdapter({
     bodyLimit: ADMIN_BODY_LIMIT,
     routerOptions: ROUTER_OPTIONS,
+    serverFactory: serverWithFastPath(fast),
     ...(config.TRUST_PROXY_HOPS > 0 ? { trustProxy: config.TRUST_PROXY_HOPS } : {}),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
@@ -38,6 +43,7 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestFasti
   const auth = app.get(GatewayAuthService);
   const i18n = app.get<I18nService>(I18nService);
   adapter.useErrorReplier((err, req, reply) => sendErrorEnvelope(i18n, req, reply, err));
+  const restProxy = new RestProxy({ auth, proxy: app.get(ProxyService), i18n, config });
   await app.register(async (scope: FastifyInstance) => {
     // The services read the bodies: this scope passes every content type through unparsed.
     scope.removeAllContentTypeParsers();
@@ -45,13 +51,14 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestFasti
     // What Fastify refuses before the route runs (a Content-Type header it cannot parse) gets
     // the envelope too, not Fastify's own body.
     scope.setErrorHandler((err, req, reply) => sendErrorEnvelope(i18n, req, reply, err));
-    registerProxyRoute(scope, {
-      auth,
-      proxy: app.get(ProxyService),
-      i18n,
-      config,
-    });
+    registerProxyRoute(scope, restProxy, i18n);
   });
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  fast.handler = fastProxyHandler(restProxy, i18n, () => closing);
   await app.register(async (scope: FastifyInstance) =>
     registerGraphqlRoute(scope, { auth, supergraph: app.get(SupergraphService) }),
   );

@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { I18nService } from 'nestjs-i18n';
 import { throwError } from 'rxjs';
 import { errorEnvelope } from '@crm/envelope';
@@ -80,6 +81,28 @@ export function toAppException(exception: unknown, logger?: Logger): AppExceptio
   return new AppException(ErrorCode.INTERNAL, 'errors.internal');
 }
 
+/** The error envelope's status and body for `exception`, in the language the headers ask for. */
+function errorAnswer(
+  i18n: I18nService,
+  headers: IncomingHttpHeaders | undefined,
+  exception: unknown,
+  logger?: Logger,
+): { status: number; body: ReturnType<typeof errorEnvelope> } {
+  let err = toAppException(exception, logger);
+  if (err.messageKey === 'errors.unsupportedMediaType' && !err.args.type) {
+    // Fastify's error does not say which type: the request does.
+    const type = String(headers?.['content-type'] ?? '').slice(0, 100);
+    err = new AppException(err.code, err.messageKey, { type });
+  }
+  const lang = headers
+    ? resolveLanguage(headers['accept-language'] as string | undefined)
+    : FALLBACK_LANGUAGE;
+  const { message, errors } = translateError(i18n, err, lang);
+  return { status: err.status, body: errorEnvelope(err.status, message, errors) };
+}
+
+const ERROR_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 /**
  * Answers an HTTP request with the error envelope, translated into the caller's language. Used by
  * the filter below and by routes served outside Nest's router (the gateway's proxy).
@@ -91,25 +114,32 @@ export function sendErrorEnvelope(
   exception: unknown,
   logger?: Logger,
 ): void {
-  let err = toAppException(exception, logger);
-  if (err.messageKey === 'errors.unsupportedMediaType' && !err.args.type) {
-    // Fastify's error does not say which type: the request does.
-    const type = String(req?.headers?.['content-type'] ?? '').slice(0, 100);
-    err = new AppException(err.code, err.messageKey, { type });
-  }
+  const { status, body } = errorAnswer(i18n, req?.headers, exception, logger);
   if (res.sent || res.raw.headersSent) {
     // The answer had begun: nothing valid can be sent any more.
     if (!res.raw.writableEnded) res.raw.destroy();
     return;
   }
-  const lang = req?.headers
-    ? resolveLanguage(req.headers['accept-language'] as string | undefined)
-    : FALLBACK_LANGUAGE;
-  const { message, errors } = translateError(i18n, err, lang);
-  void res
-    .status(err.status)
-    .type('application/json; charset=utf-8')
-    .send(errorEnvelope(err.status, message, errors));
+  void res.status(status).type(ERROR_CONTENT_TYPE).send(body);
+}
+
+/** sendErrorEnvelope for a plain node:http response (the gateway's fast path, no Fastify reply). */
+export function sendRawErrorEnvelope(
+  i18n: I18nService,
+  req: IncomingMessage,
+  res: ServerResponse,
+  exception: unknown,
+): void {
+  const { status, body } = errorAnswer(i18n, req.headers, exception);
+  if (res.headersSent) {
+    if (!res.writableEnded) res.destroy();
+    return;
+  }
+  const bytes = Buffer.from(JSON.stringify(body));
+  res.statusCode = status;
+  res.setHeader('content-type', ERROR_CONTENT_TYPE);
+  res.setHeader('content-length', bytes.length);
+  res.end(bytes);
 }
 
 /**

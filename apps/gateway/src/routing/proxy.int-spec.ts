@@ -549,3 +549,109 @@ describe('public operations are rate-limited per client address', () => {
     expect(keyed.status).toBe(200);
   });
 });
+
+describe('keyed GETs skip Fastify (fast-proxy.ts) and answer as the Fastify route does', () => {
+  // The same call both ways: plain (the fast path) and with a percent-escape in the query, which
+  // the fast path leaves to the Fastify route.
+  const both = async (path: string, headers: Record<string, string>) => {
+    const sep = path.includes('?') ? '&' : '?';
+    const [fast, routed] = await Promise.all([
+      rawRequest(path, { headers }),
+      rawRequest(`${path}${sep}via=%66astify`, { headers }),
+    ]);
+    return { fast, routed };
+  };
+  const comparable = (a: Awaited<ReturnType<typeof rawRequest>>) => {
+    const { date: _date, 'x-request-id': id, 'keep-alive': _ka, ...headers } = a.headers;
+    let body: unknown = a.body.toString('utf8');
+    try {
+      const parsed = JSON.parse(body as string);
+      if (parsed?.metaData) delete parsed.metaData.responseTimeStamp;
+      body = parsed;
+    } catch {
+      /* not JSON */
+    }
+    return { status: a.status, headers, body, hasRequestId: typeof id === 'string' };
+  };
+
+  beforeAll(() => {
+    people.handlers.push((req, res) => {
+      const path = (req.url ?? '').split('?')[0];
+      if (path === '/v1/crm/people/parity-ok') {
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'x-upstream': 'yes',
+          'set-cookie': ['a=1', 'b=2'],
+        });
+        res.end('{"data":{"id":"parity"}}');
+      } else if (path === '/v1/crm/people/parity-empty') {
+        res.writeHead(204);
+        res.end();
+      } else if (path === '/v1/crm/people/parity-untyped') {
+        // a length, so the gateway reads it whole (a body without one is streamed as it comes)
+        res.writeHead(200, { 'content-length': '3' });
+        res.end('abc');
+      } else if (path === '/v1/crm/people/parity-streamed') {
+        res.writeHead(200, { 'content-type': 'text/csv' });
+        res.write('a,b\n');
+        setTimeout(() => res.end('1,2\n'), 20);
+      } else {
+        return false;
+      }
+      return true;
+    });
+  });
+
+  it.each(['parity-ok', 'parity-empty', 'parity-untyped', 'parity-streamed'])(
+    "the service's answer %s: same status, headers and body",
+    async (name) => {
+      const { fast, routed } = await both(`/v1/crm/people/${name}`, withKey('tenant-a', KEY_A));
+      expect(comparable(fast)).toEqual(comparable(routed));
+      expect(comparable(fast).hasRequestId).toBe(true);
+    },
+  );
+
+  it('a 204 carries no content type or length; an untyped body is application/octet-stream', async () => {
+    const { fast } = await both('/v1/crm/people/parity-empty', withKey('tenant-a', KEY_A));
+    expect(fast.status).toBe(204);
+    expect(fast.headers['content-type']).toBeUndefined();
+    expect(fast.headers['content-length']).toBeUndefined();
+    const untyped = await rawRequest('/v1/crm/people/parity-untyped', {
+      headers: withKey('tenant-a', KEY_A),
+    });
+    expect(untyped.headers['content-type']).toBe('application/octet-stream');
+    expect(untyped.body.toString()).toBe('abc');
+  });
+
+  it('a streamed answer arrives whole', async () => {
+    const res = await rawRequest('/v1/crm/people/parity-streamed', {
+      headers: withKey('tenant-a', KEY_A),
+    });
+    expect(res.headers['content-type']).toBe('text/csv');
+    expect(res.body.toString()).toBe('a,b\n1,2\n');
+  });
+
+  it.each([
+    [
+      'no tenant headers, in German',
+      { Authorization: `Bearer ${KEY_A}`, 'Accept-Language': 'de' },
+      400,
+    ],
+    ['no key', { ...tenantHeaders('tenant-a') }, 401],
+    ['an unknown key', withKey('tenant-a', keyOf('unknown')), 401],
+    ["another tenant's key", withKey('tenant-a', KEY_B), 403],
+  ])('%s: the same translated envelope', async (_name, headers, status) => {
+    const { fast, routed } = await both('/v1/crm/people/parity-ok', headers);
+    expect(fast.status).toBe(status);
+    expect(comparable(fast)).toEqual(comparable(routed));
+    expect(JSON.parse(fast.body.toString())).toMatchObject({ data: null, statusCode: status });
+  });
+
+  it("returns the client's request id and passes it to the service", async () => {
+    const res = await rawRequest('/v1/crm/people/parity-ok', {
+      headers: withKey('tenant-a', KEY_A, { 'X-Request-Id': 'fast-path-1' }),
+    });
+    expect(res.headers['x-request-id']).toBe('fast-path-1');
+    expect(apiCalls(people).at(-1)!.headers['x-request-id']).toBe('fast-path-1');
+  });
+});

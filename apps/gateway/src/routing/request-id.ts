@@ -1,22 +1,32 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 const ACCEPTABLE = /^[\w.:@/+=-]{1,128}$/;
 
 /**
- * Every call gets an X-Request-Id: the client's when it sent a sane one, a new UUID otherwise.
- * It is passed to the services and returned with the answer, so logs on both sides match.
- * (A Fastify onRequest hook: it runs before routing, for Nest's routes and the raw ones alike.)
+ * The call's X-Request-Id: the client's when it sent a sane one, a new UUID otherwise. Written
+ * into the request's headers, so it is passed to the services; the caller returns it with the
+ * answer, so logs on both sides match.
+ */
+export function takeRequestId(headers: IncomingHttpHeaders): string {
+  const sent = headers['x-request-id'];
+  const id = typeof sent === 'string' && ACCEPTABLE.test(sent) ? sent : randomUUID();
+  headers['x-request-id'] = id;
+  return id;
+}
+
+/**
+ * Every call gets an X-Request-Id (takeRequestId). A Fastify onRequest hook: it runs before
+ * routing, for Nest's routes and the raw ones alike; the fast path (fast-proxy.ts) calls
+ * takeRequestId itself.
  */
 export function assignRequestId(
   req: FastifyRequest,
   reply: FastifyReply,
   done: (err?: Error) => void,
 ): void {
-  const sent = req.headers['x-request-id'];
-  const id = typeof sent === 'string' && ACCEPTABLE.test(sent) ? sent : randomUUID();
-  req.headers['x-request-id'] = id;
-  reply.header(REQUEST_ID_HEADER, id);
+  reply.header(REQUEST_ID_HEADER, takeRequestId(req.headers));
   done();
 }

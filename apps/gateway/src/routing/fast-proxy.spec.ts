@@ -1,0 +1,46 @@
+import type { IncomingMessage } from 'node:http';
+import { fastEligible, fastProxyHandler } from './fast-proxy';
+import type { RestProxy } from './proxy.route';
+
+const request = (method: string, url: string, headers: Record<string, string> = {}) =>
+  ({ method, url, headers }) as unknown as IncomingMessage;
+
+describe('fastEligible: which calls skip Fastify', () => {
+  it('takes keyed GETs without a body under /v1/crm/', () => {
+    expect(fastEligible(request('GET', '/v1/crm/people/7'))).toBe(true);
+    expect(fastEligible(request('GET', '/v1/crm/companies?pageSize=50&sort=name'))).toBe(true);
+    expect(fastEligible(request('GET', '/v1/crm/people', { 'content-length': '0' }))).toBe(true);
+  });
+
+  it.each([
+    ['POST', '/v1/crm/people', {}],
+    ['HEAD', '/v1/crm/people/7', {}],
+    ['DELETE', '/v1/crm/people/7', {}],
+    // Fastify decodes and checks these (NUL as %00, malformed escapes)
+    ['GET', '/v1/crm/people?q=%00', {}],
+    ['GET', '/v1/crm/people/%E0%A4%A', {}],
+    // rate-limited by the client address (TRUST_PROXY_HOPS): Fastify's req.ip
+    ['GET', '/v1/crm/websites/public/abc/events', {}],
+    // another spelling of the prefix, no owner, dot segments: Fastify's route answers 404
+    ['GET', '/V1/crm/people', {}],
+    ['GET', '/v1/crm/no-such-area', {}],
+    ['GET', '/v1/crm/people/../companies', {}],
+    ['GET', `/v1/crm/people/${'x'.repeat(1000)}`, {}],
+    ['GET', '/v1/crm/people', { 'content-length': '12' }],
+    ['GET', '/v1/crm/people', { 'transfer-encoding': 'chunked' }],
+  ])('leaves %s %s %j to Fastify', (method, url, headers) => {
+    expect(fastEligible(request(method, url, headers as Record<string, string>))).toBe(false);
+  });
+});
+
+describe('fastProxyHandler', () => {
+  it('leaves every call to Fastify once the app is closing (Fastify answers 503)', () => {
+    const proxy = { call: jest.fn() } as unknown as RestProxy;
+    let closing = false;
+    const handler = fastProxyHandler(proxy, {} as never, () => closing);
+    const res = { setHeader: jest.fn() } as never;
+    closing = true;
+    expect(handler(request('GET', '/v1/crm/people/7'), res)).toBe(false);
+    expect(proxy.call).not.toHaveBeenCalled();
+  });
+});
