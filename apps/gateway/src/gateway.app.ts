@@ -58,7 +58,7 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestFasti
     closing = true;
     done();
   });
-  fast.handler = fastProxyHandler(restProxy, i18n, () => closing);
+  fast.handler = fastProxyHandler(restProxy, i18n, () => closing, config.TRUST_PROXY_HOPS);
   await app.register(async (scope: FastifyInstance) =>
     registerGraphqlRoute(scope, { auth, supergraph: app.get(SupergraphService) }),
   );

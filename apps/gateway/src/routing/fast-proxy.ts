@@ -1,3 +1,4 @@
+import proxyAddr from '@fastify/proxy-addr';
 import http, { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
 import type { FastifyServerFactory, FastifyServerOptions } from 'fastify';
@@ -16,10 +17,10 @@ export type FastHandler = (req: IncomingMessage, res: ServerResponse) => boolean
 const MAX_FAST_URL = 1000;
 
 /**
- * Whether a call can skip Fastify: a keyed GET without a body under /v1/crm/ with nothing in the
- * URL Fastify would look at twice. Percent-encoding (a NUL as %00, malformed escapes), public
- * operations (rate limited by the client address behind TRUST_PROXY_HOPS), HEAD, bodies, other
- * spellings of the prefix and long URLs all take the Fastify route, which answers them as before.
+ * Whether a call can skip Fastify: a GET without a body under /v1/crm/ with nothing in the URL
+ * Fastify would look at twice. Percent-encoding (a NUL as %00, malformed escapes), HEAD, bodies,
+ * other spellings of the prefix and long URLs all take the Fastify route, which answers them as
+ * before.
  */
 export function fastEligible(req: IncomingMessage): boolean {
   const url = req.url;
@@ -28,8 +29,17 @@ export function fastEligible(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   if ((length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined)
     return false;
-  const route = resolveRestRoute(url);
-  return route !== null && !route.isPublic;
+  return resolveRestRoute(url) !== null;
+}
+
+/**
+ * The client's address as Fastify's req.ip gives it with `trustProxy: hops`: the socket's peer,
+ * or the address `hops` proxies back in X-Forwarded-For (the public rate limit counts by it).
+ */
+export function clientAddress(req: IncomingMessage, hops: number): string {
+  if (hops <= 0) return req.socket.remoteAddress ?? '';
+  const addresses = proxyAddr.all(req, (_address, i) => i < hops);
+  return addresses[addresses.length - 1] ?? '';
 }
 
 /** The service's answer written as Fastify's reply.send writes it (headers, length, body). */
@@ -58,16 +68,17 @@ function sendAnswer(res: ServerResponse, answer: ServiceAnswer): void {
 }
 
 /**
- * The gateway's hottest path without Fastify: a keyed GET under /v1/crm/ (reads are most of an
- * integration's calls). Fastify's routing, hooks and reply cost the gateway about a third of its
- * CPU per proxied read; this path runs the same RestProxy checks and sends the same answer, and
- * hands everything it does not take (fastEligible), and any call once the app is closing (so
- * Fastify answers 503), to Fastify.
+ * The gateway's hottest path without Fastify: a GET under /v1/crm/ (reads are most of an
+ * integration's calls, and all of a visitor's). Fastify's routing, hooks and reply cost the
+ * gateway about a third of its CPU per proxied read; this path runs the same RestProxy checks and
+ * sends the same answer, and hands everything it does not take (fastEligible), and any call once
+ * the app is closing (so Fastify answers 503), to Fastify.
  */
 export function fastProxyHandler(
   proxy: RestProxy,
   i18n: I18nService,
   closing: () => boolean,
+  trustProxyHops: number,
 ): FastHandler {
   return (req, res) => {
     if (closing() || !fastEligible(req)) return false;
@@ -76,9 +87,8 @@ export function fastProxyHandler(
       .call(
         req,
         res,
-        // public operations never take this path
-        () => req.socket.remoteAddress ?? '',
-        () => undefined,
+        () => clientAddress(req, trustProxyHops),
+        (seconds) => res.setHeader('Retry-After', String(seconds)),
       )
       .then(
         (answer) => sendAnswer(res, answer),

@@ -647,6 +647,22 @@ describe('keyed GETs skip Fastify (fast-proxy.ts) and answer as the Fastify rout
     expect(JSON.parse(fast.body.toString())).toMatchObject({ data: null, statusCode: status });
   });
 
+  it('public reads take it too: no key, no caller id, the same answer', async () => {
+    const { fast, routed } = await both(
+      '/v1/crm/websites/public/config?url=x.example',
+      tenantHeaders('tenant-a'),
+    );
+    expect(fast.status).toBe(200);
+    const { body: fastBody, ...fastRest } = comparable(fast);
+    const { body: routedBody, ...routedRest } = comparable(routed);
+    expect(fastRest).toEqual(routedRest);
+    expect((fastBody as { data: unknown }).data).toMatchObject({ method: 'GET' });
+    expect((routedBody as { data: unknown }).data).toMatchObject({ method: 'GET' });
+    const [a, b] = apiCalls(events).slice(-2);
+    expect(a.headers['x-caller-id']).toBeUndefined();
+    expect(b.headers['x-caller-id']).toBeUndefined();
+  });
+
   it("returns the client's request id and passes it to the service", async () => {
     const res = await rawRequest('/v1/crm/people/parity-ok', {
       headers: withKey('tenant-a', KEY_A, { 'X-Request-Id': 'fast-path-1' }),
