@@ -23,11 +23,11 @@ const ADMIN_BODY_LIMIT = 100 * 1024;
 /**
  * Creates the gateway (not yet listening). Nest serves the admin API, health, the OpenAPI
  * document and the docs; /v1/crm/** and /graphql are plain Fastify routes in scopes of their own
- * (see registerProxyRoute, registerGraphqlRoute), and keyed REST reads are answered before Fastify
+ * (see registerProxyRoute, registerGraphqlRoute), and REST GETs are answered before Fastify
  * (fastProxyHandler).
  */
 export async function createGatewayApp(config: GatewayConfig): Promise<NestFastifyApplication> {
-  // Keyed REST reads skip Fastify (fast-proxy.ts); the handler is set once the app exists.
+  // REST GETs skip Fastify (fast-proxy.ts); the handler is set once the app exists.
   const fast: { handler?: FastHandler } = {};
   const adapter = new CrmHttpAdapter({
     bodyLimit: ADMIN_BODY_LIMIT,

@@ -1,4 +1,5 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { I18nService } from 'nestjs-i18n';
 import { clientAddress, fastEligible, fastProxyHandler } from './fast-proxy';
 import type { RestProxy } from './proxy.route';
 
@@ -34,6 +35,35 @@ describe('fastEligible: which calls skip Fastify', () => {
 });
 
 describe('fastProxyHandler', () => {
+  it('answers 500 in the envelope when the answer cannot be written (no unhandled rejection)', async () => {
+    const proxy = {
+      call: jest.fn().mockResolvedValue({
+        statusCode: 200,
+        headers: { 'x-bad': 'a\u0001b' },
+        body: Buffer.from('{}'),
+      }),
+    } as unknown as RestProxy;
+    const i18n = { t: (key: string) => key } as unknown as I18nService;
+    const headers = new Map<string, unknown>();
+    let ended: Buffer | undefined;
+    const res = {
+      headersSent: false,
+      statusCode: 200,
+      setHeader: (name: string, value: unknown) => {
+        // as node:http does for a control character in a value
+        if (typeof value === 'string' && value.includes('\u0001')) throw new TypeError('bad');
+        headers.set(name.toLowerCase(), value);
+      },
+      end: (bytes: Buffer) => (ended = bytes),
+    } as unknown as ServerResponse;
+    const handler = fastProxyHandler(proxy, i18n, () => false, 0);
+    expect(handler(request('GET', '/v1/crm/people/7'), res)).toBe(true);
+    await new Promise((r) => setImmediate(r));
+    expect(res.statusCode).toBe(500);
+    expect(headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(ended!.toString())).toMatchObject({ data: null, statusCode: 500 });
+  });
+
   it('leaves every call to Fastify once the app is closing (Fastify answers 503)', () => {
     const proxy = { call: jest.fn() } as unknown as RestProxy;
     let closing = false;

@@ -90,10 +90,10 @@ export function fastProxyHandler(
         () => clientAddress(req, trustProxyHops),
         (seconds) => res.setHeader('Retry-After', String(seconds)),
       )
-      .then(
-        (answer) => sendAnswer(res, answer),
-        (err: unknown) => sendRawErrorEnvelope(i18n, req, res, err),
-      );
+      .then((answer) => sendAnswer(res, answer))
+      // a refused call, or an answer that could not be written (a 500 then, never a rejection
+      // left unhandled, which would end the process)
+      .catch((err: unknown) => sendRawErrorEnvelope(i18n, req, res, err));
     return true;
   };
 }
