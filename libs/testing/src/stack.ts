@@ -82,6 +82,14 @@ async function stopProcess(p: StackProcess): Promise<void> {
  * on a fresh database of its own, all on free ports. `name` keeps databases of test files apart;
  * `options.env` is given to every process (e.g. a NATS_URL of the test's own).
  */
+/**
+ * bookings-invitations sends mails only to a test's own SMTP server (startSmtpServer): without an
+ * SMTP_URL its mail worker stays off (it would retry, and render PDFs, for nothing). `env` on top.
+ */
+export function testMailWorkerEnv(env: Record<string, string> = {}): Record<string, string> {
+  return { ...(env.SMTP_URL ? {} : { MAIL_WORKER_ENABLED: 'false' }), ...env };
+}
+
 export async function startStack(
   name: string,
   services: string[],
@@ -96,10 +104,7 @@ export async function startStack(
     HOST: '127.0.0.1',
     NATS_URL: NATS_TEST_URL,
     APOLLO_TELEMETRY_DISABLED: 'true',
-    // bookings-invitations sends mails only to a test's own SMTP server (startSmtpServer): without
-    // one its worker would retry, and render PDFs, for nothing
-    ...(options.env?.SMTP_URL ? {} : { MAIL_WORKER_ENABLED: 'false' }),
-    ...options.env,
+    ...testMailWorkerEnv(options.env),
   };
 
   const stack: Stack = {

@@ -1,6 +1,12 @@
 import { createServiceApp } from '@crm/service-kit';
 import { loadConfig } from '@crm/config';
-import { freePort, NATS_TEST_URL, RunningService, startServiceForTest } from '@crm/testing';
+import {
+  freePort,
+  NATS_TEST_URL,
+  RunningService,
+  startServiceForTest,
+  testMailWorkerEnv,
+} from '@crm/testing';
 import { AppModule, SERVICE_NAME } from '../app.module';
 import { BookingsInvitationsConfig } from '../config';
 
@@ -18,14 +24,8 @@ export const startBookingsInvitations = (dbName: string, env?: Record<string, st
     config: BookingsInvitationsConfig,
     createApp: createServiceApp,
     dbName,
-    env: mailWorkerEnv(env),
+    env: testMailWorkerEnv(env),
   });
-
-/** No SMTP_URL given: the mail worker stays off (it would retry, and render PDFs, for nothing). */
-const mailWorkerEnv = (env: Record<string, string> = {}) => ({
-  ...(env.SMTP_URL ? {} : { MAIL_WORKER_ENABLED: 'false' }),
-  ...env,
-});
 
 /**
  * A second replica of the service on the database of a running one (not recreated): two
@@ -43,7 +43,7 @@ export async function startReplica(
     PORT: String(port),
     DATABASE_URL: databaseUrl,
     NATS_URL: NATS_TEST_URL,
-    ...mailWorkerEnv(env),
+    ...testMailWorkerEnv(env),
   });
   const app = await createServiceApp(AppModule.forRoot(config), {
     service: SERVICE_NAME,

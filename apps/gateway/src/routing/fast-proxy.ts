@@ -7,7 +7,7 @@ import { sendRawErrorEnvelope } from '@crm/errors';
 import type { RestProxy } from './proxy.route';
 import type { ServiceAnswer } from './proxy.service';
 import { REQUEST_ID_HEADER, takeRequestId } from './request-id';
-import { resolveRestRoute } from './services';
+import { resolveRestRoute, RestRoute } from './services';
 import { downstreamResponseHeaders } from './upstream-headers';
 
 /** Answers a request itself (true) or leaves it to Fastify (false). */
@@ -17,19 +17,19 @@ export type FastHandler = (req: IncomingMessage, res: ServerResponse) => boolean
 const MAX_FAST_URL = 1000;
 
 /**
- * Whether a call can skip Fastify: a GET without a body under /v1/crm/ with nothing in the URL
- * Fastify would look at twice. Percent-encoding (a NUL as %00, malformed escapes), HEAD, bodies,
- * other spellings of the prefix and long URLs all take the Fastify route, which answers them as
- * before.
+ * The route of a call that can skip Fastify, else null: a GET without a body under /v1/crm/ with
+ * nothing in the URL Fastify would look at twice. Percent-encoding (a NUL as %00, malformed
+ * escapes), HEAD, bodies, other spellings of the prefix, unknown segments and long URLs all take
+ * the Fastify route, which answers them as before.
  */
-export function fastEligible(req: IncomingMessage): boolean {
+export function fastRoute(req: IncomingMessage): RestRoute | null {
   const url = req.url;
-  if (req.method !== 'GET' || !url || url.length > MAX_FAST_URL) return false;
-  if (!url.startsWith('/v1/crm/') || url.includes('%')) return false;
+  if (req.method !== 'GET' || !url || url.length > MAX_FAST_URL) return null;
+  if (!url.startsWith('/v1/crm/') || url.includes('%')) return null;
   const length = req.headers['content-length'];
   if ((length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined)
-    return false;
-  return resolveRestRoute(url) !== null;
+    return null;
+  return resolveRestRoute(url);
 }
 
 /**
@@ -71,7 +71,7 @@ function sendAnswer(res: ServerResponse, answer: ServiceAnswer): void {
  * The gateway's hottest path without Fastify: a GET under /v1/crm/ (reads are most of an
  * integration's calls, and all of a visitor's). Fastify's routing, hooks and reply were about a
  * fifth of the gateway's CPU per proxied read in its profile. This path runs the same RestProxy
- * checks and sends the same answer; it hands everything it does not take (fastEligible), and any
+ * checks and sends the same answer; it hands everything it does not take (fastRoute), and any
  * call once the app is closing (so Fastify answers 503), to Fastify.
  */
 export function fastProxyHandler(
@@ -81,7 +81,8 @@ export function fastProxyHandler(
   trustProxyHops: number,
 ): FastHandler {
   return (req, res) => {
-    if (closing() || !fastEligible(req)) return false;
+    const route = closing() ? null : fastRoute(req);
+    if (!route) return false;
     res.setHeader(REQUEST_ID_HEADER, takeRequestId(req.headers));
     proxy
       .call(
@@ -89,6 +90,7 @@ export function fastProxyHandler(
         res,
         () => clientAddress(req, trustProxyHops),
         (seconds) => res.setHeader('Retry-After', String(seconds)),
+        route,
       )
       .then((answer) => sendAnswer(res, answer))
       // a refused call, or an answer that could not be written (a 500 then, never a rejection

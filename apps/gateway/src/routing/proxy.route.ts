@@ -7,7 +7,7 @@ import { GatewayAuthService } from '../auth/gateway-auth.service';
 import { GatewayConfig, serviceUrl } from '../config';
 import { ProxyService, ProxyTarget, proxyTarget, ServiceAnswer } from './proxy.service';
 import { PublicRateLimiter } from './public-rate-limit';
-import { resolveRestRoute, SERVICE_NAMES, ServiceName } from './services';
+import { resolveRestRoute, RestRoute, SERVICE_NAMES, ServiceName } from './services';
 import { downstreamResponseHeaders } from './upstream-headers';
 
 export interface ProxyRouteDeps {
@@ -40,16 +40,18 @@ export class RestProxy {
    * Headers first (400), then the route (404), then, for public operations, the client's rate
    * (429, `clientIp` honours TRUST_PROXY_HOPS), then the key and the tariff (401/403); the
    * service's answer. `res` is the client's response (a client gone stops the service's work).
+   * `resolved`: the route when the caller has resolved it already (the fast path).
    */
   async call(
     req: IncomingMessage,
     res: ServerResponse,
     clientIp: () => string,
     retryAfter: (seconds: number) => void,
+    resolved?: RestRoute,
   ): Promise<ServiceAnswer> {
     const context = readRequestContext(req.headers);
     const url = req.url ?? '/';
-    const route = resolveRestRoute(url);
+    const route = resolved ?? resolveRestRoute(url);
     if (!route) {
       throw new AppException(ErrorCode.NOT_FOUND, 'errors.notFound.route', {
         method: req.method,
