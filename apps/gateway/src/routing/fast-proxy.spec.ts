@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { I18nService } from 'nestjs-i18n';
 import { clientAddress, fastProxyHandler, fastRoute } from './fast-proxy';
+import type { RestProxy } from './proxy.route';
 
 const fastEligible = (req: IncomingMessage) => fastRoute(req) !== null;
-import type { RestProxy } from './proxy.route';
 
 const request = (method: string, url: string, headers: Record<string, string> = {}) =>
   ({ method, url, headers }) as unknown as IncomingMessage;

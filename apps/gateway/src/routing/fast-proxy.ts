@@ -5,7 +5,7 @@ import type { FastifyServerFactory, FastifyServerOptions } from 'fastify';
 import { I18nService } from 'nestjs-i18n';
 import { sendRawErrorEnvelope } from '@crm/errors';
 import type { RestProxy } from './proxy.route';
-import type { ServiceAnswer } from './proxy.service';
+import type { ServiceAnswer } from './service-call';
 import { REQUEST_ID_HEADER, takeRequestId } from './request-id';
 import { resolveRestRoute, RestRoute } from './services';
 import { downstreamResponseHeaders } from './upstream-headers';

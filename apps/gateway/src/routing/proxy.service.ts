@@ -1,17 +1,13 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { EventEmitter } from 'node:events';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Agent, Dispatcher } from 'undici';
 import { AppException, ErrorCode } from '@crm/errors';
 import type { ServiceName } from './services';
+import { BUFFERED_BODY_BYTES, ServiceAnswer, ServiceCall } from './service-call';
 import { upstreamRequestHeaders, UpstreamIdentity } from './upstream-headers';
 
 /** A service that does not accept the connection within this time counts as down (503). */
 const CONNECT_TIMEOUT_MS = 5000;
-/** Bodies and answers up to this size are read whole and sent in one write; larger ones stream. */
-const BUFFERED_BODY_BYTES = 64 * 1024;
-
 export interface ProxyTarget {
   service: ServiceName;
   /** Scheme, host and port of the service, e.g. http://127.0.0.1:3001 */
@@ -26,26 +22,6 @@ export interface ProxyTarget {
 export function proxyTarget(service: ServiceName, baseUrl: string): ProxyTarget {
   const url = new URL(baseUrl);
   return { service, origin: url.origin, basePath: url.pathname.replace(/\/$/, ''), host: url.host };
-}
-
-/** The service's answer: status, headers and the body (bytes when small, else a stream). */
-export interface ServiceAnswer {
-  statusCode: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer | Readable;
-}
-
-/**
- * undici takes any EventEmitter with an 'abort' event as a signal: one of these per call costs
- * less than an AbortController (an EventTarget), which showed up in the gateway's profile.
- */
-class ClientGone extends EventEmitter {
-  aborted = false;
-
-  abort(): void {
-    this.aborted = true;
-    this.emit('abort');
-  }
 }
 
 /**
@@ -96,48 +72,39 @@ export class ProxyService implements OnApplicationShutdown {
     target: ProxyTarget,
     identity: Omit<UpstreamIdentity, 'host'>,
   ): Promise<ServiceAnswer> {
-    const abort = new ClientGone();
+    const call = new ServiceCall();
     const onClose = () => {
-      if (!res.writableFinished) abort.abort();
+      if (!res.writableFinished) call.cancel();
     };
     res.once('close', onClose);
     const body = await requestBody(req);
-    let answer: Dispatcher.ResponseData<null>;
+    let answer: ServiceAnswer;
     try {
-      answer = await this.agent.request({
-        origin: target.origin,
-        // The path as the client sent it: the services serve the same paths under /v1/crm.
-        path: `${target.basePath}${req.url}`,
-        method: req.method as Dispatcher.HttpMethod,
-        headers: upstreamRequestHeaders(req.headers, { ...identity, host: target.host }) as Record<
-          string,
-          string | string[]
-        >,
-        body,
-        signal: abort,
-      });
+      this.agent.dispatch(
+        {
+          origin: target.origin,
+          // The path as the client sent it: the services serve the same paths under /v1/crm.
+          path: `${target.basePath}${req.url}`,
+          method: req.method as Dispatcher.HttpMethod,
+          headers: upstreamRequestHeaders(req.headers, {
+            ...identity,
+            host: target.host,
+          }) as Record<string, string | string[]>,
+          body,
+        },
+        call,
+      );
+      // Small answers arrive whole: a service breaking off before the end is still a clean 503.
+      answer = await call.answer;
     } catch (err) {
       res.off('close', onClose);
       // Read and discard the rest of the body, so the client finishes sending and gets the 503.
       req.resume();
-      throw this.unreachable(target, req, err, abort.aborted);
+      throw this.unreachable(target, req, err, call.clientLeft);
     }
-    const headers = answer.headers as IncomingHttpHeaders;
-    const length = Number(headers['content-length'] ?? NaN);
-    if (length <= BUFFERED_BODY_BYTES) {
-      // Nothing has gone to the client yet: a service breaking off here is still a clean 503.
-      let bytes: Buffer;
-      try {
-        bytes = Buffer.from(await answer.body.arrayBuffer());
-      } catch (err) {
-        throw this.unreachable(target, req, err, abort.aborted);
-      } finally {
-        res.off('close', onClose);
-      }
-      return { statusCode: answer.statusCode, headers, body: bytes };
-    }
-    answer.body.once('end', () => res.off('close', onClose));
-    return { statusCode: answer.statusCode, headers, body: answer.body };
+    if (Buffer.isBuffer(answer.body)) res.off('close', onClose);
+    else answer.body.once('end', () => res.off('close', onClose));
+    return answer;
   }
 
   /** The 503 naming the service; logged unless the client went away first (nobody to answer). */
