@@ -20,10 +20,9 @@ import {
 } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
-import { connections, duration, freePort, problems, row, warmUp } from './measure.mjs';
+import { connections, duration, freePort, problems, rounds, row, warmUp } from './measure.mjs';
 
 const ticketsPerTarget = Number(process.env.BENCH_CHECKIN_TICKETS ?? 40_000);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 
 // ---- the code format of apps/bookings-invitations/src/ticket-codes/README.md ----------------
 

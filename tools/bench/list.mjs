@@ -13,8 +13,8 @@
 // and the cursor; the offset page is shown without a goal, see the scenario); runListBench
 // returns the rows { scenario, target, reqPerSec, p50, p99, ratio, goal }.
 // The seeded database (list_bench_crm_people) is kept between runs while its marker matches.
-// The targets of a scenario take turns in BENCH_ROUNDS rounds (default 3) of BENCH_DURATION /
-// rounds seconds each, so load from elsewhere on the machine falls on all of them alike.
+// The targets of a scenario take turns in BENCH_ROUNDS rounds (default: slices of about 2 s) of
+// BENCH_DURATION / rounds seconds each, so load from elsewhere on the machine falls on all of them alike.
 // Settings: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 10), BENCH_PEOPLE (default
 // 1000000), BENCH_OTHER_PEOPLE (default 200000), BENCH_DATABASE_SERVER (default DATABASE_URL's
 // server or postgresql://postgres@127.0.0.1:5432/postgres), NATS_URL (default: a nats-server of
@@ -28,7 +28,7 @@ import { isDeepStrictEqual } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { freePort } from './measure.mjs';
+import { freePort, rounds } from './measure.mjs';
 import { startRawListBaseline } from './raw-list-baseline.mjs';
 import { ensureSeeded } from './seed-people.mjs';
 import { dbUrl, recreateDatabase, startBenchStack } from './stack.mjs';
@@ -43,7 +43,7 @@ const GOAL = 2;
 const defaults = () => ({
   duration: Number(process.env.BENCH_DURATION ?? 10),
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
-  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+  rounds,
   people: Number(process.env.BENCH_PEOPLE ?? 1_000_000),
   otherPeople: Number(process.env.BENCH_OTHER_PEOPLE ?? 200_000),
   server:

@@ -151,8 +151,13 @@ function differences(a, b, ignore, at = 'data') {
   return [...keys].flatMap((k) => differences(a[k], b[k], ignore, `${at}.${k}`));
 }
 
-/** Rounds per target: targets of one scenario are measured in turn, round after round. */
-export const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+/**
+ * Rounds per target: targets of one scenario are measured in turn, round after round, in slices
+ * of about 2 s. The speed of this shared machine changes from one second to the next (a target's
+ * req/s moves by ±15 % between neighbouring 2 s slices): short slices in turn put both sides of a
+ * ratio under the same conditions, where 4 s slices left a ratio several hundredths off.
+ */
+export const rounds = Number(process.env.BENCH_ROUNDS ?? Math.max(3, Math.round(duration / 2)));
 
 /**
  * Measures the targets of one scenario, each entry `{ t, like }`: probes each once (a failing
@@ -201,6 +206,7 @@ export async function benchAll(scenario, entries) {
     const m = {
       name: t.name,
       reqPerSec: Math.round(total / seconds),
+      perRound: s.runs.map((r) => r.requests.total / r.duration),
       p50: Math.round(s.runs.reduce((n, r) => n + r.latency.p50 * r.requests.total, 0) / total),
       p99: Math.max(...s.runs.map((r) => r.latency.p99)),
     };
@@ -235,9 +241,25 @@ export async function bench(scenario, t, like) {
   return (await benchAll(scenario, [{ t, like }]))[0];
 }
 
+/**
+ * The standard error of a ratio measured in rounds: the spread of the rounds' own ratios over
+ * the square root of their number (null with fewer than 3 rounds). A ratio within about two of
+ * these of its goal is not a clear result either way.
+ */
+function ratioError(m, base) {
+  const a = m.perRound;
+  const b = base.perRound;
+  if (!a || !b || a.length !== b.length || a.length < 3) return null;
+  const ratios = a.map((x, i) => x / b[i]);
+  const mean = ratios.reduce((n, r) => n + r, 0) / ratios.length;
+  const variance = ratios.reduce((n, r) => n + (r - mean) ** 2, 0) / (ratios.length - 1);
+  return Math.sqrt(variance / ratios.length);
+}
+
 /** A row of the final table: `m`'s figures and, when measured against `base`, the ratio. */
 export function row(scenario, m, base, goal) {
-  const ratio = base && !m.failed && !base.failed ? m.reqPerSec / base.reqPerSec : null;
+  const measured = base && !m.failed && !base.failed;
+  const ratio = measured ? m.reqPerSec / base.reqPerSec : null;
   return {
     scenario,
     target: m.name,
@@ -245,14 +267,15 @@ export function row(scenario, m, base, goal) {
     p50: m.p50,
     p99: m.p99,
     ratio,
+    ratioError: measured ? ratioError(m, base) : null,
     goal: base ? goal : null,
     failed: Boolean(m.failed || base?.failed),
   };
 }
 
-/** scenario | target | req/s | p50 ms | p99 ms | ratio | goal | met? */
+/** scenario | target | req/s | p50 ms | p99 ms | ratio | ±se | goal | met? */
 export function printTable(rows) {
-  const head = ['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'goal', 'met?'];
+  const head = ['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'ratio', '±se', 'goal', 'met?'];
   const cells = rows.map((r) => [
     r.scenario,
     r.target,
@@ -260,6 +283,7 @@ export function printTable(rows) {
     r.p50 == null ? '' : String(r.p50),
     r.p99 == null ? '' : String(r.p99),
     r.ratio == null ? '' : r.ratio.toFixed(2),
+    r.ratioError == null ? '' : r.ratioError.toFixed(2),
     r.goal == null ? '' : `${r.goalIsMax ? '<=' : '>='} ${r.goal.toFixed(2)}`,
     r.failed
       ? 'ERROR'

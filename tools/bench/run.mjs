@@ -2,10 +2,11 @@
 // npm run bench [-- all|list|companies|events|bookings]
 //
 // No argument: scenarios 1-5 against one stack (built apps from dist/, started once), each
-// target warmed up for 2 s, then the targets of a scenario measured in turn for BENCH_ROUNDS (3)
-// rounds of BENCH_DURATION / BENCH_ROUNDS s (so both sides of a ratio see the same machine), ending
-// with one table
-// `scenario | target | req/s | p50 ms | p99 ms | ratio | goal | met?`:
+// target warmed up for 2 s, then the targets of a scenario measured in turn for BENCH_ROUNDS rounds
+// (default: slices of about 2 s) of BENCH_DURATION / BENCH_ROUNDS s (so both sides of a ratio see
+// the same machine), ending with one table
+// `scenario | target | req/s | p50 ms | p99 ms | ratio | ±se | goal | met?` (±se: the ratio's
+// standard error from the spread of the rounds' own ratios):
 //   1 GET /health/live: crm-people directly vs a bare node:http server (scenarios/health.mjs)
 //   2 create a person with the seed's full body: direct vs raw, gateway vs raw, with tags vs
 //     without; 3 read a person with cards, relations and lifecycle: direct vs raw, gateway vs
@@ -20,7 +21,7 @@
 // `bookings` bookings-invitations' (bookings.mjs: public booking throughput, hot vs spread).
 // A failed request (non-2xx, error, timeout, failed body check) is printed after the table
 // and makes the run exit with 1.
-// Settings: BENCH_DURATION (s, default 10), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 10), BENCH_DATABASE_SERVER
+// Settings: BENCH_DURATION (s, default 10), BENCH_ROUNDS (default BENCH_DURATION / 2, at least 3), BENCH_CONNECTIONS (default 10), BENCH_DATABASE_SERVER
 // (default DATABASE_URL's server or postgresql://postgres@127.0.0.1:5432/postgres), NATS_URL.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchAll, freePort, NEW_RECORD, row } from '../measure.mjs';
 import { startRawBaseline } from '../raw-baseline.mjs';
+import { startBareProxy } from '../raw/proxy.mjs';
 import { apiClient } from '../stack.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -114,6 +115,11 @@ async function createScenario(stack, raw, lifecycleId) {
   ];
 }
 
+/**
+ * Scenario 3. The bare proxy (../raw/proxy.mjs: node:http in, undici out, nothing checked) is
+ * measured in the same rounds without a goal: what a proxy in Node.js costs at all on this
+ * machine, against which the gateway's ratio can be read.
+ */
 async function readScenario(stack, raw, personId) {
   const scenario = '3 GET /v1/crm/people/{id}';
   const target = (name, url, headers) => ({
@@ -124,15 +130,19 @@ async function readScenario(stack, raw, personId) {
   });
   const rawT = target('raw node:http + pg', raw.url, stack.serviceHeaders);
   const directT = target('direct crm-people', stack.peopleUrl, stack.serviceHeaders);
-  const [base, direct, gateway] = await benchAll(scenario, [
+  const bareProxy = await startBareProxy(await freePort(), stack.peopleUrl);
+  stack.add(bareProxy);
+  const [base, direct, gateway, proxied] = await benchAll(scenario, [
     { t: rawT, like: { target: directT } },
     { t: directT },
     { t: target('gateway', stack.gatewayUrl, stack.gatewayHeaders) },
+    { t: target('bare proxy (node:http + undici)', bareProxy.url, stack.serviceHeaders) },
   ]);
   return [
     row(scenario, base),
     row('3 read: direct vs raw', direct, base, 0.4),
     row('3 read: gateway vs direct', gateway, direct, 0.85),
+    row('3 read: bare proxy vs direct', proxied, direct),
   ];
 }
 
