@@ -8,6 +8,7 @@ import { upstreamRequestHeaders, UpstreamIdentity } from './upstream-headers';
 
 /** A service that does not accept the connection within this time counts as down (503). */
 const CONNECT_TIMEOUT_MS = 5000;
+
 export interface ProxyTarget {
   service: ServiceName;
   /** Scheme, host and port of the service, e.g. http://127.0.0.1:3001 */

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { BUFFERED_BODY_BYTES, ServiceCall } from './service-call';
 
@@ -74,6 +74,14 @@ describe('ServiceCall: a small answer', () => {
     call.onResponseData(asController(c), Buffer.from('partial'));
     call.onResponseError(asController(c), new Error('other side closed'));
     await expect(call.answer).rejects.toThrow('other side closed');
+  });
+
+  it('rejects (and closes the socket) when the service switches protocols unasked', async () => {
+    const { call, c } = started();
+    const socket = new PassThrough();
+    call.onRequestUpgrade(asController(c), 101, {}, socket);
+    await expect(call.answer).rejects.toThrow('switched protocols');
+    expect(socket.destroyed).toBe(true);
   });
 
   it('rejects when the service cannot be reached at all', async () => {

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { Readable } from 'node:stream';
+import { Duplex, Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 
 /**
@@ -90,6 +90,17 @@ export class ServiceCall implements Dispatcher.DispatchHandler {
     }
     this.stream = new AnswerStream(controller);
     this.resolve({ statusCode, headers, body: this.stream });
+  }
+
+  /** The gateway forwards no Upgrade header (hop-by-hop): a service switching protocols is broken. */
+  onRequestUpgrade(
+    _controller: Dispatcher.DispatchController,
+    _statusCode: number,
+    _headers: IncomingHttpHeaders,
+    socket: Duplex,
+  ): void {
+    socket.destroy();
+    this.reject(new Error('the service switched protocols unasked'));
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
