@@ -37,8 +37,16 @@ export function startRawBaseline(name, port, module, databaseUrl) {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   child.send({ databaseUrl });
+  return whenListening(child, name, port, `raw baseline ${name}`);
+}
+
+/**
+ * A forked baseline process (raw servers, the bare proxy) once it says it listens on `port`:
+ * `{ name, url, stop }`; rejects (naming it `label`) when it exits first.
+ */
+export function whenListening(child, name, port, label = name) {
   return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`raw baseline ${name} exited ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${label} exited ${code}`)));
     child.once('message', () =>
       resolve({
         name,

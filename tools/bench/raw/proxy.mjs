@@ -5,6 +5,7 @@ import { fork } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
+import { whenListening } from '../raw-baseline.mjs';
 
 const self = fileURLToPath(import.meta.url);
 
@@ -14,21 +15,7 @@ export function startBareProxy(port, upstream) {
     env: { ...process.env, BARE_PROXY_PORT: String(port), BARE_PROXY_UPSTREAM: upstream },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`bare proxy exited ${code}`)));
-    child.once('message', () =>
-      resolve({
-        name: 'bare proxy',
-        url: `http://127.0.0.1:${port}`,
-        stop: async () => {
-          child.removeAllListeners('exit');
-          const exited = new Promise((r) => child.once('exit', r));
-          child.kill('SIGTERM');
-          await exited;
-        },
-      }),
-    );
-  });
+  return whenListening(child, 'bare proxy', port);
 }
 
 function serve(port, origin) {
