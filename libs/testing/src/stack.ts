@@ -78,11 +78,6 @@ async function stopProcess(p: StackProcess): Promise<void> {
 }
 
 /**
- * Starts the built services and the gateway as real processes (as `npm start` does), each service
- * on a fresh database of its own, all on free ports. `name` keeps databases of test files apart;
- * `options.env` is given to every process (e.g. a NATS_URL of the test's own).
- */
-/**
  * bookings-invitations sends mails only to a test's own SMTP server (startSmtpServer): without an
  * SMTP_URL its mail worker stays off (it would retry, and render PDFs, for nothing). `env` on top.
  */
@@ -90,6 +85,11 @@ export function testMailWorkerEnv(env: Record<string, string> = {}): Record<stri
   return { ...(env.SMTP_URL ? {} : { MAIL_WORKER_ENABLED: 'false' }), ...env };
 }
 
+/**
+ * Starts the built services and the gateway as real processes (as `npm start` does), each service
+ * on a fresh database of its own, all on free ports. `name` keeps databases of test files apart;
+ * `options.env` is given to every process (e.g. a NATS_URL of the test's own).
+ */
 export async function startStack(
   name: string,
   services: string[],
