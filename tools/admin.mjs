@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Operator commands against the gateway's admin API: `npm run admin -- --help`.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ADMIN_USAGE, createAdminClient, parseAdminArgs } from './dev/admin-client.mjs';
 import { readSecrets } from './dev/secrets.mjs';
@@ -24,6 +25,14 @@ async function main() {
     return;
   }
   let token = process.env.ADMIN_TOKEN;
+  // inside a compose or Kubernetes container the token is a file (ADMIN_TOKEN_FILE)
+  if (!token && process.env.ADMIN_TOKEN_FILE) {
+    try {
+      token = readFileSync(process.env.ADMIN_TOKEN_FILE, 'utf8').trim();
+    } catch (err) {
+      fail(`ADMIN_TOKEN_FILE ${process.env.ADMIN_TOKEN_FILE} cannot be read: ${err.code ?? err}`);
+    }
+  }
   if (!token) {
     try {
       token = readSecrets(SECRETS_FILE).adminToken;
@@ -34,7 +43,7 @@ async function main() {
   if (!token)
     fail(`set ADMIN_TOKEN (no ${path.relative(ROOT, SECRETS_FILE)} from npm start found)`);
   const client = createAdminClient({
-    baseUrl: process.env.GATEWAY_URL || 'http://127.0.0.1:3000',
+    baseUrl: process.env.GATEWAY_URL || `http://127.0.0.1:${process.env.PORT || 3000}`,
     token,
   });
   try {

@@ -60,8 +60,9 @@ Commands (the gateway's admin API, /v1/admin):
   set-tariff <tenantId> <tariffId>               put a tenant on a tariff (e.g. complete)
 
 Environment:
-  GATEWAY_URL   the gateway (default http://127.0.0.1:3000)
-  ADMIN_TOKEN   the operator token (default: the one npm start keeps in .data/dev-secrets.json)
+  GATEWAY_URL       the gateway (default http://127.0.0.1:$PORT, PORT defaulting to 3000)
+  ADMIN_TOKEN       the operator token (default: the one npm start keeps in .data/dev-secrets.json)
+  ADMIN_TOKEN_FILE  a file holding it (as in the compose gateway container)
 
 Prints the answer's data as JSON; errors go to stderr with exit code 1.`;
 

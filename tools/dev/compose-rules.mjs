@@ -120,6 +120,8 @@ export function checkCompose(doc, { root = ROOT, composeDir = root } = {}) {
     if (context !== root) problems.push(`${name}: build.context must be the repository root`);
     const dockerfile = path.resolve(context, svc.build.dockerfile ?? 'Dockerfile');
     if (!existsSync(dockerfile)) problems.push(`${name}: ${dockerfile} does not exist`);
+    // the Dockerfile's dev-tools target (mailbox, secrets) runs no app
+    if (svc.build.target === 'dev-tools') continue;
     const app = buildArg(svc, 'APP');
     if (!app) problems.push(`${name}: build.args.APP is not set`);
     else if (!apps.includes(app))
@@ -161,15 +163,19 @@ export function checkCompose(doc, { root = ROOT, composeDir = root } = {}) {
     if (name !== app) problems.push(`${name}: runs app ${app}; name the service after its app`);
 
     // Environment names: only what the app reads, and everything it requires.
+    // KEY_FILE names a file holding KEY (loadConfig reads it when KEY is unset)
     const { names, required, production } = appEnvNames(app, root);
-    for (const key of Object.keys(env))
-      if (!names.includes(key) && !RUNTIME_ENV.includes(key))
+    const given = (key) => key in env || `${key}_FILE` in env;
+    for (const key of Object.keys(env)) {
+      const base = key.endsWith('_FILE') ? key.slice(0, -'_FILE'.length) : key;
+      if (!names.includes(key) && !names.includes(base) && !RUNTIME_ENV.includes(key))
         problems.push(`${name}: environment ${key} is not read by ${app}`);
+    }
     for (const key of required)
-      if (!(key in env)) problems.push(`${name}: environment ${key} is required by ${app}`);
+      if (!given(key)) problems.push(`${name}: environment ${key} is required by ${app}`);
     if (env.NODE_ENV === 'production')
       for (const key of production)
-        if (!env[key])
+        if (!env[key] && !env[`${key}_FILE`])
           problems.push(`${name}: environment ${key} is required by ${app} in production`);
 
     if (env.NATS_URL) {

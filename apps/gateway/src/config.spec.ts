@@ -2,6 +2,9 @@ import { ConfigError, loadConfig } from '@crm/config';
 import { GatewayConfig, serviceUrl } from './config';
 
 const ADMIN_TOKEN = 'a-long-enough-admin-token';
+// 32 random characters each, as `npm start` and compose generate them
+const RANDOM_ADMIN = 'h7Qe2Lk9ZxW4pR1vBn6Ys3Tc8Mu0JdFa';
+const RANDOM_INTERNAL = 'Vq3x8KpL2mZt9RwYc4NbFh6JdGs1AeU0';
 
 function problems(env: Record<string, string>): string[] {
   try {
@@ -39,14 +42,31 @@ describe('GatewayConfig', () => {
   });
 
   it('refuses to start in production without INTERNAL_TOKEN, naming it', () => {
-    expect(problems({ ADMIN_TOKEN, NODE_ENV: 'production' })).toEqual([
+    expect(problems({ ADMIN_TOKEN: RANDOM_ADMIN, NODE_ENV: 'production' })).toEqual([
       expect.stringMatching(
-        /^environment variable INTERNAL_TOKEN is not set: must be set .* when NODE_ENV=production/,
+        /^environment variable INTERNAL_TOKEN is not set: must be set when NODE_ENV=production/,
       ),
     ]);
     expect(
-      problems({ ADMIN_TOKEN, NODE_ENV: 'production', INTERNAL_TOKEN: 'a-long-internal-token' }),
+      problems({
+        ADMIN_TOKEN: RANDOM_ADMIN,
+        NODE_ENV: 'production',
+        INTERNAL_TOKEN: RANDOM_INTERNAL,
+      }),
     ).toEqual([]);
+  });
+
+  it('refuses in production the admin token compose used to default to, a short or a repetitive one', () => {
+    for (const token of ['compose-admin-token-change-me', 'x'.repeat(16), 'a1'.repeat(20)])
+      expect(
+        problems({ ADMIN_TOKEN: token, NODE_ENV: 'production', INTERNAL_TOKEN: RANDOM_INTERNAL }),
+      ).toEqual([
+        expect.stringMatching(
+          /^environment variable ADMIN_TOKEN is set \(\d+ characters, not shown\): /,
+        ),
+      ]);
+    // the same values stay usable in development (tests and `npm start` pick their own)
+    expect(problems({ ADMIN_TOKEN: 'compose-admin-token-change-me' })).toEqual([]);
   });
 
   it('reads numbers, URLs (trailing slash dropped) and the subgraph list from the environment', () => {

@@ -13,7 +13,7 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
-import { InternalTokenRule } from '@crm/config';
+import { AdminTokenRule, InternalTokenRule, LOG_LEVELS, LogLevelName } from '@crm/config';
 import { SERVICE_NAMES, ServiceName } from './routing/services';
 
 const URL_RULE = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
@@ -36,6 +36,11 @@ const toBool = ({ obj, key }: { obj: Record<string, unknown>; key: string }) => 
 export class GatewayConfig {
   @IsIn(['development', 'production', 'test'])
   NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  /** Least severe log level printed; unset: log in production, warn in tests, debug otherwise. */
+  @IsOptional()
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL?: LogLevelName;
 
   @IsInt()
   @Min(0)
@@ -60,8 +65,7 @@ export class GatewayConfig {
   NATS_REQUEST_TIMEOUT_MS: number = 3000;
 
   /** Operator credential of the admin API (`Authorization: Bearer <ADMIN_TOKEN>`). */
-  @IsString()
-  @MinLength(16)
+  @AdminTokenRule()
   ADMIN_TOKEN!: string;
 
   /**

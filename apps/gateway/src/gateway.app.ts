@@ -1,8 +1,10 @@
+import { ConsoleLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import { I18nService } from 'nestjs-i18n';
+import { logLevels } from '@crm/config';
 import { sendErrorEnvelope } from '@crm/errors';
 import { CrmHttpAdapter, ROUTER_OPTIONS } from '@crm/service-kit';
 import { ADMIN_SECURITY } from './admin/admin.controller';
@@ -36,7 +38,11 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestFasti
     ...(config.TRUST_PROXY_HOPS > 0 ? { trustProxy: config.TRUST_PROXY_HOPS } : {}),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
-    logger: config.NODE_ENV === 'test' ? ['error', 'warn'] : undefined,
+    // colours only for a terminal: in a container or a file they are escape codes
+    logger: new ConsoleLogger({
+      logLevels: logLevels(config.NODE_ENV, config.LOG_LEVEL),
+      colors: process.stdout.isTTY === true,
+    }),
   });
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   fastify.addHook('onRequest', assignRequestId);

@@ -1,7 +1,7 @@
 import './telemetry';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { loadConfigOrExit } from '@crm/config';
+import { listenAddress, loadConfigOrExit } from '@crm/config';
 import { SERVICE_NAME } from './app.module';
 import { GatewayConfig } from './config';
 import { createGatewayApp } from './gateway.app';
@@ -11,7 +11,7 @@ async function main() {
   const app = await createGatewayApp(config);
   await app.listen(config.PORT, config.HOST);
   new Logger(SERVICE_NAME).log(
-    `gateway listening on ${await app.getUrl()} (NATS ${config.NATS_URL}; supergraph ${
+    `gateway listening on ${listenAddress(config.HOST, config.PORT)} (NATS ${config.NATS_URL}; supergraph ${
       config.SUPERGRAPH_SOURCE === 'file'
         ? 'from its file'
         : `introspected from ${config.GRAPHQL_SUBGRAPHS.join(', ')}`

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Transform } from 'class-transformer';
 import { IsBoolean } from 'class-validator';
 import { ConfigError, loadConfig } from './load-config';
@@ -85,9 +88,11 @@ describe('INTERNAL_TOKEN', () => {
     expect(problems({ NODE_ENV: 'development', INTERNAL_TOKEN: 'short' })).toEqual([]);
   });
 
+  const random = 'Vq3x8KpL2mZt9RwYc4NbFh6JdGs1AeU0'; // 32 characters, as generated
+
   it('is required with NODE_ENV=production, and the message names the variable', () => {
     expect(problems({ NODE_ENV: 'production' })).toEqual([
-      'environment variable INTERNAL_TOKEN is not set: must be set to a secret of at least 16 characters when NODE_ENV=production (the gateway sends it to every service in X-Internal-Token; services refuse calls without it)',
+      'environment variable INTERNAL_TOKEN is not set: must be set when NODE_ENV=production (the gateway sends it to every service in X-Internal-Token; services refuse calls without it; generate one with `openssl rand -base64 24`)',
     ]);
     // an empty value is no value (loadConfig drops it)
     expect(problems({ NODE_ENV: 'production', INTERNAL_TOKEN: '' })[0]).toMatch(
@@ -95,10 +100,60 @@ describe('INTERNAL_TOKEN', () => {
     );
   });
 
-  it('must be long enough in production', () => {
-    expect(problems({ NODE_ENV: 'production', INTERNAL_TOKEN: 'x'.repeat(15) })[0]).toMatch(
-      /^environment variable INTERNAL_TOKEN is "x{15}": must be set to a secret of at least 16/,
+  it('must be long enough in production, and its value is never shown', () => {
+    const short = random.slice(0, 31);
+    const [problem] = problems({ NODE_ENV: 'production', INTERNAL_TOKEN: short });
+    expect(problem).toMatch(
+      /^environment variable INTERNAL_TOKEN is set \(31 characters, not shown\): must be a secret of at least 32 characters/,
     );
-    expect(problems({ NODE_ENV: 'production', INTERNAL_TOKEN: 'x'.repeat(16) })).toEqual([]);
+    expect(problem).not.toContain(short);
+    expect(problems({ NODE_ENV: 'production', INTERNAL_TOKEN: random })).toEqual([]);
+  });
+
+  it('refuses placeholders and repetitive values in production, not in development', () => {
+    for (const value of [
+      'compose-internal-token-change-me-0123456789',
+      'replace-me-with-a-real-internal-token-please',
+      'x'.repeat(40),
+      'abababababababababababababababababab',
+    ]) {
+      expect(problems({ NODE_ENV: 'production', INTERNAL_TOKEN: value })).toHaveLength(1);
+      expect(problems({ NODE_ENV: 'development', INTERNAL_TOKEN: value })).toEqual([]);
+    }
+  });
+});
+
+describe('NAME_FILE', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'config-file-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, text: string) => {
+    const p = path.join(dir, name);
+    writeFileSync(p, text);
+    return p;
+  };
+
+  it('reads a variable of the schema from the file its _FILE names, without the final newline', () => {
+    const c = loadConfig(ServiceConfig, {
+      ...base,
+      INTERNAL_TOKEN_FILE: file('token', 'from-a-file-0123456789\n'),
+    });
+    expect(c.INTERNAL_TOKEN).toBe('from-a-file-0123456789');
+  });
+
+  it('lets the variable itself win over its file', () => {
+    const c = loadConfig(ServiceConfig, {
+      ...base,
+      INTERNAL_TOKEN: 'from-the-environment',
+      INTERNAL_TOKEN_FILE: file('other', 'from-a-file'),
+    });
+    expect(c.INTERNAL_TOKEN).toBe('from-the-environment');
+  });
+
+  it('names a file that cannot be read', () => {
+    expect(() =>
+      loadConfig(ServiceConfig, { ...base, INTERNAL_TOKEN_FILE: path.join(dir, 'missing') }),
+    ).toThrow(
+      /environment variable INTERNAL_TOKEN_FILE is ".*missing": the file cannot be read \(ENOENT\)/,
+    );
   });
 });

@@ -1,6 +1,17 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+} from 'class-validator';
 import { InternalTokenRule } from './internal-token';
+import { LOG_LEVELS, LogLevelName } from './log-levels';
 
 /**
  * An env string -> boolean (1, true, yes, on / 0, false, no, off; any case), for
@@ -23,6 +34,11 @@ export const toBool = ({ value, obj, key }: { value: unknown; obj: object; key: 
 export class ServiceConfig {
   @IsIn(['development', 'production', 'test'])
   NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  /** Least severe log level printed; unset: log in production, warn in tests, debug otherwise. */
+  @IsOptional()
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL?: LogLevelName;
 
   @IsInt()
   @Min(0)

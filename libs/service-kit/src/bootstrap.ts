@@ -1,4 +1,12 @@
-import { DynamicModule, INestApplication, Logger, RequestMethod, Type } from '@nestjs/common';
+import {
+  ConsoleLogger,
+  DynamicModule,
+  INestApplication,
+  Logger,
+  RequestMethod,
+  Type,
+} from '@nestjs/common';
+import { listenAddress, logLevels } from '@crm/config';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import multipart from '@fastify/multipart';
@@ -45,7 +53,11 @@ export async function createServiceApp(
     routerOptions: ROUTER_OPTIONS,
   });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
-    logger: opts.config.NODE_ENV === 'test' ? ['error', 'warn'] : undefined,
+    // colours only for a terminal: in a container or a file they are escape codes
+    logger: new ConsoleLogger({
+      logLevels: logLevels(opts.config.NODE_ENV, opts.config.LOG_LEVEL),
+      colors: process.stdout.isTTY === true,
+    }),
   });
   const i18n = app.get<I18nService>(I18nService);
   adapter.useErrorReplier((err, req, reply) => sendErrorEnvelope(i18n, req, reply, err));
@@ -88,5 +100,7 @@ export async function startServiceApp(app: INestApplication, opts: ServiceBootOp
   const logger = new Logger(opts.service);
   await app.startAllMicroservices();
   await app.listen(opts.config.PORT, opts.config.HOST);
-  logger.log(`${opts.service} listening on ${await app.getUrl()} (NATS ${opts.config.NATS_URL})`);
+  logger.log(
+    `${opts.service} listening on ${listenAddress(opts.config.HOST, opts.config.PORT)} (NATS ${opts.config.NATS_URL})`,
+  );
 }

@@ -142,8 +142,9 @@ describe('clarifyError', () => {
 describe('graphqlDisclosure', () => {
   const config = (env: Record<string, string>) =>
     loadConfig(GatewayConfig, {
-      ADMIN_TOKEN: 'a-long-enough-admin-token',
-      INTERNAL_TOKEN: 'a-long-enough-internal-token',
+      // random-looking and 32 characters: production refuses anything weaker
+      ADMIN_TOKEN: 'h7Qe2Lk9ZxW4pR1vBn6Ys3Tc8Mu0JdFa',
+      INTERNAL_TOKEN: 'Vq3x8KpL2mZt9RwYc4NbFh6JdGs1AeU0',
       ...env,
     });
 

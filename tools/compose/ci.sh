@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The compose stage of CI: the stack as a developer runs it, for real, on a clean checkout.
+#   bash tools/compose/ci.sh
+# 1. a Docker engine: Debian's docker.io and docker-compose when missing, the daemon started;
+# 2. the base images: pulled, else built as stand-ins (tools/compose/standin-images.sh) when no
+#    registry answers;
+# 3. `up --build -d`, every container healthy, the smoke test through the published ports
+#    (tools/compose/smoke.mjs), the image sizes;
+# 4. `down` and `up` again: the data is still there; then `down -v`.
+# Its own project name and free ports, so a developer's stack on the same machine is left alone.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+STARTED=$SECONDS
+say() { printf 'compose-ci %ds: %s\n' "$((SECONDS - STARTED))" "$*"; }
+fail() { echo "compose-ci: FAILED: $*" >&2; exit 1; }
+
+# ---- 1. engine ----
+if ! command -v docker >/dev/null || ! { command -v docker-compose >/dev/null || docker compose version >/dev/null 2>&1; }; then
+  [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null || fail 'docker and docker-compose are missing and cannot be installed (not root or no apt-get)'
+  say 'installing docker.io and docker-compose (Debian)'
+  timeout 300 apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq docker.io docker-compose debootstrap >/dev/null
+fi
+if ! docker info >/dev/null 2>&1; then
+  say 'starting dockerd'
+  (dockerd >/tmp/dockerd.log 2>&1 &)
+  for _ in $(seq 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
+  docker info >/dev/null 2>&1 || fail "dockerd did not answer within 60 s (see /tmp/dockerd.log)"
+fi
+if docker compose version >/dev/null 2>&1; then COMPOSE_BIN=(docker compose); else COMPOSE_BIN=(docker-compose); fi
+say "engine $(docker version --format '{{.Server.Version}}'), compose: ${COMPOSE_BIN[*]}"
+
+# ---- 2. base images ----
+missing=()
+for image in node:22-bookworm-slim postgres:16 nats:2-alpine; do
+  docker image inspect "$image" >/dev/null 2>&1 && continue
+  timeout 60 docker pull -q "$image" >/dev/null 2>&1 && continue
+  missing+=("${image%%:*}")
+done
+if ((${#missing[@]})); then
+  command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
+  say "no registry: building stand-ins of ${missing[*]}"
+  bash tools/compose/standin-images.sh "${missing[@]}" >/tmp/standin-images.log 2>&1 \
+    || { tail -30 /tmp/standin-images.log; fail 'stand-in images'; }
+fi
+
+# ---- 3. up, wait, smoke ----
+free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+export COMPOSE_PROJECT_NAME=${COMPOSE_PROJECT_NAME:-crmci}
+export GATEWAY_PORT=${GATEWAY_PORT:-$(free_port)} MAILBOX_PORT=${MAILBOX_PORT:-$(free_port)}
+export GIT_REVISION=${GIT_REVISION:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
+export COMPOSE="${COMPOSE_BIN[*]}" GATEWAY_URL="http://127.0.0.1:$GATEWAY_PORT" MAILBOX_URL="http://127.0.0.1:$MAILBOX_PORT"
+compose() { "${COMPOSE_BIN[@]}" "$@"; }
+STATE=$(mktemp)
+cleanup() {
+  local code=$?
+  if ((code != 0)); then
+    echo '--- compose ps and the last log lines of each container ---'
+    compose ps || true
+    compose logs --no-color --tail=40 || true
+  fi
+  compose down -v --remove-orphans >/dev/null 2>&1 || true
+  rm -f "$STATE"
+  exit "$code"
+}
+trap cleanup EXIT
+
+compose down -v --remove-orphans >/dev/null 2>&1 || true
+say "build (revision $GIT_REVISION)"
+build_started=$SECONDS
+COMPOSE_DOCKER_CLI_BUILD=0 DOCKER_BUILDKIT=0 compose build --quiet 2>&1 | grep -v '^$' | tail -20 || true
+compose config --services >/dev/null
+say "build done in $((SECONDS - build_started)) s"
+docker images --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep '^crm-events/' | sort | sed 's/^/  image /'
+compose up -d
+node tools/compose/smoke.mjs wait
+node tools/compose/smoke.mjs first "$STATE"
+
+# ---- 4. data survives down + up ----
+say 'down, then up again'
+compose down
+compose up -d
+node tools/compose/smoke.mjs wait
+node tools/compose/smoke.mjs again "$STATE"
+say 'passed'
