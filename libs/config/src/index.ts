@@ -1,3 +1,4 @@
 export * from './internal-token';
 export * from './load-config';
 export * from './service-config';
+export * from './file-storage-config';
