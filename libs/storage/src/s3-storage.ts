@@ -89,6 +89,9 @@ export class S3Storage implements FileStorage {
       // know the newer default ones. Integrity of our bytes is the stored SHA-256.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      // The SDK waits for ever by default: an unreachable or stalled server must fail the start
+      // or the request instead. The idle limit is generous for downloads read by slow clients.
+      requestHandler: { connectionTimeout: 5000, socketTimeout: 120_000 },
     });
   }
 
