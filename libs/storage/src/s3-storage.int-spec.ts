@@ -100,7 +100,7 @@ describe('S3Storage on s3rver', () => {
     await h.close();
   }, 120_000);
 
-  it('refuses a stream above maxObjectBytes and stores nothing', async () => {
+  it('refuses a body above maxObjectBytes and stores nothing', async () => {
     const bucket = await freshBucket();
     const storage = storageOn(bucket, { maxObjectBytes: 1000 });
     const source = Readable.from([Buffer.alloc(600), Buffer.alloc(600)]);
@@ -108,6 +108,9 @@ describe('S3Storage on s3rver', () => {
       storage.put(storageKey('t1', 'big'), source, 'application/octet-stream'),
     ).rejects.toBeInstanceOf(ObjectTooLargeError);
     expect(source.destroyed).toBe(true);
+    await expect(
+      storage.put(storageKey('t1', 'big'), Buffer.alloc(1001), 'application/octet-stream'),
+    ).rejects.toBeInstanceOf(ObjectTooLargeError);
     expect(await s3.keys(bucket)).toEqual([]);
     await storage.put(storageKey('t1', 'ok'), Readable.from([Buffer.alloc(1000)]), 'x/y');
     expect(await s3.keys(bucket)).toEqual([storageKey('t1', 'ok')]);

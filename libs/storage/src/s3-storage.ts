@@ -128,6 +128,7 @@ export class S3Storage implements FileStorage {
     // read into memory first, bounded by maxObjectBytes (callers bound it lower). A failing
     // source therefore stores nothing, and the hash is known before the PUT.
     const bytes = Buffer.isBuffer(body) ? body : await this.readBounded(body);
+    if (bytes.length > this.maxObjectBytes) throw new ObjectTooLargeError(this.maxObjectBytes);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const type = contentType || DEFAULT_TYPE;
     await this.client.send(
