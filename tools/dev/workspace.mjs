@@ -102,9 +102,20 @@ function configDeclarations(text, names, required, optional, production = new Se
   }
 }
 
+/** Config classes of libs/config (ServiceConfig, FileStorageConfig...): name -> file text, parent. */
+function sharedConfigClasses(root) {
+  const classes = new Map();
+  for (const file of walkTs(path.join(root, 'libs', 'config', 'src'))) {
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/export\s+class\s+(\w+)(?:\s+extends\s+(\w+))?/g))
+      classes.set(m[1], { text, parent: m[2] });
+  }
+  return classes;
+}
+
 /**
  * The environment variables an app reads: properties of its config classes (files with
- * "config" in their path, plus ServiceConfig when extended) and direct `process.env.X` reads.
+ * "config" in their path, plus the libs/config classes it extends) and direct `process.env.X` reads.
  * `required` are those without a default; `production` those required when NODE_ENV=production
  * (docker-compose.yml and deploy/k8s run the apps so).
  */
@@ -113,20 +124,25 @@ export function appEnvNames(app, root = ROOT) {
   const required = new Set();
   const optional = new Set();
   const production = new Set();
-  let extendsServiceConfig = false;
+  const shared = sharedConfigClasses(root);
+  const extended = new Set();
   for (const file of walkTs(path.join(root, 'apps', app, 'src'))) {
     const text = readFileSync(file, 'utf8');
     if (/config/i.test(path.relative(path.join(root, 'apps', app, 'src'), file)))
       configDeclarations(text, names, required, optional, production);
-    if (/extends\s+ServiceConfig\b/.test(text)) extendsServiceConfig = true;
+    for (const m of text.matchAll(/extends\s+(\w+)/g)) if (shared.has(m[1])) extended.add(m[1]);
     for (const m of text.matchAll(PROCESS_ENV)) {
       names.add(m[1] ?? m[2]);
       optional.add(m[1] ?? m[2]);
     }
   }
-  const base = path.join(root, 'libs', 'config', 'src', 'service-config.ts');
-  if (extendsServiceConfig && existsSync(base))
-    configDeclarations(readFileSync(base, 'utf8'), names, required, optional, production);
+  // The libs/config classes extended, and the ones they extend in turn (FileStorageConfig
+  // extends ServiceConfig).
+  for (const name of extended) {
+    const { text, parent } = shared.get(name);
+    configDeclarations(text, names, required, optional, production);
+    if (parent && shared.has(parent)) extended.add(parent);
+  }
   // A default anywhere (an app's `override PORT = 3001`) makes the variable optional.
   for (const n of optional) required.delete(n);
   return {

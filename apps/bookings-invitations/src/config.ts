@@ -1,17 +1,16 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
-import { ServiceConfig, toBool } from '@crm/config';
+import { FileStorageConfig, toBool } from '@crm/config';
 
-export class BookingsInvitationsConfig extends ServiceConfig {
+/**
+ * FileStorageConfig: the same file settings as the other services (FILE_STORAGE_BACKEND, disk
+ * or s3), ready for files of this service; it keeps none in a FileStorage today.
+ */
+export class BookingsInvitationsConfig extends FileStorageConfig {
   @IsInt()
   @Min(0)
   @Max(65535)
   override PORT: number = 3004;
-
-  /** Folder of the service's files (relative: from the working directory). */
-  @IsString()
-  @IsNotEmpty()
-  FILE_STORAGE_DIR: string = '.data/files';
 
   /** Outbox relay: how often it looks for unpublished events when no commit woke it. */
   @IsInt()

@@ -1,16 +1,12 @@
-import { IsInt, IsNotEmpty, IsString, Max, Min } from 'class-validator';
-import { ServiceConfig } from '@crm/config';
+import { IsInt, Max, Min } from 'class-validator';
+import { FileStorageConfig } from '@crm/config';
 
-export class CrmCompaniesConfig extends ServiceConfig {
+/** Where logos and documents are stored: FileStorageConfig (FILE_STORAGE_BACKEND, disk or s3). */
+export class CrmCompaniesConfig extends FileStorageConfig {
   @IsInt()
   @Min(0)
   @Max(65535)
   override PORT: number = 3002;
-
-  /** Folder of logos and documents; a relative path resolves from the working directory. */
-  @IsString()
-  @IsNotEmpty()
-  FILE_STORAGE_DIR: string = '.data/files';
 
   /** Outbox relay: how often it looks for unpublished events when no commit woke it. */
   @IsInt()

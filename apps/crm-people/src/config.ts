@@ -1,16 +1,12 @@
-import { IsInt, IsNotEmpty, IsString, Max, Min } from 'class-validator';
-import { ServiceConfig } from '@crm/config';
+import { IsInt, Max, Min } from 'class-validator';
+import { FileStorageConfig } from '@crm/config';
 
-export class CrmPeopleConfig extends ServiceConfig {
+/** Where profile images and documents are stored: FileStorageConfig (FILE_STORAGE_BACKEND, disk or s3). */
+export class CrmPeopleConfig extends FileStorageConfig {
   @IsInt()
   @Min(0)
   @Max(65535)
   override PORT: number = 3001;
-
-  /** Folder of profile images and documents; a relative path resolves from the working directory. */
-  @IsString()
-  @IsNotEmpty()
-  FILE_STORAGE_DIR: string = '.data/files';
 
   /** Outbox relay: how often it looks for unpublished events when no commit woke it. */
   @IsInt()

@@ -1,17 +1,13 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
-import { ServiceConfig, toBool } from '@crm/config';
+import { IsBoolean, IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { FileStorageConfig, toBool } from '@crm/config';
 
-export class EventsConfig extends ServiceConfig {
+/** Where event files and event, website and template images are stored: FileStorageConfig (FILE_STORAGE_BACKEND, disk or s3). */
+export class EventsConfig extends FileStorageConfig {
   @IsInt()
   @Min(0)
   @Max(65535)
   override PORT: number = 3003;
-
-  /** Folder of event files and of event, website and template images (relative: from the working directory). */
-  @IsString()
-  @IsNotEmpty()
-  FILE_STORAGE_DIR: string = '.data/files';
 
   /** Outbox relay: how often it looks for unpublished events when no commit woke it. */
   @IsInt()

@@ -33,6 +33,7 @@ const COPIED = [
   'tools/dev/workspace.mjs',
   'libs/config/src/service-config.ts',
   'libs/config/src/internal-token.ts',
+  'libs/config/src/file-storage-config.ts',
 ];
 
 let dir: string;

@@ -1,4 +1,5 @@
+export * from './file-storage-config';
 export * from './internal-token';
 export * from './load-config';
-export * from './service-config';
 export * from './log-levels';
+export * from './service-config';

@@ -9,3 +9,4 @@ export * from './fuzz/schema-arbitrary';
 export * from './images';
 export * from './smtp-server';
 export * from './pdf-text';
+export * from './s3-server';

@@ -1,10 +1,12 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, ServiceConfig } from '@crm/config';
 import { freshDatabase } from './database';
 import { freePort, NATS_TEST_URL } from './ports';
+import type { TestS3Server } from './s3-server';
 
 /** A service started in the test process by startServiceForTest. */
 export interface RunningService {
@@ -70,14 +72,25 @@ export async function startServiceForTest<C extends ServiceConfig>(
   return { app, url: `http://127.0.0.1:${port}`, databaseUrl };
 }
 
+/** What withFileStorage and withS3FileStorage add to a running service. */
+export interface StoredFilesUnderTest {
+  /** Everything stored under `tenants/<tenant>/` (files with metadata, or objects), relative to it. */
+  filesOf(tenantId: string): Promise<string[]>;
+  /** Closes the app and removes what it stored. */
+  stop(): Promise<void>;
+}
+
 /** What withFileStorage adds to a running service. */
-export interface FileStorageUnderTest {
+export interface FileStorageUnderTest extends StoredFilesUnderTest {
   /** FILE_STORAGE_DIR of this instance: a fresh temporary folder. */
   storageDir: string;
-  /** Every stored file (objects and metadata) under `tenants/<tenant>/`, relative to it. */
-  filesOf(tenantId: string): Promise<string[]>;
-  /** Closes the app and removes the folder. */
-  stop(): Promise<void>;
+}
+
+/** What withS3FileStorage adds to a running service. */
+export interface S3FileStorageUnderTest extends StoredFilesUnderTest {
+  bucket: string;
+  /** S3_PREFIX of this instance. */
+  prefix: string;
 }
 
 /**
@@ -111,5 +124,31 @@ export async function withFileStorage<S extends RunningService>(
       await svc.app.close();
       await rm(storageDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * Starts a service (`start`, given the extra env) with FILE_STORAGE_BACKEND=s3 on a fresh bucket
+ * of `s3` (startS3Server) under S3_PREFIX `<name>/`, so tests can look at the stored objects.
+ */
+export async function withS3FileStorage<S extends RunningService>(
+  name: string,
+  s3: TestS3Server,
+  start: (env: Record<string, string>) => Promise<S>,
+): Promise<S & S3FileStorageUnderTest> {
+  const bucket = `${name}-${randomUUID()}`.toLowerCase().slice(0, 63);
+  const prefix = `${name}/`;
+  await s3.createBucket(bucket);
+  const svc = await start(s3.env(bucket, prefix));
+  return {
+    ...svc,
+    bucket,
+    prefix,
+    filesOf: async (tenantId) => {
+      const folder = `${prefix}tenants/${tenantId}/`;
+      return (await s3.keys(bucket, folder)).map((k) => k.slice(folder.length));
+    },
+    // The bucket goes with the server (s3.stop()).
+    stop: () => svc.app.close(),
   };
 }

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { diskStorageProvider, documentUploadProvider } from '@crm/files';
+import { fileStorageProvider, documentUploadProvider } from '@crm/files';
 import { FILE_STORAGE } from '@crm/storage';
 import { CompanyLookupModule } from '../companies/company-lookup.module';
 import { DocumentsController } from './documents/documents.controller';
@@ -13,14 +13,14 @@ import { LogoService } from './logo/logo.service';
 
 /**
  * Logos (C28) and documents (C31, C32) on @crm/files: bytes in the FileStorage
- * (FILE_STORAGE_DIR), references in Company.logo and CompanyDocument. Exports the storage for the
+ * (FILE_STORAGE_BACKEND: a folder or an S3 bucket), references in Company.logo and CompanyDocument. Exports the storage for the
  * clean-up on company delete (deletePrefix(companyFilesPrefix(...)) after the commit).
  */
 @Module({
   imports: [CompanyLookupModule],
   controllers: [LogoController, DocumentsController],
   providers: [
-    diskStorageProvider,
+    fileStorageProvider,
     LogoRepository,
     LogoService,
     LogoResolver,

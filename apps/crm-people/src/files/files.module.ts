@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { diskStorageProvider, documentUploadProvider } from '@crm/files';
+import { fileStorageProvider, documentUploadProvider } from '@crm/files';
 import { FILE_STORAGE } from '@crm/storage';
 import { DocumentsController } from './documents/documents.controller';
 import { DocumentsRepository } from './documents/documents.repository';
@@ -12,13 +12,13 @@ import { ProfileImagesService } from './profile-images/profile-images.service';
 
 /**
  * Profile images (P16-P19) and documents (P22, P23) on @crm/files: bytes in the FileStorage
- * (FILE_STORAGE_DIR), references in Person.profileImage and PersonDocument. Exports the storage
+ * (FILE_STORAGE_BACKEND: a folder or an S3 bucket), references in Person.profileImage and PersonDocument. Exports the storage
  * and PersonFilesService for the clean-up on person delete and merge.
  */
 @Module({
   controllers: [ProfileImagesController, DocumentsController],
   providers: [
-    diskStorageProvider,
+    fileStorageProvider,
     ProfileImagesRepository,
     ProfileImagesService,
     ProfileImagesResolver,

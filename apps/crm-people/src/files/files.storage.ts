@@ -1,7 +1,7 @@
 import { storageKey } from '@crm/storage';
 
 /**
- * Storage layout of this service (keys under FILE_STORAGE_DIR, @crm/files' diskStorageProvider):
+ * Storage layout of this service (keys in the FileStorage of @crm/files' fileStorageProvider: FILE_STORAGE_DIR or the S3 bucket):
  *   tenants/<tenant>/people/<personId>/profile-image/<version>/{thumbnail,small,detail,original}.webp
  *   tenants/<tenant>/people/<personId>/profile-image/<version>/manifest.json
  *   tenants/<tenant>/people/<personId>/documents/<documentId>

@@ -13,7 +13,7 @@ import { EventFilesCleanup } from './event-files-cleanup';
 
 /**
  * Event files (E13, E14) and the image galleries of events (E15, E16) and websites (W14, W15)
- * on @crm/files: bytes in the FileStorage (FILE_STORAGE_DIR), rows in EventFile, EventImage and
+ * on @crm/files: bytes in the FileStorage (FILE_STORAGE_BACKEND: a folder or an S3 bucket), rows in EventFile, EventImage and
  * WebsiteImage. A duplicated event (E9) gets copies of its source's files and images. Exports
  * EventFilesCleanup: the event delete (E5, E6) calls it after its commit to remove the bytes.
  */

@@ -1,7 +1,7 @@
 import { storageKey } from '@crm/storage';
 
 /**
- * Storage layout of this service (keys under FILE_STORAGE_DIR, @crm/files' diskStorageProvider);
+ * Storage layout of this service (keys in the FileStorage of @crm/files' fileStorageProvider: FILE_STORAGE_DIR or the S3 bucket);
  * everything of an event or a website lives under its prefix, so deleting one removes its files
  * with one deletePrefix:
  *   tenants/<tenant>/events/<eventId>/files/<fileId>

@@ -1,22 +1,35 @@
-import { FileStorageUnderTest, ServiceTestKit, withFileStorage } from '@crm/testing';
+import {
+  ServiceTestKit,
+  StoredFilesUnderTest,
+  TestS3Server,
+  withFileStorage,
+  withS3FileStorage,
+} from '@crm/testing';
 import { PrismaService } from '../database/prisma.service';
 import { RunningService, startEvents } from './service-harness';
 
-export interface EventsUnderTest extends RunningService, FileStorageUnderTest {
+export interface EventsUnderTest extends RunningService, StoredFilesUnderTest {
   db: PrismaService;
 }
 
 /**
- * The real events app with its files in a temporary folder, tenants A and B, and fixtures
- * written straight into the database (events and websites whose own routes are not what a test
- * is about).
+ * The real events app with its files in a temporary folder (or, given `s3`, a fresh bucket of
+ * that server), tenants A and B, and fixtures written straight into the database (events and
+ * websites whose own routes are not what a test is about).
  */
 export class EventsKit extends ServiceTestKit<EventsUnderTest> {
-  static async start(dbName: string, env: Record<string, string> = {}): Promise<EventsKit> {
-    const svc = await withFileStorage('events', async (storage) => {
+  static async start(
+    dbName: string,
+    env: Record<string, string> = {},
+    s3?: TestS3Server,
+  ): Promise<EventsKit> {
+    const start = async (storage: Record<string, string>) => {
       const s = await startEvents(dbName, { ...storage, ...env });
       return { ...s, db: s.app.get(PrismaService) };
-    });
+    };
+    const svc = s3
+      ? await withS3FileStorage('events', s3, start)
+      : await withFileStorage('events', start);
     return new EventsKit(svc);
   }
 

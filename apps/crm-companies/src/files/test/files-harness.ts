@@ -1,20 +1,35 @@
-import { FileStorageUnderTest, ServiceTestClient, TestAnswer, withFileStorage } from '@crm/testing';
+import {
+  ServiceTestClient,
+  StoredFilesUnderTest,
+  TestAnswer,
+  TestS3Server,
+  withFileStorage,
+  withS3FileStorage,
+} from '@crm/testing';
 import { PrismaService } from '../../database/prisma.service';
 import { RunningService, startCrmCompanies } from '../../test/service-harness';
 
-export interface CompaniesUnderTest extends RunningService, FileStorageUnderTest {
+export interface CompaniesUnderTest extends RunningService, StoredFilesUnderTest {
   db: PrismaService;
 }
 
 /**
  * The real crm-companies app (as test/service-harness.ts starts it) with its files in a
- * temporary folder, so tests can look at what was stored and leave nothing behind.
+ * temporary folder (or, given `s3`, a fresh bucket of that server), so tests can look at what
+ * was stored and leave nothing behind.
  */
-export const startWithStorage = (dbName: string): Promise<CompaniesUnderTest> =>
-  withFileStorage('crm-companies', async (env) => {
+export const startWithStorage = (
+  dbName: string,
+  s3?: TestS3Server,
+): Promise<CompaniesUnderTest> => {
+  const start = async (env: Record<string, string>) => {
     const svc = await startCrmCompanies(dbName, env);
     return { ...svc, db: svc.app.get(PrismaService) };
-  });
+  };
+  return s3
+    ? withS3FileStorage('crm-companies', s3, start)
+    : withFileStorage('crm-companies', start);
+};
 
 /** REST and GraphQL calls against one running service, as tenant `tenant` by default. */
 export function clientOf(svc: () => CompaniesUnderTest, tenant: string) {

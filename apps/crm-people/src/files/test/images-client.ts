@@ -1,5 +1,9 @@
-import { ServiceTestClient, uploadHeaders } from '@crm/testing';
-import type { FilesService } from './files-harness';
+import {
+  RunningService,
+  ServiceTestClient,
+  StoredFilesUnderTest,
+  uploadHeaders,
+} from '@crm/testing';
 
 export interface UploadOptions {
   tenant?: string;
@@ -10,7 +14,7 @@ export interface UploadOptions {
 }
 
 /** REST calls of the profile image tests against one running service, as tenant `A` by default. */
-export function imagesClient(svc: () => FilesService, A: string) {
+export function imagesClient(svc: () => RunningService & StoredFilesUnderTest, A: string) {
   const api = new ServiceTestClient(() => svc().url);
 
   const call = (method: string, path: string, body?: unknown, tenant = A) =>
