@@ -1,13 +1,17 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from './support/esm';
 import { byKind, checkManifests, Doc, WorkspaceFacts } from './support/k8s-rules';
+import { K8S_BASE, K8S_OVERLAYS, KUBECTL, kustomize } from './support/kustomize';
 import { loadWorkspaceFacts } from './support/workspace-facts';
 import { loadYamlFile } from './support/yaml';
 
-// The structure that ties the manifests to the code (labels, probes, env names); the fields
-// themselves are checked against the Kubernetes schema in manifests-schema.spec.ts.
-const K8S = path.join(ROOT, 'deploy/k8s');
+// The structure that ties the manifests to the code (labels, probes, env names) and the platform's
+// rules (PDB, NetworkPolicy, HPA, drain, security context, spread, object storage); the fields
+// themselves are checked against the Kubernetes schema in manifests-schema.spec.ts. The base's
+// files are read as they are; with kubectl on the PATH the base and every overlay are also
+// rendered (`kubectl kustomize`) and the result checked.
+const K8S = K8S_BASE;
+const OVERLAYS = existsSync(K8S_OVERLAYS) ? readdirSync(K8S_OVERLAYS) : [];
 
 interface Kustomization {
   apiVersion: string;
@@ -37,7 +41,7 @@ const containerOf = (all: Doc[], kind: string, name: string) =>
   (byKind(all, kind).get(name)!.spec as { template: { spec: { containers: Container[] } } })
     .template.spec.containers[0];
 
-describe('deploy/k8s', () => {
+describe('deploy/k8s/base', () => {
   it('is a kustomization listing every manifest file except the example Secrets', () => {
     expect(kustomization.apiVersion).toBe('kustomize.config.k8s.io/v1beta1');
     expect(kustomization.kind).toBe('Kustomization');
@@ -60,18 +64,19 @@ describe('deploy/k8s', () => {
     expect(checkManifests(docs, secrets, facts)).toEqual([]);
   });
 
-  it.each(['crm-people', 'crm-companies'])(
-    'keeps %s files on a shared persistent volume at FILE_STORAGE_DIR',
+  it.each(['crm-people', 'crm-companies', 'events', 'bookings-invitations'])(
+    'keeps %s files in the object storage under its own prefix, with no volume claim',
     (app) => {
       const spec = (byKind(docs, 'Deployment').get(app)!.spec as any).template.spec;
       const container = spec.containers[0];
-      const dir = container.env.find((e: { name: string }) => e.name === 'FILE_STORAGE_DIR').value;
-      const mount = container.volumeMounts.find((m: { mountPath: string }) => m.mountPath === dir);
-      const volume = spec.volumes.find((v: { name: string }) => v.name === mount.name);
-      const claim = byKind(docs, 'PersistentVolumeClaim').get(
-        volume.persistentVolumeClaim.claimName,
+      const env = (n: string) => container.env.find((e: { name: string }) => e.name === n);
+      expect(env('S3_PREFIX').value).toBe(app);
+      expect(env('S3_SECRET_ACCESS_KEY').valueFrom.secretKeyRef.name).toBe(`${app}-object-storage`);
+      expect(byKind(docs, 'ConfigMap').get('object-storage')!.data!.FILE_STORAGE_BACKEND).toBe(
+        's3',
       );
-      expect((claim!.spec as any).accessModes).toEqual(['ReadWriteMany']);
+      expect(spec.volumes.some((v: object) => 'persistentVolumeClaim' in v)).toBe(false);
+      expect(byKind(docs, 'PersistentVolumeClaim').size).toBe(0);
     },
   );
 
@@ -152,6 +157,179 @@ describe('deploy/k8s', () => {
       ).toContain('Service/crm-people: selector does not match the pods of Deployment/crm-people');
     });
 
+    const podSpec = (all: Doc[], app: string) =>
+      (byKind(all, 'Deployment').get(app)!.spec as any).template.spec;
+    const without = (all: Doc[], kind: string, name: string) =>
+      all.splice(
+        all.findIndex((d) => d.kind === kind && d.metadata?.name === name),
+        1,
+      );
+
+    it('a Deployment without a memory limit', () => {
+      expect(
+        problemsAfter((all) => delete podSpec(all, 'events').containers[0].resources.limits),
+      ).toContain('Deployment/events: resources need requests (cpu, memory) and a memory limit');
+    });
+
+    it('a heap size too close to the memory limit', () => {
+      expect(
+        problemsAfter((all) => {
+          podSpec(all, 'gateway').containers[0].resources.limits.memory = '240Mi';
+        }),
+      ).toContain('Deployment/gateway: --max-old-space-size=192 is above 75% of the memory limit');
+    });
+
+    it('a Deployment no PodDisruptionBudget selects', () => {
+      expect(problemsAfter((all) => without(all, 'PodDisruptionBudget', 'crm-people'))).toContain(
+        'Deployment/crm-people: no PodDisruptionBudget selects its pods',
+      );
+    });
+
+    it('a PodDisruptionBudget that blocks every drain', () => {
+      expect(
+        problemsAfter((all) => {
+          (byKind(all, 'PodDisruptionBudget').get('events')!.spec as any).maxUnavailable = 0;
+        }),
+      ).toContain('PodDisruptionBudget/events: maxUnavailable 0 blocks drains');
+    });
+
+    it('a Deployment no NetworkPolicy selects', () => {
+      expect(problemsAfter((all) => without(all, 'NetworkPolicy', 'tenant-info'))).toContain(
+        'Deployment/tenant-info: no NetworkPolicy selects its pods (Ingress and Egress)',
+      );
+    });
+
+    it('a namespace without the default deny', () => {
+      expect(problemsAfter((all) => without(all, 'NetworkPolicy', 'default-deny'))).toContain(
+        'Deployment/gateway: no default-deny NetworkPolicy (podSelector {}, Ingress, no rule)',
+      );
+    });
+
+    it('a Deployment no HorizontalPodAutoscaler targets', () => {
+      expect(
+        problemsAfter((all) => {
+          (byKind(all, 'HorizontalPodAutoscaler').get('gateway')!.spec as any).scaleTargetRef.name =
+            'gateway-old';
+        }),
+      ).toContain('Deployment/gateway: no HorizontalPodAutoscaler targets it');
+    });
+
+    it('a HorizontalPodAutoscaler that allows a single replica', () => {
+      expect(
+        problemsAfter((all) => {
+          (byKind(all, 'HorizontalPodAutoscaler').get('events')!.spec as any).minReplicas = 1;
+        }),
+      ).toContain('HorizontalPodAutoscaler/events: minReplicas 1, expected 2 or more');
+    });
+
+    it('a Deployment without the preStop pause', () => {
+      expect(
+        problemsAfter((all) => delete podSpec(all, 'crm-companies').containers[0].lifecycle),
+      ).toContain('Deployment/crm-companies: no preStop sleep');
+    });
+
+    it('a drain that outlasts the grace period', () => {
+      expect(
+        problemsAfter((all) => {
+          podSpec(all, 'crm-people').terminationGracePeriodSeconds = 20;
+        }),
+      ).toContain(
+        'Deployment/crm-people: terminationGracePeriodSeconds 20 must exceed preStop 5 s + drain 5 s + 10 s in flight',
+      );
+    });
+
+    it('a Deployment without SHUTDOWN_DRAIN_MS', () => {
+      expect(
+        problemsAfter((all) => {
+          const c = containerOf(all, 'Deployment', 'gateway');
+          c.env = c.env.filter((e) => e.name !== 'SHUTDOWN_DRAIN_MS');
+        }),
+      ).toContain('Deployment/gateway: SHUTDOWN_DRAIN_MS is not set to a number of milliseconds');
+    });
+
+    it.each([
+      [
+        'runAsNonRoot',
+        (s: any) => delete s.securityContext.runAsNonRoot,
+        'securityContext.runAsNonRoot is not true',
+      ],
+      [
+        'seccomp',
+        (s: any) => delete s.securityContext.seccompProfile,
+        'seccompProfile is not RuntimeDefault',
+      ],
+      [
+        'a writable root',
+        (s: any) => (s.containers[0].securityContext.readOnlyRootFilesystem = false),
+        'securityContext.readOnlyRootFilesystem is not true',
+      ],
+      [
+        'privilege escalation',
+        (s: any) => delete s.containers[0].securityContext.allowPrivilegeEscalation,
+        'securityContext.allowPrivilegeEscalation is not false',
+      ],
+      [
+        'capabilities kept',
+        (s: any) => (s.containers[0].securityContext.capabilities.drop = ['NET_RAW']),
+        'securityContext.capabilities.drop lacks ALL',
+      ],
+      [
+        'no /tmp',
+        (s: any) => (s.containers[0].volumeMounts = []),
+        'no emptyDir at /tmp (the root filesystem is read-only)',
+      ],
+    ])('a security context with %s', (_what, edit, message) => {
+      expect(problemsAfter((all) => edit(podSpec(all, 'events')))).toContain(
+        `Deployment/events: ${message}`,
+      );
+    });
+
+    it('a Deployment not spread over zones, or forced onto distinct nodes', () => {
+      const problems = problemsAfter((all) => {
+        const spec = podSpec(all, 'tenant-info');
+        spec.topologySpreadConstraints = spec.topologySpreadConstraints.filter(
+          (t: { topologyKey: string }) => t.topologyKey !== 'topology.kubernetes.io/zone',
+        );
+        spec.topologySpreadConstraints[0].whenUnsatisfiable = 'DoNotSchedule';
+      });
+      expect(problems).toContain(
+        'Deployment/tenant-info: no topologySpreadConstraint on topology.kubernetes.io/zone selecting its pods',
+      );
+      expect(problems).toContain(
+        'Deployment/tenant-info: topologySpreadConstraint on kubernetes.io/hostname should ScheduleAnyway',
+      );
+    });
+
+    it('a file-keeping service back on a volume, without its S3 settings', () => {
+      const problems = problemsAfter((all) => {
+        const spec = podSpec(all, 'crm-people');
+        const c = spec.containers[0];
+        c.env = c.env.filter((e: { name: string }) => !e.name.startsWith('S3_'));
+        spec.volumes.push({
+          name: 'files',
+          persistentVolumeClaim: { claimName: 'crm-people-files' },
+        });
+      });
+      expect(problems).toContain(
+        'Deployment/crm-people: keeps files but S3_ACCESS_KEY_ID is not set',
+      );
+      expect(problems).toContain('Deployment/crm-people: S3_PREFIX should be crm-people');
+      expect(problems).toContain(
+        'Deployment/crm-people: files belong in the object storage, not a PersistentVolumeClaim',
+      );
+    });
+
+    it('S3 credentials written into the manifest', () => {
+      expect(
+        problemsAfter((all) => {
+          const c = containerOf(all, 'Deployment', 'events');
+          c.env = c.env.map((e) =>
+            e.name === 'S3_SECRET_ACCESS_KEY' ? { name: e.name, value: 'x' } : e,
+          );
+        }),
+      ).toContain('Deployment/events: S3_SECRET_ACCESS_KEY must come from a Secret');
+    });
+
     it('a migration Job on another image than its service', () => {
       expect(
         problemsAfter((all) => {
@@ -161,3 +339,15 @@ describe('deploy/k8s', () => {
     });
   });
 });
+
+describe.each([['base'], ...OVERLAYS.map((o) => [`overlays/${o}`])])(
+  'kubectl kustomize deploy/k8s/%s',
+  (dir) => {
+    const rendered = KUBECTL ? () => kustomize(path.join(K8S, '..', dir)) : null;
+    (rendered ? it : it.skip)('renders objects that pass every rule', () => {
+      const all = rendered!();
+      expect(checkManifests(all, secrets, facts)).toEqual([]);
+      expect([...byKind(all, 'Deployment').keys()].sort()).toEqual([...facts.apps].sort());
+    });
+  },
+);

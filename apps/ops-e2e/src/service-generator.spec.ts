@@ -13,7 +13,8 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { callEsm, ROOT, tool } from './support/esm';
-import { checkManifests, Doc } from './support/k8s-rules';
+import { byKind, checkManifests, Doc } from './support/k8s-rules';
+import { KUBECTL, kustomize } from './support/kustomize';
 import { loadWorkspaceFacts } from './support/workspace-facts';
 import { loadYamlFile } from './support/yaml';
 
@@ -150,7 +151,7 @@ it('adds the service to docker-compose.yml, and the result passes the compose ru
 });
 
 it('adds the Kubernetes manifest, image, URL and Secret, and the result passes the manifest rules', async () => {
-  const k8s = path.join(dir, 'deploy/k8s');
+  const k8s = path.join(dir, 'deploy/k8s/base');
   const kustomization = loadYamlFile<{ resources: string[]; images: { name: string }[] }>(
     path.join(k8s, 'kustomization.yaml'),
   )[0];
@@ -164,4 +165,23 @@ it('adds the Kubernetes manifest, image, URL and Secret, and the result passes t
   expect(checkManifests(docs, secrets, facts)).toEqual([
     'Deployment/gateway: environment TICKET_SCANNER_URL is not read by gateway',
   ]);
+  // its PodDisruptionBudget, HorizontalPodAutoscaler and NetworkPolicy come with the manifest
+  for (const kind of ['PodDisruptionBudget', 'HorizontalPodAutoscaler', 'NetworkPolicy'])
+    expect(byKind(docs, kind).has('ticket-scanner')).toBe(true);
+});
+
+it('adds the image to the production overlay, which renders the service with the production settings', () => {
+  const overlay = path.join(dir, 'deploy/k8s/overlays/production');
+  const [kustomization] = loadYamlFile<{ images: { name: string; newName: string }[] }>(
+    path.join(overlay, 'kustomization.yaml'),
+  );
+  expect(kustomization.images).toContainEqual(
+    expect.objectContaining({
+      name: 'crm-events/ticket-scanner',
+      newName: 'registry.example.com/crm-events/ticket-scanner',
+    }),
+  );
+  if (!KUBECTL) return;
+  const hpa = byKind(kustomize(overlay), 'HorizontalPodAutoscaler').get('ticket-scanner');
+  expect((hpa!.spec as { minReplicas: number }).minReplicas).toBe(3);
 });

@@ -1,7 +1,12 @@
-// Structural checks of the Kubernetes manifests in deploy/k8s. The schema itself (every field's
-// type) is what kubernetes-models would add; these rules check what ties the manifests to the
-// repository: every app deployed, selectors that match, probes on the health routes, the
-// environment names the apps read, a migration Job per service.
+// Structural checks of the Kubernetes manifests in deploy/k8s (the base's files, or a rendered
+// `kubectl kustomize` of the base or an overlay). The schema itself (every field's type) is
+// checked with kubernetes-models (manifests-schema.spec.ts); these rules check what ties the
+// manifests to the repository and what the platform expects of every Deployment: every app
+// deployed, selectors that match, probes on the health routes, the environment names the apps
+// read, a migration Job per service, requests and a memory limit, a PodDisruptionBudget, a
+// NetworkPolicy (and the namespace's default deny), a HorizontalPodAutoscaler, the preStop pause
+// and drain inside the grace period, the restricted security context, topology spread, and the
+// object storage for the services that keep files.
 
 export type Doc = {
   apiVersion?: string;
@@ -29,8 +34,36 @@ const API_VERSIONS: Record<string, string> = {
   ConfigMap: 'v1',
   Secret: 'v1',
   Job: 'batch/v1',
-  PersistentVolumeClaim: 'v1',
+  Namespace: 'v1',
+  PodDisruptionBudget: 'policy/v1',
+  HorizontalPodAutoscaler: 'autoscaling/v2',
+  NetworkPolicy: 'networking.k8s.io/v1',
 };
+
+/**
+ * Names agreed with the apps whose code reads them on other branches (drain on SIGTERM, the S3
+ * backend of FileStorage): accepted before an app's config declares them. Once it does, the
+ * ordinary "read by the app" check covers them and a name can leave this list.
+ */
+export const AGREED_ENV = Object.freeze({
+  all: ['SHUTDOWN_DRAIN_MS'],
+  files: [
+    'FILE_STORAGE_BACKEND',
+    'S3_BUCKET',
+    'S3_ENDPOINT',
+    'S3_REGION',
+    'S3_PREFIX',
+    'S3_FORCE_PATH_STYLE',
+    'S3_ACCESS_KEY_ID',
+    'S3_SECRET_ACCESS_KEY',
+  ],
+});
+/** Object storage settings that come from a Secret. */
+const S3_SECRETS = ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'];
+/** Seconds a request in flight may still take after the drain, before SIGKILL. */
+export const IN_FLIGHT_BUDGET_S = 10;
+const ZONE = 'topology.kubernetes.io/zone';
+const HOSTNAME = 'kubernetes.io/hostname';
 
 interface Probe {
   httpGet?: { path?: string; port?: string | number };
@@ -40,8 +73,20 @@ interface EnvVar {
   value?: string;
   valueFrom?: { secretKeyRef?: { name: string; key: string } };
 }
+interface SecurityContext {
+  runAsNonRoot?: boolean;
+  readOnlyRootFilesystem?: boolean;
+  allowPrivilegeEscalation?: boolean;
+  capabilities?: { drop?: string[] };
+  seccompProfile?: { type?: string };
+}
 interface Container {
   name?: string;
+  securityContext?: SecurityContext;
+  volumeMounts?: { name: string; mountPath: string }[];
+  lifecycle?: {
+    preStop?: { sleep?: { seconds?: number }; exec?: { command?: string[] } };
+  };
   image?: string;
   command?: string[];
   ports?: { name?: string; containerPort?: number }[];
@@ -53,8 +98,44 @@ interface Container {
 }
 interface PodTemplate {
   metadata?: { labels?: Record<string, string> };
-  spec?: { containers?: Container[]; restartPolicy?: string };
+  spec?: {
+    containers?: Container[];
+    restartPolicy?: string;
+    securityContext?: SecurityContext;
+    terminationGracePeriodSeconds?: number;
+    volumes?: { name: string; emptyDir?: object; persistentVolumeClaim?: object }[];
+    topologySpreadConstraints?: {
+      topologyKey?: string;
+      whenUnsatisfiable?: string;
+      labelSelector?: { matchLabels?: Record<string, string> };
+    }[];
+  };
 }
+type Selector = { matchLabels?: Record<string, string> };
+
+/** A Kubernetes memory quantity in MiB (512Mi, 1Gi, 500M, bytes). */
+export function mebibytes(q: string | undefined): number {
+  const m = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|K|k|M|G)?$/.exec(q ?? '');
+  if (!m) return NaN;
+  const unit: Record<string, number> = {
+    Ki: 1 / 1024,
+    Mi: 1,
+    Gi: 1024,
+    K: 1000 / 1048576,
+    k: 1000 / 1048576,
+    M: 1e6 / 1048576,
+    G: 1e9 / 1048576,
+  };
+  return Number(m[1]) * (m[2] ? unit[m[2]] : 1 / 1048576);
+}
+/** An image without its registry and tag: `registry.example.com:5000/crm-events/x:1` -> `crm-events/x`. */
+const imagePath = (image = '') =>
+  image
+    .replace(/@.*$/, '')
+    .replace(/:[^/:]+$/, '')
+    .split('/')
+    .slice(-2)
+    .join('/');
 
 const GATEWAY = 'gateway';
 const subset = (a: Record<string, string> = {}, b: Record<string, string> = {}) =>
@@ -120,7 +201,8 @@ export function checkManifests(docs: Doc[], secrets: Doc[], facts: WorkspaceFact
       template?: PodTemplate;
     };
     const podLabels = spec.template?.metadata?.labels;
-    if ((spec.replicas ?? 1) < 2) problems.push(`${id}: replicas ${spec.replicas}, expected 2`);
+    if (spec.replicas !== undefined && spec.replicas < 2)
+      problems.push(`${id}: replicas ${spec.replicas}, expected 2`);
     if (!subset(spec.selector?.matchLabels, podLabels))
       problems.push(`${id}: selector.matchLabels do not match the pod labels`);
     const selector = (svc?.spec as { selector?: Record<string, string> } | undefined)?.selector;
@@ -140,7 +222,7 @@ export function checkManifests(docs: Doc[], secrets: Doc[], facts: WorkspaceFact
       problems.push(`${id}: no container`);
       continue;
     }
-    if (c.image?.split(':')[0] !== `crm-events/${app}`)
+    if (imagePath(c.image) !== `crm-events/${app}`)
       problems.push(`${id}: image ${c.image}, expected crm-events/${app}`);
     const portNames = (c.ports ?? []).map((p) => p.name);
     if (!c.ports?.some((p) => p.name === 'http' && p.containerPort === 3000))
@@ -165,16 +247,21 @@ export function checkManifests(docs: Doc[], secrets: Doc[], facts: WorkspaceFact
 
     const env = envOf(id, c);
     const reads = facts.env[app];
+    const ownsFiles = ['FILE_STORAGE_DIR', 'FILE_STORAGE_BACKEND'].some((n) =>
+      reads.names.includes(n),
+    );
+    const agreed = [...AGREED_ENV.all, ...(ownsFiles ? AGREED_ENV.files : [])];
     for (const n of env)
-      if (!reads.names.includes(n) && !facts.runtimeEnv.includes(n))
+      if (!reads.names.includes(n) && !facts.runtimeEnv.includes(n) && !agreed.includes(n))
         problems.push(`${id}: environment ${n} is not read by ${app}`);
+    problems.push(...platformProblems(id, app, spec, c, docs, ownsFiles));
     for (const n of reads.required)
       if (!env.includes(n)) problems.push(`${id}: environment ${n} is required by ${app}`);
     // The manifests run every app with NODE_ENV=production (config.yaml).
     for (const n of reads.production)
       if (!env.includes(n))
         problems.push(`${id}: environment ${n} is required by ${app} in production`);
-    for (const n of ['DATABASE_URL', 'ADMIN_TOKEN', 'INTERNAL_TOKEN'])
+    for (const n of ['DATABASE_URL', 'ADMIN_TOKEN', 'INTERNAL_TOKEN', ...S3_SECRETS])
       if (env.includes(n) && !secretOf(c, n)) problems.push(`${id}: ${n} must come from a Secret`);
 
     if (app === GATEWAY) {
@@ -218,6 +305,150 @@ export function checkManifests(docs: Doc[], secrets: Doc[], facts: WorkspaceFact
       problems.push(
         `secrets.example.yaml: ${appDb?.name} should name database ${facts.databaseName[app]}`,
       );
+  }
+  return problems;
+}
+
+/** Whether `selector` (non-empty) selects pods labelled `labels`. */
+const selects = (selector: Selector | undefined, labels: Record<string, string> | undefined) =>
+  subset(selector?.matchLabels, labels);
+
+/** What the platform expects of every Deployment, beyond what ties it to the code. */
+function platformProblems(
+  id: string,
+  app: string,
+  spec: { template?: PodTemplate },
+  c: Container,
+  docs: Doc[],
+  ownsFiles: boolean,
+): string[] {
+  const problems: string[] = [];
+  const pod = spec.template?.spec ?? {};
+  const labels = spec.template?.metadata?.labels;
+
+  // Requests and limits: the memory limit leaves the V8 heap room for code, buffers, new space.
+  const limit = mebibytes(c.resources?.limits?.memory);
+  const heap = /--max-old-space-size=(\d+)/.exec(
+    c.env?.find((e) => e.name === 'NODE_OPTIONS')?.value ?? '',
+  )?.[1];
+  if (heap && Number(heap) > limit * 0.75)
+    problems.push(`${id}: --max-old-space-size=${heap} is above 75% of the memory limit`);
+
+  const pdbs = [...byKind(docs, 'PodDisruptionBudget').values()].filter((d) =>
+    selects((d.spec as { selector?: Selector }).selector, labels),
+  );
+  if (pdbs.length === 0) problems.push(`${id}: no PodDisruptionBudget selects its pods`);
+  for (const pdb of pdbs) {
+    const { minAvailable, maxUnavailable } = pdb.spec as {
+      minAvailable?: number | string;
+      maxUnavailable?: number | string;
+    };
+    if (maxUnavailable === undefined && minAvailable === undefined)
+      problems.push(`PodDisruptionBudget/${pdb.metadata?.name}: sets neither bound`);
+    if (maxUnavailable === 0 || maxUnavailable === '0%')
+      problems.push(`PodDisruptionBudget/${pdb.metadata?.name}: maxUnavailable 0 blocks drains`);
+  }
+
+  const policies = [...byKind(docs, 'NetworkPolicy').values()].map(
+    (d) =>
+      d.spec as { podSelector?: Selector; policyTypes?: string[]; ingress?: unknown[] } & object,
+  );
+  if (
+    !policies.some(
+      (p) =>
+        Object.keys(p.podSelector?.matchLabels ?? {}).length === 0 &&
+        p.policyTypes?.includes('Ingress') &&
+        !p.ingress?.length,
+    )
+  )
+    problems.push(`${id}: no default-deny NetworkPolicy (podSelector {}, Ingress, no rule)`);
+  if (
+    !policies.some(
+      (p) =>
+        selects(p.podSelector, labels) &&
+        p.policyTypes?.includes('Ingress') &&
+        p.policyTypes?.includes('Egress'),
+    )
+  )
+    problems.push(`${id}: no NetworkPolicy selects its pods (Ingress and Egress)`);
+
+  const hpas = [...byKind(docs, 'HorizontalPodAutoscaler').values()].filter((d) => {
+    const ref = (d.spec as { scaleTargetRef?: { kind?: string; name?: string } }).scaleTargetRef;
+    return ref?.kind === 'Deployment' && ref.name === app;
+  });
+  if (hpas.length === 0) problems.push(`${id}: no HorizontalPodAutoscaler targets it`);
+  for (const hpa of hpas) {
+    const hs = hpa.spec as {
+      minReplicas?: number;
+      metrics?: { resource?: { name?: string; target?: { type?: string } } }[];
+    };
+    const hid = `HorizontalPodAutoscaler/${hpa.metadata?.name}`;
+    if ((hs.minReplicas ?? 1) < 2)
+      problems.push(`${hid}: minReplicas ${hs.minReplicas}, expected 2 or more`);
+    if (
+      !hs.metrics?.some(
+        (m) => m.resource?.name === 'cpu' && m.resource.target?.type === 'Utilization',
+      )
+    )
+      problems.push(`${hid}: no CPU utilization target`);
+    if (!c.resources?.requests?.cpu) problems.push(`${hid}: CPU utilization needs a CPU request`);
+  }
+
+  // preStop pause, then the app's drain (SHUTDOWN_DRAIN_MS), then requests in flight: all before
+  // the grace period ends in SIGKILL.
+  const preStop = c.lifecycle?.preStop;
+  const execSleep = preStop?.exec?.command?.join(' ').match(/^(?:\/bin\/)?sleep (\d+)$/)?.[1];
+  const pause = preStop?.sleep?.seconds ?? (execSleep ? Number(execSleep) : undefined);
+  if (pause === undefined) problems.push(`${id}: no preStop sleep`);
+  const drainMs = c.env?.find((e) => e.name === 'SHUTDOWN_DRAIN_MS')?.value;
+  if (drainMs === undefined || !/^\d+$/.test(drainMs))
+    problems.push(`${id}: SHUTDOWN_DRAIN_MS is not set to a number of milliseconds`);
+  const grace = pod.terminationGracePeriodSeconds ?? 30;
+  const needed = (pause ?? 0) + Number(drainMs ?? 0) / 1000 + IN_FLIGHT_BUDGET_S;
+  if (grace <= needed)
+    problems.push(
+      `${id}: terminationGracePeriodSeconds ${grace} must exceed preStop ${pause ?? 0} s + drain ${Number(drainMs ?? 0) / 1000} s + ${IN_FLIGHT_BUDGET_S} s in flight`,
+    );
+
+  // The restricted Pod Security Standard; the pod's settings count for its containers.
+  const sc = { ...pod.securityContext, ...c.securityContext };
+  if (sc.runAsNonRoot !== true) problems.push(`${id}: securityContext.runAsNonRoot is not true`);
+  if (c.securityContext?.readOnlyRootFilesystem !== true)
+    problems.push(`${id}: securityContext.readOnlyRootFilesystem is not true`);
+  if (c.securityContext?.allowPrivilegeEscalation !== false)
+    problems.push(`${id}: securityContext.allowPrivilegeEscalation is not false`);
+  if (!c.securityContext?.capabilities?.drop?.includes('ALL'))
+    problems.push(`${id}: securityContext.capabilities.drop lacks ALL`);
+  if (sc.seccompProfile?.type !== 'RuntimeDefault')
+    problems.push(`${id}: seccompProfile is not RuntimeDefault`);
+  const tmp = c.volumeMounts?.find((m) => m.mountPath === '/tmp');
+  if (!tmp || !pod.volumes?.some((v) => v.name === tmp.name && v.emptyDir))
+    problems.push(`${id}: no emptyDir at /tmp (the root filesystem is read-only)`);
+
+  for (const key of [HOSTNAME, ZONE]) {
+    const t = pod.topologySpreadConstraints?.find((x) => x.topologyKey === key);
+    if (!t || !selects(t.labelSelector, labels))
+      problems.push(`${id}: no topologySpreadConstraint on ${key} selecting its pods`);
+    else if (t.whenUnsatisfiable !== 'ScheduleAnyway')
+      problems.push(`${id}: topologySpreadConstraint on ${key} should ScheduleAnyway`);
+  }
+
+  if (ownsFiles) {
+    const names = new Set(c.env?.map((e) => e.name));
+    for (const from of c.envFrom ?? []) {
+      const cm = byKind(docs, 'ConfigMap').get(from.configMapRef?.name ?? '');
+      for (const [k, v] of Object.entries(cm?.data ?? {})) {
+        names.add(k);
+        if (k === 'FILE_STORAGE_BACKEND' && v !== 's3')
+          problems.push(`${id}: FILE_STORAGE_BACKEND is ${v}, expected s3`);
+      }
+    }
+    for (const n of AGREED_ENV.files)
+      if (!names.has(n)) problems.push(`${id}: keeps files but ${n} is not set`);
+    if (c.env?.find((e) => e.name === 'S3_PREFIX')?.value !== app)
+      problems.push(`${id}: S3_PREFIX should be ${app}`);
+    if (pod.volumes?.some((v) => v.persistentVolumeClaim))
+      problems.push(`${id}: files belong in the object storage, not a PersistentVolumeClaim`);
   }
   return problems;
 }

@@ -10,7 +10,8 @@ export interface ServiceGeneratorSchema {
 
 const COMPOSE = 'docker-compose.yml';
 const INIT_DATABASES = 'deploy/compose/init-databases.sql';
-const K8S = 'deploy/k8s';
+const K8S = 'deploy/k8s/base';
+const K8S_OVERLAYS = 'deploy/k8s/overlays';
 const FIRST_EXTRA_PORT = 3010;
 
 /** `bookings-invitations` -> `bookings_invitations` (tools/dev/workspace.mjs databaseName). */
@@ -84,8 +85,29 @@ export function addToCompose(tree: Tree, name: string): boolean {
   return true;
 }
 
-/** Kubernetes: the manifest in kustomization's resources and images, the URL, the database Secret. */
+/**
+ * An overlay's `images:` entry for the new service, copied from its first crm-events image (same
+ * registry and tag). The overlays' patches select Deployments and HPAs by label, so they apply as is.
+ */
+function addToOverlays(tree: Tree, name: string): void {
+  if (!tree.exists(K8S_OVERLAYS)) return;
+  for (const overlay of tree.children(K8S_OVERLAYS)) {
+    const file = `${K8S_OVERLAYS}/${overlay}/kustomization.yaml`;
+    const text = tree.read(file, 'utf-8');
+    if (!text || text.includes(`crm-events/${name}\n`)) continue;
+    const entry = /\n( {2}- name: crm-events\/([a-z0-9-]+)\n(?: {4}[^\n]+\n)+)/.exec(text);
+    if (!entry) continue;
+    const copy = entry[1].split(`crm-events/${entry[2]}`).join(`crm-events/${name}`);
+    tree.write(file, text.replace(entry[1], entry[1] + copy));
+  }
+}
+
+/**
+ * Kubernetes: the manifest in the base kustomization's resources and images (and the overlays'
+ * images), the URL, the database and object storage Secrets.
+ */
 export function addToKubernetes(tree: Tree, name: string): void {
+  addToOverlays(tree, name);
   const kustomization = tree.read(`${K8S}/kustomization.yaml`, 'utf-8');
   if (kustomization && !kustomization.includes(`- ${name}.yaml`)) {
     tree.write(
@@ -111,7 +133,8 @@ export function addToKubernetes(tree: Tree, name: string): void {
     const db = databaseName(name);
     tree.write(
       `${K8S}/secrets.example.yaml`,
-      `${secrets.trimEnd()}\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: ${name}-database\ntype: Opaque\nstringData:\n  DATABASE_URL: postgresql://${db}:change-me@postgres.example.internal:5432/${db}\n`,
+      `${secrets.trimEnd()}\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: ${name}-database\ntype: Opaque\nstringData:\n  DATABASE_URL: postgresql://${db}:change-me@postgres.example.internal:5432/${db}\n` +
+        `---\n# Object storage credentials of ${name}: grant them the bucket's ${name}/ prefix only.\napiVersion: v1\nkind: Secret\nmetadata:\n  name: ${name}-object-storage\ntype: Opaque\nstringData:\n  S3_ACCESS_KEY_ID: change-me\n  S3_SECRET_ACCESS_KEY: change-me\n`,
     );
   }
 }
