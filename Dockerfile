@@ -7,7 +7,8 @@
 # The compose file's development tools (mail catcher, S3 server, secrets) are the target dev-tools.
 #
 # Order matters for the build time: everything before `ARG APP` is the same for all six apps and
-# is built once (one `npm ci`, one compile of every app); only the last two stages are per app.
+# is built once (one `npm ci`, one compile and one gathering of every app); only the last stage,
+# which copies one app's files onto the runtime base, is per app.
 
 ARG NODE_IMAGE=node:22-bookworm-slim
 
@@ -57,16 +58,15 @@ FROM runtime-base AS dev-tools
 COPY --from=tools-files /out/ ./
 USER node
 
-# ---- app-files: what APP needs at run time and nothing else (tools/image/app-files.mjs) ----
+# ---- app-files: what each app needs at run time and nothing else (tools/image/app-files.mjs),
+# gathered for all apps at once so that this stage too is built once, not once per app ----
 FROM build AS app-files
-ARG APP
-RUN test -n "${APP}" || (echo 'build with --build-arg APP=<app> (a folder of apps/)' >&2; exit 1)
-RUN test -f "apps/${APP}/src/main.ts" || (echo "no app apps/${APP}" >&2; exit 1)
-RUN node tools/image/app-files.mjs "${APP}" /out
+RUN for app in $(ls apps | grep -v -- '-e2e$'); do node tools/image/app-files.mjs "$app" "/out/$app" || exit 1; done
 
 # ---- runtime: the app, as a user that owns none of its files ----
 FROM runtime-base AS runtime
 ARG APP
+RUN test -n "${APP}" || (echo 'build with --build-arg APP=<app> (a folder of apps/)' >&2; exit 1)
 ARG VERSION=0.1.0
 ARG REVISION=unknown
 ARG SOURCE=https://example.invalid/crm-events-platform
@@ -86,7 +86,7 @@ ENV APP=${APP} \
 # The files stay root-owned and read-only for the app's user (`node`, 1000): the root file system
 # can be mounted read-only. /var/lib/crm/files is where a service keeps uploads on disk
 # (FILE_STORAGE_DIR; object storage needs no disk) and /run/crm-secrets where compose puts secrets.
-COPY --from=app-files /out/ ./
+COPY --from=app-files /out/${APP}/ ./
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \

@@ -104,11 +104,12 @@ describe('docker-compose.yml', () => {
       expect(problems).toContain('crm-people: environment DATABASE_URL is required by crm-people');
     });
 
-    it('an app without INTERNAL_TOKEN in production (it would refuse to start)', async () => {
+    it('an app without INTERNAL_TOKEN or its file in production (it would refuse to start)', async () => {
       const problems = await edited((d) => {
         for (const app of ['crm-people', 'gateway']) {
           const env = d.services[app].environment!;
           delete env.INTERNAL_TOKEN;
+          delete env.INTERNAL_TOKEN_FILE;
           env.NODE_ENV = 'production';
         }
       });
@@ -117,6 +118,15 @@ describe('docker-compose.yml', () => {
       );
       expect(problems).toContain(
         'gateway: environment INTERNAL_TOKEN is required by gateway in production',
+      );
+    });
+
+    it('a _FILE variable of a setting the app does not have', async () => {
+      const problems = await edited((d) => {
+        d.services['crm-people'].environment!.ADMIN_TOKN_FILE = '/run/crm-secrets/admin-token';
+      });
+      expect(problems).toContain(
+        'crm-people: environment ADMIN_TOKN_FILE is not read by crm-people',
       );
     });
 

