@@ -110,6 +110,10 @@ module.exports = {
   );
 }
 
+/** What the migrate CLI says while the server is starting, restarting or not yet resolvable. */
+const DATABASE_NOT_READY =
+  /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|not yet accepting connections|the database system is (starting up|shutting down)|Can't reach database server/;
+
 function deploy(list, url) {
   if (!url) fail('deploy needs --url or DATABASE_URL');
   for (const svc of pick(list)) {
@@ -121,7 +125,19 @@ function deploy(list, url) {
         readFileSync(path.join(prismaDir, svc, 'schema.prisma'), 'utf8'),
         tmp,
       );
-      const r = runMigrateCli(['migrate', 'deploy'], url, tmp, schema, migrations);
+      // A database that is still starting (a container's first start runs its init scripts on a
+      // temporary server, then restarts) is waited for, not a failed migration.
+      const waitUntil = Date.now() + Number(process.env.PRISMA_DEPLOY_WAIT_S ?? 60) * 1000;
+      let r = runMigrateCli(['migrate', 'deploy'], url, tmp, schema, migrations);
+      while (
+        r.status !== 0 &&
+        DATABASE_NOT_READY.test(`${r.stdout}\n${r.stderr}`) &&
+        Date.now() < waitUntil
+      ) {
+        console.log(`prisma: ${svc}: the database does not accept connections yet, retrying`);
+        spawnSync('sleep', ['2']);
+        r = runMigrateCli(['migrate', 'deploy'], url, tmp, schema, migrations);
+      }
       if (r.status !== 0) fail(`deploy ${svc} failed:\n${r.stdout}\n${r.stderr}`);
       const applied = /(\d+) migrations? found/.exec(r.stdout)?.[1] ?? '?';
       console.log(`prisma: ${svc} migrations applied (${applied} in folder)`);
