@@ -15,6 +15,7 @@ import { OpenApiService } from './openapi/openapi.service';
 import { ProxyService } from './routing/proxy.service';
 import { FastHandler, fastProxyHandler, serverWithFastPath } from './routing/fast-proxy';
 import { registerProxyRoute, RestProxy } from './routing/proxy.route';
+import type { UpstreamLookup } from './routing/replicas';
 import { assignRequestId } from './routing/request-id';
 
 /** The admin API is the only JSON read by Nest's routes here; its bodies are small. */
@@ -26,7 +27,10 @@ const ADMIN_BODY_LIMIT = 100 * 1024;
  * (see registerProxyRoute, registerGraphqlRoute), and REST GETs are answered before Fastify
  * (fastProxyHandler).
  */
-export async function createGatewayApp(config: GatewayConfig): Promise<NestFastifyApplication> {
+export async function createGatewayApp(
+  config: GatewayConfig,
+  options: { lookup?: UpstreamLookup } = {},
+): Promise<NestFastifyApplication> {
   // REST GETs skip Fastify (fast-proxy.ts); the handler is set once the app exists.
   const fast: { handler?: FastHandler } = {};
   const adapter = new CrmHttpAdapter({
@@ -35,9 +39,13 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestFasti
     serverFactory: serverWithFastPath(fast),
     ...(config.TRUST_PROXY_HOPS > 0 ? { trustProxy: config.TRUST_PROXY_HOPS } : {}),
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
-    logger: config.NODE_ENV === 'test' ? ['error', 'warn'] : undefined,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, options.lookup),
+    adapter,
+    {
+      logger: config.NODE_ENV === 'test' ? ['error', 'warn'] : undefined,
+    },
+  );
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   fastify.addHook('onRequest', assignRequestId);
   const auth = app.get(GatewayAuthService);
