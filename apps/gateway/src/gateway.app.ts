@@ -70,7 +70,6 @@ export async function createGatewayApp(
   await app.register(async (scope: FastifyInstance) =>
     registerGraphqlRoute(scope, { auth, supergraph: app.get(SupergraphService) }),
   );
-  app.enableShutdownHooks();
 
   const own = SwaggerModule.createDocument(
     app,

@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean } from 'class-validator';
 import { ConfigError, loadConfig } from './load-config';
-import { ServiceConfig, toBool } from './service-config';
+import { ServiceConfig, shutdownDrainMs, toBool } from './service-config';
 
 const base = { PORT: '3001', DATABASE_URL: 'postgresql://u@h:5432/db' };
 
@@ -100,5 +100,23 @@ describe('INTERNAL_TOKEN', () => {
       /^environment variable INTERNAL_TOKEN is "x{15}": must be set to a secret of at least 16/,
     );
     expect(problems({ NODE_ENV: 'production', INTERNAL_TOKEN: 'x'.repeat(16) })).toEqual([]);
+  });
+});
+
+describe('shutdownDrainMs', () => {
+  const t = { SHUTDOWN_TIMEOUT_MS: 10000 };
+  it('reads SHUTDOWN_DRAIN_MS as a number, unset by default', () => {
+    expect(
+      loadConfig(ServiceConfig, { ...base, SHUTDOWN_DRAIN_MS: '1500' }).SHUTDOWN_DRAIN_MS,
+    ).toBe(1500);
+    expect(loadConfig(ServiceConfig, base).SHUTDOWN_DRAIN_MS).toBeUndefined();
+  });
+
+  it('drains 5 s in production and not at all elsewhere, unless SHUTDOWN_DRAIN_MS says', () => {
+    expect(shutdownDrainMs({ ...t, NODE_ENV: 'production' })).toBe(5000);
+    expect(shutdownDrainMs({ ...t, NODE_ENV: 'development' })).toBe(0);
+    expect(shutdownDrainMs({ ...t, NODE_ENV: 'test' })).toBe(0);
+    expect(shutdownDrainMs({ ...t, NODE_ENV: 'production', SHUTDOWN_DRAIN_MS: 0 })).toBe(0);
+    expect(shutdownDrainMs({ ...t, NODE_ENV: 'test', SHUTDOWN_DRAIN_MS: 1500 })).toBe(1500);
   });
 });
