@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { VerifyApiKeyReply } from '@crm/messaging';
 import { Subjects } from '@crm/messaging';
+import { startDraining } from '@crm/service-kit';
 import { tenantHeaders } from '@crm/testing';
 import { bootGateway, eventually, json, RunningGateway } from '../../test/support/gateway';
 import { TenantInfoStub } from '../../test/support/tenant-info-stub';
@@ -237,5 +238,17 @@ describe('replicas of a service behind one name', () => {
     const body = await json(res);
     expect(body.statusCode).toBe(503);
     expect(body.message).toContain('crm-people');
+  });
+
+  it('drains itself like a service: readiness 503 first, every answer with Connection: close', async () => {
+    expect((await fetch(`${gw.url}/health/ready`)).status).toBe(200);
+    startDraining(gw.app);
+    const ready = await fetch(`${gw.url}/health/ready`);
+    expect(ready.status).toBe(503);
+    expect(ready.headers.get('connection')).toBe('close');
+    expect((await fetch(`${gw.url}/health/live`)).status).toBe(200);
+    // the REST fast path too (every replica is down by now: its 503)
+    const rest = await fetch(`${gw.url}/v1/crm/people/1`, { headers });
+    expect(rest.headers.get('connection')).toBe('close');
   });
 });
