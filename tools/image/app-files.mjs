@@ -41,7 +41,6 @@ export function requiredPackages(code) {
   return names;
 }
 
-
 const exists = (p) =>
   stat(p).then(
     () => true,

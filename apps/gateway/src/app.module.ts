@@ -9,6 +9,7 @@ import { GATEWAY_CONFIG, GatewayConfig } from './config';
 import { GraphqlModule } from './graphql/graphql.module';
 import { HealthModule } from './health/health.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { defaultLookup, UPSTREAM_LOOKUP, UpstreamLookup } from './routing/replicas';
 import { RoutingModule } from './routing/routing.module';
 
 export const SERVICE_NAME = 'gateway';
@@ -20,7 +21,7 @@ export const SERVICE_NAME = 'gateway';
  */
 @Module({})
 class GatewayCoreModule {
-  static forRoot(config: GatewayConfig): DynamicModule {
+  static forRoot(config: GatewayConfig, lookup: UpstreamLookup): DynamicModule {
     return {
       module: GatewayCoreModule,
       global: true,
@@ -34,21 +35,23 @@ class GatewayCoreModule {
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: UPSTREAM_LOOKUP, useValue: lookup },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
-      exports: [GATEWAY_CONFIG],
+      exports: [GATEWAY_CONFIG, UPSTREAM_LOOKUP],
     };
   }
 }
 
 @Module({})
 export class AppModule {
-  static forRoot(config: GatewayConfig): DynamicModule {
+  /** `lookup`: how the services' host names are resolved (tests map a name to loopback addresses). */
+  static forRoot(config: GatewayConfig, lookup: UpstreamLookup = defaultLookup): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        GatewayCoreModule.forRoot(config),
+        GatewayCoreModule.forRoot(config, lookup),
         HealthModule,
         AdminModule,
         GraphqlModule,

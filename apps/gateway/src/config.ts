@@ -114,6 +114,19 @@ export class GatewayConfig {
   @Max(10)
   TRUST_PROXY_HOPS: number = 0;
 
+  /** After SIGTERM: as the services' (shutdownDrainMs of @crm/config). */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(600000)
+  SHUTDOWN_DRAIN_MS?: number;
+
+  /** After the drain, how long closing may take before the process exits anyway (with 1). */
+  @IsInt()
+  @Min(100)
+  @Max(600000)
+  SHUTDOWN_TIMEOUT_MS: number = 10000;
+
   @Transform(noTrailingSlash)
   @IsUrl(URL_RULE)
   CRM_PEOPLE_URL: string = 'http://127.0.0.1:3001';

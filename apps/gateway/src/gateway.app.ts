@@ -17,6 +17,7 @@ import { OpenApiService } from './openapi/openapi.service';
 import { ProxyService } from './routing/proxy.service';
 import { FastHandler, fastProxyHandler, serverWithFastPath } from './routing/fast-proxy';
 import { registerProxyRoute, RestProxy } from './routing/proxy.route';
+import type { UpstreamLookup } from './routing/replicas';
 import { assignRequestId } from './routing/request-id';
 
 /** The admin API is the only JSON read by Nest's routes here; its bodies are small. */
@@ -28,7 +29,10 @@ const ADMIN_BODY_LIMIT = 100 * 1024;
  * (see registerProxyRoute, registerGraphqlRoute), and REST GETs are answered before Fastify
  * (fastProxyHandler).
  */
-export async function createGatewayApp(config: GatewayConfig): Promise<NestFastifyApplication> {
+export async function createGatewayApp(
+  config: GatewayConfig,
+  options: { lookup?: UpstreamLookup } = {},
+): Promise<NestFastifyApplication> {
   // REST GETs skip Fastify (fast-proxy.ts); the handler is set once the app exists.
   const fast: { handler?: FastHandler } = {};
   const adapter = new CrmHttpAdapter({
@@ -37,13 +41,17 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestFasti
     serverFactory: serverWithFastPath(fast),
     ...(config.TRUST_PROXY_HOPS > 0 ? { trustProxy: config.TRUST_PROXY_HOPS } : {}),
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
-    // colours only for a terminal: in a container or a file they are escape codes
-    logger: new ConsoleLogger({
-      logLevels: logLevels(config.NODE_ENV, config.LOG_LEVEL),
-      colors: process.stdout.isTTY === true,
-    }),
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, options.lookup),
+    adapter,
+    {
+      // colours only for a terminal: in a container or a file they are escape codes
+      logger: new ConsoleLogger({
+        logLevels: logLevels(config.NODE_ENV, config.LOG_LEVEL),
+        colors: process.stdout.isTTY === true,
+      }),
+    },
+  );
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   fastify.addHook('onRequest', assignRequestId);
   const auth = app.get(GatewayAuthService);
@@ -68,7 +76,6 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestFasti
   await app.register(async (scope: FastifyInstance) =>
     registerGraphqlRoute(scope, { auth, supergraph: app.get(SupergraphService) }),
   );
-  app.enableShutdownHooks();
 
   const own = SwaggerModule.createDocument(
     app,

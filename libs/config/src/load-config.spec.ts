@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Transform } from 'class-transformer';
 import { IsBoolean } from 'class-validator';
 import { ConfigError, loadConfig } from './load-config';
-import { ServiceConfig, toBool } from './service-config';
+import { ServiceConfig, shutdownDrainMs, toBool } from './service-config';
 
 const base = { PORT: '3001', DATABASE_URL: 'postgresql://u@h:5432/db' };
 
@@ -155,5 +155,23 @@ describe('NAME_FILE', () => {
     ).toThrow(
       /environment variable INTERNAL_TOKEN_FILE is ".*missing": the file cannot be read \(ENOENT\)/,
     );
+  });
+});
+
+describe('shutdownDrainMs', () => {
+  const t = { SHUTDOWN_TIMEOUT_MS: 10000 };
+  it('reads SHUTDOWN_DRAIN_MS as a number, unset by default', () => {
+    expect(
+      loadConfig(ServiceConfig, { ...base, SHUTDOWN_DRAIN_MS: '1500' }).SHUTDOWN_DRAIN_MS,
+    ).toBe(1500);
+    expect(loadConfig(ServiceConfig, base).SHUTDOWN_DRAIN_MS).toBeUndefined();
+  });
+
+  it('drains 5 s in production and not at all elsewhere, unless SHUTDOWN_DRAIN_MS says', () => {
+    expect(shutdownDrainMs({ ...t, NODE_ENV: 'production' })).toBe(5000);
+    expect(shutdownDrainMs({ ...t, NODE_ENV: 'development' })).toBe(0);
+    expect(shutdownDrainMs({ ...t, NODE_ENV: 'test' })).toBe(0);
+    expect(shutdownDrainMs({ ...t, NODE_ENV: 'production', SHUTDOWN_DRAIN_MS: 0 })).toBe(0);
+    expect(shutdownDrainMs({ ...t, NODE_ENV: 'test', SHUTDOWN_DRAIN_MS: 1500 })).toBe(1500);
   });
 });

@@ -84,4 +84,37 @@ export class ServiceConfig {
   @Min(1)
   @Max(100)
   DATABASE_POOL_SIZE: number = 10;
+
+  /** See shutdownDrainMs. */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(600000)
+  SHUTDOWN_DRAIN_MS?: number;
+
+  /** See ShutdownSettings.closeTimeoutMs. */
+  @IsInt()
+  @Min(100)
+  @Max(600000)
+  SHUTDOWN_TIMEOUT_MS: number = 10000;
+}
+
+/** What the graceful shutdown reads of a service's (or the gateway's) settings. */
+export interface ShutdownSettings {
+  NODE_ENV: 'development' | 'production' | 'test';
+  SHUTDOWN_DRAIN_MS?: number;
+  /**
+   * After the drain, how long closing (workers, NATS, in-flight requests, database) may take
+   * before the process exits anyway (with 1).
+   */
+  SHUTDOWN_TIMEOUT_MS: number;
+}
+
+/**
+ * How long a process keeps serving after SIGTERM, answering readiness 503 and Connection: close,
+ * so load balancers and the gateway move its traffic elsewhere before it closes: SHUTDOWN_DRAIN_MS,
+ * by default 5000 in production and 0 elsewhere (tests and `npm start` stop at once).
+ */
+export function shutdownDrainMs(config: ShutdownSettings): number {
+  return config.SHUTDOWN_DRAIN_MS ?? (config.NODE_ENV === 'production' ? 5000 : 0);
 }

@@ -18,6 +18,7 @@ import { sendErrorEnvelope } from '@crm/errors';
 import { natsServerOptions } from '@crm/messaging';
 import { CrmHttpAdapter } from './http-adapter';
 import { requireInternalToken } from './internal-token';
+import { closeGracefullyOnSignals } from './shutdown';
 import { buildOpenApi, OPENAPI_PATH } from './openapi';
 
 export interface ServiceBootOptions {
@@ -79,7 +80,6 @@ export async function createServiceApp(
   app.connectMicroservice(natsServerOptions(opts.service, opts.config.NATS_URL), {
     inheritAppConfig: true,
   });
-  app.enableShutdownHooks();
   // Built once: the description changes only with a new version of the service. Its ETag lets
   // the gateway revalidate its cached copy with a 304 instead of the whole document.
   const body = JSON.stringify(buildOpenApi(app, opts.title));
@@ -95,11 +95,15 @@ export async function createServiceApp(
   return app;
 }
 
-/** Starts listening; a failure to reach NATS or the port is reported and stops the process. */
+/**
+ * Starts listening; a failure to reach NATS or the port is reported and stops the process.
+ * SIGTERM/SIGINT then drain and close it (closeGracefullyOnSignals).
+ */
 export async function startServiceApp(app: INestApplication, opts: ServiceBootOptions) {
   const logger = new Logger(opts.service);
   await app.startAllMicroservices();
   await app.listen(opts.config.PORT, opts.config.HOST);
+  closeGracefullyOnSignals(app, opts.config, opts.service);
   logger.log(
     `${opts.service} listening on ${listenAddress(opts.config.HOST, opts.config.PORT)} (NATS ${opts.config.NATS_URL})`,
   );

@@ -12,6 +12,9 @@ export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
 
 @Injectable()
 export class Readiness {
+  /** Set on SIGTERM (shutdown.ts): not ready any more, whatever the checks say. */
+  draining = false;
+
   constructor(
     @Optional() @Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[] = [],
   ) {}
@@ -45,6 +48,11 @@ export class HealthController {
 
   @Get('ready')
   async ready() {
+    // The process is stopping: callers must move elsewhere while it still serves (liveness
+    // stays 200, so it is not killed before its drain ends).
+    if (this.readiness.draining) {
+      throw new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'errors.dependency.shuttingDown');
+    }
     const report = await this.readiness.report();
     if (Object.values(report).includes('down')) {
       throw new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'errors.dependency.notReady', {

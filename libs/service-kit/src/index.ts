@@ -6,3 +6,4 @@ export * from './openapi';
 export * from './api-envelope.decorator';
 export * from './http-adapter';
 export * from './internal-token';
+export * from './shutdown';

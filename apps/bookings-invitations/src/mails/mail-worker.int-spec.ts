@@ -176,6 +176,14 @@ describe('mail worker', () => {
       const started = Date.now();
       await replica.app.close();
       expect(Date.now() - started).toBeLessThan(10_000);
+      // the mails it had claimed but not started are handed back, not left leased
+      const leased = await runSql<{ n: number }>(
+        t.svc.databaseUrl,
+        `SELECT count(*)::int AS n FROM "Mail"
+          WHERE id = ANY($1::uuid[]) AND status = 'queued' AND "nextAttemptAt" > now()`,
+        [ids],
+      );
+      expect(leased[0].n).toBe(0);
       t.worker.start();
       await eventually(async () => {
         const rows = await runSql<{ n: number }>(

@@ -124,14 +124,30 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
   async sendDue(): Promise<boolean> {
     const mails = await this.claim();
     let next = 0;
+    // Stopping: the mails being sent finish, the rest of the batch is not started.
     const lanes = Array.from(
       { length: Math.min(this.config.MAIL_CONCURRENCY, mails.length) },
       async () => {
-        while (next < mails.length) await this.send(mails[next++]);
+        while (next < mails.length && this.running) await this.send(mails[next++]);
       },
     );
     await Promise.all(lanes);
+    if (next < mails.length) await this.release(mails.slice(next).map((m) => m.id));
     return mails.length === this.config.MAIL_BATCH_SIZE;
+  }
+
+  /**
+   * Hands back the lease of claimed mails not sent (the worker is stopping): due again at once for
+   * another replica, not after the lease runs out.
+   */
+  private async release(ids: string[]): Promise<void> {
+    await this.prisma
+      .$executeRawUnsafe(
+        `UPDATE "Mail" SET "nextAttemptAt" = now() WHERE "id" = ANY($1::uuid[]) AND "status" = 'queued'`,
+        ids,
+      )
+      // Not handed back: the lease expires and they are sent then; nothing is lost.
+      .catch((e) => this.logger.warn(`mail leases not released: ${(e as Error).message}`));
   }
 
   /**

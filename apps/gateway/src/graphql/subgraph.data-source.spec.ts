@@ -1,6 +1,7 @@
 import type { GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { GraphQLError } from 'graphql';
 import type { Caller } from '../auth/gateway-auth.service';
+import { ReplicaAgent } from '../routing/replicas';
 import type { GatewayGraphQLContext } from './graphql-context';
 import { SubgraphDataSource } from './subgraph.data-source';
 import { formatGatewayError } from './supergraph.service';
@@ -50,6 +51,7 @@ const source = () =>
     url: 'http://127.0.0.1:1/graphql',
     internalToken: 'secret-token',
     translate: (err) => `translated ${err.messageKey} ${JSON.stringify(err.args)}`,
+    dispatcher: new ReplicaAgent(),
   });
 
 describe('SubgraphDataSource.willSendRequest', () => {

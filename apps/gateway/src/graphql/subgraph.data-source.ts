@@ -1,11 +1,13 @@
 import { GraphQLDataSourceProcessOptions, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { GraphQLError } from 'graphql';
-import { Agent, Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { AppException, ErrorCode, HTTP_STATUS } from '@crm/errors';
 import type { Language } from '@crm/i18n';
 import type { ModuleName } from '@crm/messaging';
 import { CALLER_ID_HEADER, INTERNAL_TOKEN_HEADER } from '@crm/request-context';
 import { assertModule } from '../auth/gateway-auth.service';
+import type { ReplicaAgent } from '../routing/replicas';
+import { ServiceCall } from '../routing/service-call';
 import type { ServiceName } from '../routing/services';
 import type { GatewayGraphQLContext, Translate } from './graphql-context';
 
@@ -22,9 +24,6 @@ export function forwardedHeaderNames(headers: Record<string, unknown>): string[]
 
 type FetcherResponse = Parameters<RemoteGraphQLDataSource['errorFromResponse']>[0];
 type Fetcher = NonNullable<RemoteGraphQLDataSource['fetcher']>;
-
-/** One connection pool for every subgraph request of this process. */
-const subgraphAgent = new Agent({ keepAliveTimeout: 4000 });
 
 /**
  * The fetch Apollo's data source needs (status, headers, text/json), on undici's request API:
@@ -57,45 +56,78 @@ class AnswerHeaders {
 }
 
 /** Subgraph URLs taken apart once (there are a handful), not on every fetch. */
-const targets = new Map<string, { origin: string; path: string }>();
-function targetOf(url: string): { origin: string; path: string } {
+const targets = new Map<string, { origin: string; host: string; path: string }>();
+function targetOf(url: string): { origin: string; host: string; path: string } {
   let target = targets.get(url);
   if (!target) {
     const parsed = new URL(url);
-    target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+    target = {
+      origin: parsed.origin,
+      host: parsed.host,
+      path: `${parsed.pathname}${parsed.search}`,
+    };
     targets.set(url, target);
   }
   return target;
 }
 
-async function fetchSubgraph(
-  url: string,
-  init: {
-    method?: string;
-    headers?: Iterable<[string, string]> | Record<string, string>;
-    body?: string;
-  },
-) {
-  const { origin, path } = targetOf(url);
-  const res = await subgraphAgent.request({
-    origin,
-    path,
-    method: (init.method ?? 'POST') as Dispatcher.HttpMethod,
-    headers: requestHeaders(init.headers),
-    body: init.body,
-  });
-  const text = await res.body.text();
-  return {
-    url,
-    status: res.statusCode,
-    statusText: '',
-    ok: res.statusCode >= 200 && res.statusCode < 300,
-    headers: new AnswerHeaders(res.headers),
-    text: async () => text,
-    json: async () => JSON.parse(text) as unknown,
-  };
+/**
+ * Whether Apollo's request body (query first: RemoteGraphQLDataSource.sendRequest) holds a query,
+ * which may be sent twice, rather than a mutation, which may not. An operation the test cannot
+ * tell (a fragment first) counts as a mutation.
+ */
+export function isQueryBody(body: string | undefined): boolean {
+  return body !== undefined && /^\{"query":"(?:\s|\\[nrt])*(?:query\b|\{)/.test(body);
 }
-const subgraphFetcher = fetchSubgraph as unknown as Fetcher;
+
+async function readAll(body: Buffer | NodeJS.ReadableStream): Promise<string> {
+  if (Buffer.isBuffer(body)) return body.toString('utf8');
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * The fetch of a subgraph on the gateway's replica-aware dispatcher (replicas.ts): a call that
+ * failed before its answer is retried once where safe, a query counting as idempotent.
+ */
+function subgraphFetcher(dispatcher: ReplicaAgent): Fetcher {
+  const fetch = async (
+    url: string,
+    init: {
+      method?: string;
+      headers?: Iterable<[string, string]> | Record<string, string>;
+      body?: string;
+    },
+  ) => {
+    const { origin, host, path } = targetOf(url);
+    const call = new ServiceCall();
+    dispatcher.dispatch(
+      {
+        origin,
+        path,
+        method: (init.method ?? 'POST') as Dispatcher.HttpMethod,
+        // Host named, not the replica's address the connection goes to.
+        headers: { ...requestHeaders(init.headers), host },
+        body: init.body,
+      },
+      call,
+      isQueryBody(init.body),
+    );
+    const answer = await call.answer;
+    const text = await readAll(answer.body);
+    return {
+      url,
+      status: answer.statusCode,
+      statusText: '',
+      ok: answer.statusCode >= 200 && answer.statusCode < 300,
+      headers: new AnswerHeaders(answer.headers as Record<string, string | string[] | undefined>),
+      text: async () => text,
+      json: async () => JSON.parse(text) as unknown,
+    };
+  };
+  return fetch as unknown as Fetcher;
+}
 
 export interface SubgraphOptions {
   service: ServiceName;
@@ -103,6 +135,8 @@ export interface SubgraphOptions {
   url: string;
   internalToken?: string;
   translate: Translate;
+  /** The gateway's replica-aware connections to the subgraphs. */
+  dispatcher: ReplicaAgent;
 }
 
 function graphQLError(err: AppException, translate: Translate, lang: Language | undefined) {
@@ -120,7 +154,7 @@ export class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayGraphQLCo
   private readonly options: SubgraphOptions;
 
   constructor(options: SubgraphOptions) {
-    super({ url: options.url, fetcher: subgraphFetcher });
+    super({ url: options.url, fetcher: subgraphFetcher(options.dispatcher) });
     this.options = options;
   }
 

@@ -7,6 +7,7 @@ import {
   Logger,
   OnApplicationBootstrap,
   OnApplicationShutdown,
+  Optional,
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -19,6 +20,12 @@ import { I18nService } from 'nestjs-i18n';
 import { AppException, ErrorCode, HTTP_STATUS, toAppException, translateError } from '@crm/errors';
 import { FALLBACK_LANGUAGE, resolveLanguage } from '@crm/i18n';
 import { GATEWAY_CONFIG, GatewayConfig, graphqlDisclosure, serviceUrl } from '../config';
+import {
+  CONNECT_TIMEOUT_MS,
+  ReplicaAgent,
+  UPSTREAM_LOOKUP,
+  UpstreamLookup,
+} from '../routing/replicas';
 import { SERVICE_MODULE, SERVICE_NAMES } from '../routing/services';
 import type { GatewayGraphQLContext, Translate } from './graphql-context';
 import { clarifyError, GraphqlLimits, limitRules, limitsOf } from './graphql-limits';
@@ -86,10 +93,18 @@ export class SupergraphService implements OnApplicationBootstrap, OnApplicationS
   /** The limits, and no introspection when it is off: run once per distinct query text. */
   private readonly rules: ValidationRule[];
 
+  /** Connections to the subgraphs' replicas (replicas.ts), shared by every subgraph. */
+  private readonly dispatcher: ReplicaAgent;
+
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     private readonly i18n: I18nService,
+    @Optional() @Inject(UPSTREAM_LOOKUP) lookup?: UpstreamLookup,
   ) {
+    this.dispatcher = new ReplicaAgent({
+      lookup,
+      pool: { connect: { timeout: CONNECT_TIMEOUT_MS }, keepAliveTimeout: 4000 },
+    });
     this.disclosure = graphqlDisclosure(config);
     this.limits = limitsOf(config);
     this.rules = [
@@ -116,6 +131,7 @@ export class SupergraphService implements OnApplicationBootstrap, OnApplicationS
     this.runner = null;
     await this.gateway?.stop();
     this.gateway = null;
+    await this.dispatcher.destroy();
   }
 
   /** Runs an authenticated operation, or answers 503 while the supergraph is not composed. */
@@ -180,6 +196,7 @@ export class SupergraphService implements OnApplicationBootstrap, OnApplicationS
           url: `${serviceUrl(this.config, service)}/graphql`,
           internalToken: this.config.INTERNAL_TOKEN,
           translate: this.translate,
+          dispatcher: this.dispatcher,
         });
       },
       logger: this.gatewayLogger,

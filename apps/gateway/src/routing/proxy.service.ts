@@ -1,13 +1,11 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Agent, Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { AppException, ErrorCode } from '@crm/errors';
+import { CONNECT_TIMEOUT_MS, ReplicaAgent, UPSTREAM_LOOKUP, UpstreamLookup } from './replicas';
 import type { ServiceName } from './services';
 import { BUFFERED_BODY_BYTES, ServiceAnswer, ServiceCall } from './service-call';
 import { upstreamRequestHeaders, UpstreamIdentity } from './upstream-headers';
-
-/** A service that does not accept the connection within this time counts as down (503). */
-const CONNECT_TIMEOUT_MS = 5000;
 
 export interface ProxyTarget {
   service: ServiceName;
@@ -44,7 +42,8 @@ async function requestBody(req: IncomingMessage): Promise<Buffer | IncomingMessa
 }
 
 /**
- * Sends a request on to a service with undici (kept-alive connections per service), the body
+ * Sends a request on to a service with undici (kept-alive connections per replica of a service,
+ * calls spread over the ready replicas and retried once where safe: replicas.ts), the body
  * streamed untouched (uploads of any size pass without being buffered), and hands back the
  * service's answer. undici, not node:http's client: the gateway's cost per call is most of what
  * a call through it costs more than one made to the service directly.
@@ -52,15 +51,27 @@ async function requestBody(req: IncomingMessage): Promise<Buffer | IncomingMessa
 @Injectable()
 export class ProxyService implements OnApplicationShutdown {
   private readonly logger = new Logger(ProxyService.name);
-  // Only the connection is timed: answers (downloads, slow reports) may take as long as they
-  // take. Idle sockets are dropped after 4 s, before Node servers' 5 s keep-alive timeout closes
-  // them under us.
-  private readonly agent = new Agent({
-    connect: { timeout: CONNECT_TIMEOUT_MS },
-    headersTimeout: 0,
-    bodyTimeout: 0,
-    keepAliveTimeout: 4000,
-  });
+  private readonly agent: ReplicaAgent;
+
+  constructor(@Optional() @Inject(UPSTREAM_LOOKUP) lookup?: UpstreamLookup) {
+    // Only the connection is timed: answers (downloads, slow reports) may take as long as they
+    // take. Idle sockets are dropped after 4 s, before Node servers' 5 s keep-alive timeout
+    // closes them under us.
+    this.agent = new ReplicaAgent({
+      lookup,
+      pool: {
+        connect: { timeout: CONNECT_TIMEOUT_MS },
+        headersTimeout: 0,
+        bodyTimeout: 0,
+        keepAliveTimeout: 4000,
+      },
+    });
+  }
+
+  /** The replicas known for a service's origin (tests look at them). */
+  replicasOf(origin: string) {
+    return this.agent.replicasOf(origin);
+  }
 
   /**
    * Resolves with the service's answer; rejects with a 503 naming the service when it cannot be

@@ -3,6 +3,7 @@ import { loadConfig } from '@crm/config';
 import { freePort, NATS_TEST_URL } from '@crm/testing';
 import { GatewayConfig } from '../../src/config';
 import { createGatewayApp } from '../../src/gateway.app';
+import type { UpstreamLookup } from '../../src/routing/replicas';
 
 export const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
 export const INTERNAL_TOKEN = 'internal-token-for-tests';
@@ -13,8 +14,14 @@ export interface RunningGateway {
   config: GatewayConfig;
 }
 
-/** Boots the gateway in-process on a free port, against real NATS and the given services. */
-export async function bootGateway(env: Record<string, string> = {}): Promise<RunningGateway> {
+/**
+ * Boots the gateway in-process on a free port, against real NATS and the given services;
+ * `lookup` resolves the services' host names (a name mapped to loopback addresses as replicas).
+ */
+export async function bootGateway(
+  env: Record<string, string> = {},
+  options: { lookup?: UpstreamLookup } = {},
+): Promise<RunningGateway> {
   process.env.APOLLO_TELEMETRY_DISABLED = 'true';
   const port = await freePort();
   const config = loadConfig(GatewayConfig, {
@@ -27,7 +34,7 @@ export async function bootGateway(env: Record<string, string> = {}): Promise<Run
     SUPERGRAPH_RETRY_MS: '200',
     ...env,
   });
-  const app = await createGatewayApp(config);
+  const app = await createGatewayApp(config, options);
   await app.listen(port, '127.0.0.1');
   return { app, url: `http://127.0.0.1:${port}`, config };
 }

@@ -40,13 +40,8 @@ const API_VERSIONS: Record<string, string> = {
   NetworkPolicy: 'networking.k8s.io/v1',
 };
 
-/**
- * Names agreed with the apps whose code reads them on other branches (drain on SIGTERM, the S3
- * backend of FileStorage): accepted before an app's config declares them. Once it does, the
- * ordinary "read by the app" check covers them and a name can leave this list.
- */
-export const AGREED_ENV = Object.freeze({
-  all: ['SHUTDOWN_DRAIN_MS'],
+/** The object storage settings every service that keeps files must have (FileStorageConfig). */
+export const FILE_STORAGE_ENV = Object.freeze({
   files: [
     'FILE_STORAGE_BACKEND',
     'S3_BUCKET',
@@ -250,9 +245,8 @@ export function checkManifests(docs: Doc[], secrets: Doc[], facts: WorkspaceFact
     const ownsFiles = ['FILE_STORAGE_DIR', 'FILE_STORAGE_BACKEND'].some((n) =>
       reads.names.includes(n),
     );
-    const agreed = [...AGREED_ENV.all, ...(ownsFiles ? AGREED_ENV.files : [])];
     for (const n of env)
-      if (!reads.names.includes(n) && !facts.runtimeEnv.includes(n) && !agreed.includes(n))
+      if (!reads.names.includes(n) && !facts.runtimeEnv.includes(n))
         problems.push(`${id}: environment ${n} is not read by ${app}`);
     problems.push(...platformProblems(id, app, spec, c, docs, ownsFiles));
     for (const n of reads.required)
@@ -443,7 +437,7 @@ function platformProblems(
           problems.push(`${id}: FILE_STORAGE_BACKEND is ${v}, expected s3`);
       }
     }
-    for (const n of AGREED_ENV.files)
+    for (const n of FILE_STORAGE_ENV.files)
       if (!names.has(n)) problems.push(`${id}: keeps files but ${n} is not set`);
     if (c.env?.find((e) => e.name === 'S3_PREFIX')?.value !== app)
       problems.push(`${id}: S3_PREFIX should be ${app}`);
