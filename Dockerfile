@@ -42,8 +42,8 @@ RUN rm -rf /usr/local/include /usr/local/lib/node_modules /usr/local/bin/npm /us
       /usr/local/bin/corepack /usr/local/bin/yarn /usr/local/bin/yarnpkg /usr/local/share/doc \
       /usr/local/share/man /usr/local/share/systemtap /usr/share/doc /usr/share/man /var/cache/* \
       /var/lib/apt/lists/* \
- && mkdir -p /app /var/lib/crm/files /run/crm-secrets \
- && chown node:node /var/lib/crm/files /run/crm-secrets
+ && mkdir -p /app /var/lib/crm/files /run/crm-secrets /var/lib/mailbox /var/lib/s3 \
+ && chown node:node /var/lib/crm/files /run/crm-secrets /var/lib/mailbox /var/lib/s3
 
 # One layer, shared by every app image (the deletions above would otherwise still weigh in the
 # base image's layers).
@@ -86,6 +86,8 @@ ENV APP=${APP} \
 # The files stay root-owned and read-only for the app's user (`node`, 1000): the root file system
 # can be mounted read-only. /var/lib/crm/files is where a service keeps uploads on disk
 # (FILE_STORAGE_DIR; object storage needs no disk) and /run/crm-secrets where compose puts secrets.
+# (The dev tools keep their data in /var/lib/mailbox and /var/lib/s3: a named volume mounted there
+# takes the folder's owner, `node`, on its first use.)
 COPY --from=app-files /out/${APP}/ ./
 USER node
 EXPOSE 3000

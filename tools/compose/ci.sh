@@ -6,7 +6,9 @@
 #    registry answers;
 # 3. `up --build -d`, every container healthy, the smoke test through the published ports
 #    (tools/compose/smoke.mjs), the image sizes;
-# 4. `down` and `up` again: the data is still there; then `down -v`.
+# 4. drills (tools/compose/drill.mjs): a replica restarted and a new image rolled out under load
+#    (0 failed requests), kill -9 of services with their outbox and consumers' work counted;
+# 5. `down` and `up` again: the data is still there; then `down -v`.
 # Its own project name and free ports, so a developer's stack on the same machine is left alone.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -77,7 +79,11 @@ compose up -d
 node tools/compose/smoke.mjs wait
 node tools/compose/smoke.mjs first "$STATE"
 
-# ---- 4. data survives down + up ----
+# ---- 4. drills ----
+node tools/compose/drill.mjs roll "$STATE"
+node tools/compose/drill.mjs kill "$STATE"
+
+# ---- 5. data survives down + up ----
 say 'down, then up again'
 compose down
 compose up -d
