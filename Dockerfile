@@ -7,8 +7,9 @@
 # The compose file's development tools (mail catcher, S3 server, secrets) are the target dev-tools.
 #
 # Order matters for the build time: everything before `ARG APP` is the same for all six apps and
-# is built once (one `npm ci`, one compile and one gathering of every app); only the last stage,
-# which copies one app's files onto the runtime base, is per app.
+# is built once (one `npm ci`, one gathering of each app's packages, one compile); the last stage
+# copies one app's packages (a cached layer until the dependencies change) and its code onto the
+# runtime base. After a source change only the compile and the code layers are rebuilt.
 
 ARG NODE_IMAGE=node:22-bookworm-slim
 
@@ -27,14 +28,20 @@ COPY package.json package-lock.json ./
 # the root postinstall (Prisma generate) runs in the build stage, where the schemas are.
 RUN npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 
+# ---- app-deps: each app's own run-time packages (tools/image/app-packages.json, committed) ----
+# Depends on the lockfile and that list only: a source change does not rebuild it.
+FROM deps AS app-deps
+COPY tools/image tools/image
+RUN node tools/image/app-files.mjs deps /deps
+
 # ---- build: Prisma clients generated and every app compiled into dist/ ----
 FROM deps AS build
 COPY . .
 RUN node tools/build.mjs
 
-# ---- tools-files: the compose development tools and their dependencies ----
-FROM build AS tools-files
-RUN node tools/image/app-files.mjs --tools /out
+# ---- app-own: each app's compiled code, tools and migrations (a few MB each) ----
+FROM build AS app-own
+RUN node tools/image/app-files.mjs own /own
 
 # ---- node-runtime: the Node image without npm, C headers and docs (none runs in production) ----
 FROM ${NODE_IMAGE} AS node-runtime
@@ -55,13 +62,9 @@ WORKDIR /app
 
 # ---- dev-tools: mail catcher, S3-compatible server, secrets for docker compose ----
 FROM runtime-base AS dev-tools
-COPY --from=tools-files /out/ ./
+COPY --from=app-deps /deps/dev-tools/ ./
+COPY --from=app-own /own/dev-tools/ ./
 USER node
-
-# ---- app-files: what each app needs at run time and nothing else (tools/image/app-files.mjs),
-# gathered for all apps at once so that this stage too is built once, not once per app ----
-FROM build AS app-files
-RUN for app in $(ls apps | grep -v -- '-e2e$'); do node tools/image/app-files.mjs "$app" "/out/$app" || exit 1; done
 
 # ---- runtime: the app, as a user that owns none of its files ----
 FROM runtime-base AS runtime
@@ -88,7 +91,8 @@ ENV APP=${APP} \
 # (FILE_STORAGE_DIR; object storage needs no disk) and /run/crm-secrets where compose puts secrets.
 # (The dev tools keep their data in /var/lib/mailbox and /var/lib/s3: a named volume mounted there
 # takes the folder's owner, `node`, on its first use.)
-COPY --from=app-files /out/${APP}/ ./
+COPY --from=app-deps /deps/${APP}/ ./
+COPY --from=app-own /own/${APP}/ ./
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \

@@ -1,17 +1,20 @@
 #!/usr/bin/env node
-// Gathers what one app needs at run time into a folder, for the last stage of its image:
-//   node tools/image/app-files.mjs <app> <out>
-//   node tools/image/app-files.mjs --tools <out>   (the compose dev tools: mailbox and S3 server)
-// <out> gets dist/ (the app and the libraries it imports, compiled), node_modules/ (only the
-// packages the compiled code requires, with their dependency closure), package.json (the app's
-// own production dependencies), and for a service its migrations with the tool that applies them.
+// Gathers what each app (and the compose dev tools) needs at run time, for the images:
+//   node tools/image/app-files.mjs packages [--check]   the packages each app's compiled code
+//        requires, into tools/image/app-packages.json (committed; npm test checks it is current)
+//   node tools/image/app-files.mjs deps <out>   <out>/<app>/: node_modules with only those packages
+//        and their dependency closure, and package.json (the app's own production dependencies)
+//   node tools/image/app-files.mjs own <out>    <out>/<app>/: dist/ (the app and the libraries),
+//        the admin tool, and for a service its migrations with the tool that applies them
+// Two parts because they change at different speeds: the Docker stage that runs `deps` depends on
+// the lockfile and the committed list only, so a source change rebuilds `own` (a few MB) alone.
 //
 // Why not `npm prune --omit=dev`: that keeps every app's dependencies in every image (870 MB each).
 // Why not a fresh `npm ci` per app: six installs from the registry took most of a 25-minute build.
 // So the packages are copied out of the tree `npm ci` made once: a package is taken when compiled
 // code requires it, then its dependencies, optional dependencies and peers, as far as they are
 // installed, resolved as Node resolves them (nested node_modules first, then upwards).
-import { cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -178,72 +181,140 @@ async function packagesRequiredFrom(entries) {
   return names;
 }
 
-async function gather({ app, out }) {
+const PACKAGES_FILE = path.join(root, 'tools/image/app-packages.json');
+const DEV_TOOLS = 'dev-tools';
+
+/** The apps with an image (apps/<app>/src/main.ts, not the -e2e test projects), and the dev tools. */
+async function targets() {
+  const apps = (await readdir(path.join(root, 'apps'))).filter((a) => !a.endsWith('-e2e')).sort();
+  return [...apps, DEV_TOOLS];
+}
+
+const hasMigrations = (app) => exists(path.join(root, 'prisma', app, 'schema.prisma'));
+
+/** What a target's image carries of the repository (besides node_modules), and where its code starts. */
+async function ownFiles(target) {
+  if (target === DEV_TOOLS)
+    return {
+      entries: ['tools/dev/mailbox.mjs'],
+      extra: ['s3rver'],
+      copies: ['tools/dev/mailbox.mjs', 'tools/compose/init-secrets.mjs'],
+    };
+  const copies = [
+    `dist/apps/${target}`,
+    'dist/libs',
+    'tools/admin.mjs',
+    'tools/dev/admin-client.mjs',
+    'tools/dev/secrets.mjs',
+    'tools/dev/workspace.mjs',
+  ];
+  const extra = [];
+  if (await hasMigrations(target)) {
+    // `node tools/prisma.mjs deploy <app>` in the migration Job: the Prisma 6 CLI and the adapter
+    copies.push(`prisma/${target}`, 'tools/prisma.mjs', 'tools/prisma');
+    extra.push('prisma-migrate', '@prisma/adapter-pg');
+  }
+  return { entries: [`dist/apps/${target}/src/main.js`, 'tools/admin.mjs'], extra, copies };
+}
+
+/** The packages each target's code requires, from the compiled apps (build first). */
+export async function computePackages() {
+  const rootPkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
+  const declared = { ...rootPkg.devDependencies, ...rootPkg.dependencies };
+  const result = {};
+  for (const target of await targets()) {
+    const { entries, extra } = await ownFiles(target);
+    if (target !== DEV_TOOLS && !(await exists(path.join(root, entries[0]))))
+      throw new Error(`${entries[0]} is missing: build first (node tools/build.mjs)`);
+    const direct = [...new Set([...(await packagesRequiredFrom(entries)), ...extra])].sort();
+    for (const n of direct)
+      if (!declared[n]) throw new Error(`${n} is required by ${target} but not in package.json`);
+    result[target] = direct;
+  }
+  return result;
+}
+
+/**
+ * deps: the target's packages (from app-packages.json) with their closure, and its package.json.
+ * Needs only node_modules, package.json and the list: the image stage that runs it is rebuilt when
+ * the dependencies change, not with every source change.
+ */
+async function gatherDeps(target, out) {
   const rootPkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
   const version = (n) => rootPkg.dependencies?.[n] ?? rootPkg.devDependencies?.[n];
-  let sources;
-  const extra = [];
-  const copies = [];
-  if (app) {
-    if (!(await exists(path.join(root, 'dist/apps', app, 'src/main.js'))))
-      throw new Error(
-        `dist/apps/${app}/src/main.js is missing: build first (node tools/build.mjs)`,
-      );
-    sources = [`dist/apps/${app}/src/main.js`, 'tools/admin.mjs'];
-    copies.push(`dist/apps/${app}`, 'dist/libs', 'tools/admin.mjs', 'tools/dev/admin-client.mjs');
-    copies.push('tools/dev/secrets.mjs', 'tools/dev/workspace.mjs');
-    if (await exists(path.join(root, 'prisma', app, 'schema.prisma'))) {
-      // `node tools/prisma.mjs deploy <app>` in the migration Job: the Prisma 6 CLI and the adapter
-      copies.push(`prisma/${app}`, 'tools/prisma.mjs', 'tools/prisma');
-      extra.push('prisma-migrate', '@prisma/adapter-pg');
-    }
-  } else {
-    sources = ['tools/dev/mailbox.mjs'];
-    copies.push('tools/dev/mailbox.mjs', 'tools/compose/init-secrets.mjs');
-    extra.push('s3rver');
-  }
-  const direct = new Set([...(await packagesRequiredFrom(sources)), ...extra]);
-  for (const n of direct)
-    if (!version(n))
-      throw new Error(
-        `${n} is required by ${app ?? 'the tools'} but not a dependency in package.json`,
-      );
+  const lists = JSON.parse(await readFile(PACKAGES_FILE, 'utf8'));
+  const direct = lists[target];
+  if (!direct) throw new Error(`${target} is not in tools/image/app-packages.json`);
   const { dirs, missing } = await dependencyClosure(direct);
   if (missing.length) throw new Error(`not installed: ${missing.join(', ')} (run npm ci first)`);
   await mkdir(out, { recursive: true });
-  for (const c of copies) await cp(path.join(root, c), path.join(out, c), { recursive: true });
   const { copied, skipped } = await copyPackages(dirs, out);
-  const dependencies = Object.fromEntries([...direct].sort().map((n) => [n, version(n)]));
   await writeFile(
     path.join(out, 'package.json'),
     `${JSON.stringify(
       {
-        name: app ?? 'crm-dev-tools',
+        name: target,
         version: rootPkg.version,
         private: true,
-        description: `${app ?? 'dev tools'}: its run-time dependencies only (tools/image/app-files.mjs)`,
+        description: `${target}: its run-time dependencies only (tools/image/app-files.mjs)`,
         license: rootPkg.license,
-        dependencies,
+        dependencies: Object.fromEntries(direct.map((n) => [n, version(n)])),
       },
       null,
       2,
     )}\n`,
   );
   console.log(
-    `app-files: ${app ?? 'dev tools'}: ${direct.size} direct dependencies, ${dirs.length} packages in ${copied} folders (${skipped} files never loaded left out) -> ${out}`,
+    `app-files: ${target}: ${direct.length} direct dependencies, ${dirs.length} packages in ${copied} folders (${skipped} files never loaded left out)`,
   );
 }
 
-const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
-  const [first, second] = process.argv.slice(2);
-  const target = first === '--tools' ? { app: null, out: second } : { app: first, out: second };
-  if (!target.out || (first !== '--tools' && !first)) {
-    console.error('usage: node tools/image/app-files.mjs <app> <out> | --tools <out>');
-    process.exit(2);
+/** own: the target's compiled code, tools and migrations. */
+async function gatherOwn(target, out) {
+  const { copies } = await ownFiles(target);
+  await mkdir(out, { recursive: true });
+  for (const c of copies) await cp(path.join(root, c), path.join(out, c), { recursive: true });
+}
+
+const USAGE = `usage: node tools/image/app-files.mjs <command>
+  packages [--check]   write tools/image/app-packages.json from the built apps (--check: fail when it differs)
+  deps <out>           every target's packages into <out>/<target>/ (node_modules, package.json)
+  own <out>            every target's code, tools and migrations into <out>/<target>/`;
+
+async function main(args) {
+  const [command, arg] = args;
+  if (command === 'packages') {
+    const text = `${JSON.stringify(await computePackages(), null, 2)}\n`;
+    const current = await readFile(PACKAGES_FILE, 'utf8').catch(() => '');
+    if (arg === '--check') {
+      if (text !== current) {
+        console.error(
+          'app-files: tools/image/app-packages.json is not what the built apps require: run `node tools/build.mjs && node tools/image/app-files.mjs packages`',
+        );
+        process.exit(1);
+      }
+      console.log('app-files: tools/image/app-packages.json is current');
+    } else {
+      await writeFile(PACKAGES_FILE, text);
+      console.log(`app-files: wrote ${path.relative(root, PACKAGES_FILE)}`);
+    }
+    return;
   }
-  gather({ app: target.app, out: path.resolve(target.out) }).catch((err) => {
+  if ((command === 'deps' || command === 'own') && arg) {
+    for (const target of await targets())
+      await (command === 'deps' ? gatherDeps : gatherOwn)(
+        target,
+        path.join(path.resolve(arg), target),
+      );
+    return;
+  }
+  console.error(USAGE);
+  process.exit(2);
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain)
+  main(process.argv.slice(2)).catch((err) => {
     console.error(`app-files: ${err.message}`);
     process.exit(1);
   });
-}

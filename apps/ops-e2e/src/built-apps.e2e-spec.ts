@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, runEsm, tool } from './support/esm';
+import { callEsm, ROOT, runEsm, tool } from './support/esm';
 
 // The built apps (dist/, compiled by the e2e tier before it runs) as production starts them.
 
@@ -49,6 +49,23 @@ describe('a built app with NODE_ENV=production', () => {
     });
     await Promise.all(runs);
   }, 60_000);
+});
+
+describe('tools/image/app-packages.json', () => {
+  // The images take each app's packages from this committed list (their dependency layer is then
+  // rebuilt only when it or the lockfile changes): it must name what the built apps require.
+  it('lists the packages the built apps require', async () => {
+    const computed = await callEsm<Record<string, string[]>>(
+      tool('tools/image/app-files.mjs'),
+      'computePackages',
+    );
+    const committed = JSON.parse(
+      readFileSync(path.join(ROOT, 'tools/image/app-packages.json'), 'utf8'),
+    ) as Record<string, string[]>;
+    expect(committed).toEqual(computed);
+    expect(computed.gateway).toContain('@apollo/gateway');
+    expect(computed.gateway).not.toContain('pdfkit');
+  });
 });
 
 describe('dist/', () => {

@@ -27,12 +27,12 @@ describe('Dockerfile', () => {
   it('builds in stages on a supported Node LTS (22), the per-app stage last', () => {
     expect(Object.keys(stages)).toEqual([
       'deps',
+      'app-deps',
       'build',
-      'tools-files',
+      'app-own',
       'node-runtime',
       'runtime-base',
       'dev-tools',
-      'app-files',
       'runtime',
     ]);
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:22-bookworm-slim$/m);
@@ -68,8 +68,14 @@ describe('Dockerfile', () => {
     expect(runtime).toContain('CMD ["sh", "-c", "exec node dist/apps/${APP}/src/main.js"]');
     for (const label of ['source', 'revision', 'version'])
       expect(runtime).toContain(`org.opencontainers.image.${label}=`);
-    // the app's own files only: gathered by tools/image/app-files.mjs, copied onto the slim base
-    expect(runtime).toContain('COPY --from=app-files /out/${APP}/ ./');
+    // the app's own files only: gathered by tools/image/app-files.mjs, copied onto the slim base,
+    // its packages from a stage that depends on the lockfile and the committed list alone
+    expect(runtime).toContain('COPY --from=app-deps /deps/${APP}/ ./');
+    expect(runtime).toContain('COPY --from=app-own /own/${APP}/ ./');
+    expect(stages['app-deps']).toEqual([
+      'COPY tools/image tools/image',
+      'RUN node tools/image/app-files.mjs deps /deps',
+    ]);
     expect(stages.runtime.length).toBeGreaterThan(0);
   });
 
