@@ -1,8 +1,9 @@
 # One image per app, from the same file:
 #   docker build --build-arg APP=crm-people -t crm-events/crm-people .
 # The container listens on PORT (3000 unless set) and serves /health/live and /health/ready.
-# A service's image also carries its migrations and the tool that applies them:
-#   docker run --rm -e DATABASE_URL=postgresql://... crm-events/crm-people \
+# Migrations are the image of the target `migrate` (every service's, with the tool applying them):
+#   docker build --target migrate -t crm-events/migrate .
+#   docker run --rm -e DATABASE_URL=postgresql://.../crm_people crm-events/migrate \
 #     node tools/prisma.mjs deploy crm-people
 # The compose file's development tools (mail catcher, S3 server, secrets) are the target dev-tools.
 #
@@ -65,6 +66,14 @@ FROM runtime-base AS dev-tools
 COPY --from=app-deps /deps/dev-tools/ ./
 COPY --from=app-own /own/dev-tools/ ./
 USER node
+
+# ---- migrate: every service's migrations and the tool that applies them ----
+FROM runtime-base AS migrate
+COPY --from=app-deps /deps/migrate/ ./
+COPY --from=app-own /own/migrate/ ./
+USER node
+# without arguments it prints its usage; compose and the Jobs run `deploy <service>`
+CMD ["node", "tools/prisma.mjs"]
 
 # ---- runtime: the app, as a user that owns none of its files ----
 FROM runtime-base AS runtime

@@ -102,6 +102,9 @@ function initDatabases(services, composeDir) {
  * Problems of a parsed compose file (`doc`), for the workspace at `root`; `composeDir` is where
  * the file lives (build contexts and mounts are relative to it).
  */
+/** What `built` holds for a service of the Dockerfile's migrate target. */
+const MIGRATE_IMAGE = '(migrate)';
+
 export function checkCompose(doc, { root = ROOT, composeDir = root } = {}) {
   const problems = [];
   const services = doc?.services ?? {};
@@ -120,8 +123,13 @@ export function checkCompose(doc, { root = ROOT, composeDir = root } = {}) {
     if (context !== root) problems.push(`${name}: build.context must be the repository root`);
     const dockerfile = path.resolve(context, svc.build.dockerfile ?? 'Dockerfile');
     if (!existsSync(dockerfile)) problems.push(`${name}: ${dockerfile} does not exist`);
-    // the Dockerfile's dev-tools target (mailbox, secrets) runs no app
+    // the Dockerfile's dev-tools target (mailbox, secrets) runs no app; its migrate target applies
+    // migrations (checked below like any migration container)
     if (svc.build.target === 'dev-tools') continue;
+    if (svc.build.target === 'migrate') {
+      built[name] = MIGRATE_IMAGE;
+      continue;
+    }
     const app = buildArg(svc, 'APP');
     if (!app) problems.push(`${name}: build.args.APP is not set`);
     else if (!apps.includes(app))
@@ -150,6 +158,8 @@ export function checkCompose(doc, { root = ROOT, composeDir = root } = {}) {
     const migrateOf =
       cmd.includes('tools/prisma.mjs') && cmd.includes('deploy') ? cmd.at(-1) : null;
 
+    if (app === MIGRATE_IMAGE && !migrateOf)
+      problems.push(`${name}: the migrate image runs "node tools/prisma.mjs deploy <service>"`);
     if (migrateOf) {
       if (!hasMigrations(migrateOf, root))
         problems.push(

@@ -5,7 +5,7 @@
 //   node tools/image/app-files.mjs deps <out>   <out>/<app>/: node_modules with only those packages
 //        and their dependency closure, and package.json (the app's own production dependencies)
 //   node tools/image/app-files.mjs own <out>    <out>/<app>/: dist/ (the app and the libraries),
-//        the admin tool, and for a service its migrations with the tool that applies them
+//        and the admin tool; the target `migrate`: every service's migrations and the tool
 // Two parts because they change at different speeds: the Docker stage that runs `deps` depends on
 // the lockfile and the committed list only, so a source change rebuilds `own` (a few MB) alone.
 //
@@ -60,6 +60,13 @@ async function locate(name, fromDir) {
 }
 
 /**
+ * Optional peers a package loads by name (Nest's loadPackage) when an app uses the feature, which
+ * no import in the app's code shows: a federated subgraph needs @apollo/subgraph (the services
+ * crashed at start without it: "The @apollo/subgraph package is missing").
+ */
+const LOADED_BY_NAME = { '@nestjs/graphql': ['@apollo/subgraph'] };
+
+/**
  * The installed folders of `names` and everything they depend on. Peers and optional dependencies
  * count when installed (a peer is how @nestjs/graphql finds @apollo/subgraph, an optional
  * dependency how sharp finds its platform's binary); a missing one is the package's own business.
@@ -82,10 +89,13 @@ export async function dependencyClosure(names, fromDir = root) {
       queue.push({ name: dep, from: dir, required: !(dep in (pkg.optionalDependencies ?? {})) });
     for (const dep of Object.keys(pkg.optionalDependencies ?? {}))
       queue.push({ name: dep, from: dir, required: false });
-    // an optional peer (@prisma/client's prisma CLI and typescript) is for who wants it
+    // an optional peer (@prisma/client's prisma CLI and typescript) is for who wants it...
     for (const dep of Object.keys(pkg.peerDependencies ?? {}))
       if (!pkg.peerDependenciesMeta?.[dep]?.optional)
         queue.push({ name: dep, from: dir, required: false });
+    // ...except those a package loads by name at run time when the app uses the feature
+    for (const dep of LOADED_BY_NAME[pkg.name] ?? [])
+      queue.push({ name: dep, from: dir, required: true });
   }
   return { dirs: [...found].sort(), missing };
 }
@@ -183,17 +193,25 @@ async function packagesRequiredFrom(entries) {
 
 const PACKAGES_FILE = path.join(root, 'tools/image/app-packages.json');
 const DEV_TOOLS = 'dev-tools';
+/** The image that applies migrations (compose's <service>-migrate containers, Kubernetes Jobs). */
+const MIGRATE = 'migrate';
 
 /** The apps with an image (apps/<app>/src/main.ts, not the -e2e test projects), and the dev tools. */
 async function targets() {
   const apps = (await readdir(path.join(root, 'apps'))).filter((a) => !a.endsWith('-e2e')).sort();
-  return [...apps, DEV_TOOLS];
+  return [...apps, DEV_TOOLS, MIGRATE];
 }
-
-const hasMigrations = (app) => exists(path.join(root, 'prisma', app, 'schema.prisma'));
 
 /** What a target's image carries of the repository (besides node_modules), and where its code starts. */
 async function ownFiles(target) {
+  // Every service's migrations and the Prisma 6 CLI that applies them (45 MB): an image of its
+  // own, so that the apps, which never migrate, do not carry it.
+  if (target === MIGRATE)
+    return {
+      entries: ['tools/prisma.mjs'],
+      extra: ['prisma-migrate', '@prisma/adapter-pg'],
+      copies: ['prisma', 'tools/prisma.mjs', 'tools/prisma'],
+    };
   if (target === DEV_TOOLS)
     return {
       entries: ['tools/dev/mailbox.mjs'],
@@ -208,13 +226,7 @@ async function ownFiles(target) {
     'tools/dev/secrets.mjs',
     'tools/dev/workspace.mjs',
   ];
-  const extra = [];
-  if (await hasMigrations(target)) {
-    // `node tools/prisma.mjs deploy <app>` in the migration Job: the Prisma 6 CLI and the adapter
-    copies.push(`prisma/${target}`, 'tools/prisma.mjs', 'tools/prisma');
-    extra.push('prisma-migrate', '@prisma/adapter-pg');
-  }
-  return { entries: [`dist/apps/${target}/src/main.js`, 'tools/admin.mjs'], extra, copies };
+  return { entries: [`dist/apps/${target}/src/main.js`, 'tools/admin.mjs'], extra: [], copies };
 }
 
 /** The packages each target's code requires, from the compiled apps (build first). */
@@ -285,7 +297,7 @@ async function main(args) {
   const [command, arg] = args;
   if (command === 'packages') {
     const text = `${JSON.stringify(await computePackages(), null, 2)}\n`;
-    const current = await readFile(PACKAGES_FILE, 'utf8').catch(() => '');
+    const current = await readFile(PACKAGES_FILE, 'utf8').catch(() => ''); // generated: not prettier's
     if (arg === '--check') {
       if (text !== current) {
         console.error(

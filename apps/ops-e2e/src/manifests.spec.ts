@@ -330,12 +330,14 @@ describe('deploy/k8s/base', () => {
       ).toContain('Deployment/events: S3_SECRET_ACCESS_KEY must come from a Secret');
     });
 
-    it('a migration Job on another image than its service', () => {
+    it('a migration Job on another image than the migrate image', () => {
       expect(
         problemsAfter((all) => {
-          containerOf(all, 'Job', 'tenant-info-migrate').image = 'crm-events/crm-people';
+          containerOf(all, 'Job', 'tenant-info-migrate').image = 'crm-events/tenant-info';
         }),
-      ).toContain("Job/tenant-info-migrate: image should be crm-events/tenant-info, as the app's");
+      ).toContain(
+        "Job/tenant-info-migrate: image should be crm-events/migrate, the migrate image beside the app's",
+      );
     });
   });
 });

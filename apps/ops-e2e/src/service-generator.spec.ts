@@ -95,7 +95,7 @@ const read = (p: string) => tree.read(p, 'utf-8') ?? '';
 
 it('writes the service skeleton with the next free port, its database and a first integration test', () => {
   expect(read('apps/ticket-scanner/src/config.ts')).toContain(
-    'export class TicketScannerConfig extends ServiceConfig',
+    'export class TicketScannerConfig extends FileStorageConfig',
   );
   expect(read('apps/ticket-scanner/src/config.ts')).toContain('override PORT: number = 3010;');
   expect(read('apps/ticket-scanner/src/app.module.ts')).toContain(

@@ -7,7 +7,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { Observable } from 'rxjs';
 import { AppException, ErrorCode } from '@crm/errors';
-import { FILE_FIELD, formFileName, uploadError } from '@crm/storage';
+import { FILE_FIELD, formFileName, uploadError } from '@crm/storage/uploads';
 import { IMPORT_MAX_BYTES } from './import-file';
 import type { UploadedImport } from './invitation-import.service';
 

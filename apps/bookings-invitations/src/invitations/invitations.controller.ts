@@ -24,7 +24,7 @@ import type { FastifyReply } from 'fastify';
 import { Paged, RawResponse } from '@crm/envelope';
 import { Ctx, RequestContext } from '@crm/request-context';
 import { ApiEnvelope } from '@crm/service-kit';
-import { contentDisposition } from '@crm/storage';
+import { contentDisposition } from '@crm/storage/uploads';
 import {
   CreateInvitationInput,
   DeleteInvitationsInput,

@@ -13,7 +13,7 @@ import { ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '
 import { Paged, RawResponse } from '@crm/envelope';
 import { Ctx, RequestContext } from '@crm/request-context';
 import { ApiEnvelope } from '@crm/service-kit';
-import { contentDisposition } from '@crm/storage';
+import { contentDisposition } from '@crm/storage/uploads';
 import {
   BOOKING_MAIL_SORT_DOC,
   BookingMailListQuery,

@@ -287,7 +287,12 @@ export function checkManifests(docs: Doc[], secrets: Doc[], facts: WorkspaceFact
     const jc = template?.spec?.containers?.[0];
     if (!['Never', 'OnFailure'].includes(template?.spec?.restartPolicy ?? ''))
       problems.push(`${jobId}: restartPolicy must be Never or OnFailure`);
-    if (jc?.image !== c.image) problems.push(`${jobId}: image should be ${c.image}, as the app's`);
+    // the migrate image (Dockerfile target migrate), at the app's registry and tag
+    const migrateImage = (c.image ?? '').replace(/crm-events\/[a-z0-9-]+/, 'crm-events/migrate');
+    if (imagePath(jc?.image) !== 'crm-events/migrate' || jc?.image !== migrateImage)
+      problems.push(
+        `${jobId}: image should be ${migrateImage}, the migrate image beside the app's`,
+      );
     if (JSON.stringify(jc?.command) !== JSON.stringify(['node', 'tools/prisma.mjs', 'deploy', app]))
       problems.push(`${jobId}: command should be node tools/prisma.mjs deploy ${app}`);
     const appDb = secretOf(c, 'DATABASE_URL');

@@ -67,11 +67,7 @@ export function addToCompose(tree: Tree, name: string): boolean {
       .split(databaseName(ref))
       .join(databaseName(name))
       // the copied block's comments describe the other service
-      .replace(/^ +#[^\n]*\n/gm, '')
-      // a new service keeps no files: no object storage settings, no wait for the server
-      .replace('<<: [*app-env, *file-storage-env]', '<<: *app-env')
-      .replace(/^ +S3_PREFIX: [^\n]*\n/m, '')
-      .replace(/^ {6}object-storage:\n {8}condition: [^\n]+\n/m, '');
+      .replace(/^ +#[^\n]*\n/gm, '');
   // New services go last, before the gateway that depends on them.
   const gatewayAt = text.indexOf('\n  gateway:\n');
   const insertAt = gatewayAt >= 0 ? gatewayAt + 1 : text.indexOf(service) + service.length;
