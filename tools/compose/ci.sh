@@ -71,8 +71,10 @@ trap cleanup EXIT
 compose down -v --remove-orphans >/dev/null 2>&1 || true
 say "build (revision $GIT_REVISION)"
 build_started=$SECONDS
-COMPOSE_DOCKER_CLI_BUILD=0 DOCKER_BUILDKIT=0 compose build --quiet 2>&1 | grep -v '^$' | tail -20 || true
-compose config --services >/dev/null
+if ! COMPOSE_DOCKER_CLI_BUILD=0 DOCKER_BUILDKIT=0 compose build >/tmp/compose-build.log 2>&1; then
+  grep -v '^ ---> \|^Step \|^Removing intermediate' /tmp/compose-build.log | tail -40
+  fail 'the build failed (whole log: /tmp/compose-build.log)'
+fi
 say "build done in $((SECONDS - build_started)) s"
 docker images --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep '^crm-events/' | sort | sed 's/^/  image /'
 compose up -d

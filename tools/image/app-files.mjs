@@ -312,12 +312,15 @@ async function main(args) {
     }
     return;
   }
-  if ((command === 'deps' || command === 'own') && arg) {
+  if (command === 'deps' && arg) {
+    // the list names the targets: this runs where apps/ is not (the image's dependency stage)
+    for (const target of Object.keys(JSON.parse(await readFile(PACKAGES_FILE, 'utf8'))))
+      await gatherDeps(target, path.join(path.resolve(arg), target));
+    return;
+  }
+  if (command === 'own' && arg) {
     for (const target of await targets())
-      await (command === 'deps' ? gatherDeps : gatherOwn)(
-        target,
-        path.join(path.resolve(arg), target),
-      );
+      await gatherOwn(target, path.join(path.resolve(arg), target));
     return;
   }
   console.error(USAGE);
