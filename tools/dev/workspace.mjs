@@ -107,8 +107,11 @@ function sharedConfigClasses(root) {
   const classes = new Map();
   for (const file of walkTs(path.join(root, 'libs', 'config', 'src'))) {
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/export\s+class\s+(\w+)(?:\s+extends\s+(\w+))?/g))
-      classes.set(m[1], { text, parent: m[2] });
+    // each class's own text: one file may hold several (AppConfig and ServiceConfig)
+    for (const m of text.matchAll(/export\s+class\s+(\w+)(?:\s+extends\s+(\w+))?/g)) {
+      const next = text.indexOf('\nexport ', m.index + 1);
+      classes.set(m[1], { text: text.slice(m.index, next < 0 ? text.length : next), parent: m[2] });
+    }
   }
   return classes;
 }

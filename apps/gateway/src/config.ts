@@ -8,12 +8,10 @@ import {
   IsOptional,
   IsString,
   IsUrl,
-  Matches,
   Max,
   Min,
-  MinLength,
 } from 'class-validator';
-import { AdminTokenRule, InternalTokenRule, LOG_LEVELS, LogLevelName } from '@crm/config';
+import { AdminTokenRule, AppConfig } from '@crm/config';
 import { SERVICE_NAMES, ServiceName } from './routing/services';
 
 const URL_RULE = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
@@ -31,49 +29,18 @@ const toBool = ({ obj, key }: { obj: Record<string, unknown>; key: string }) => 
 
 /**
  * The gateway's settings. It has no database, so it does not extend ServiceConfig (whose
- * DATABASE_URL is required) but reads the same names for what it shares with the services.
+ * DATABASE_URL is required) but AppConfig, which the services share (NODE_ENV, HOST, NATS,
+ * INTERNAL_TOKEN, log level, shutdown).
  */
-export class GatewayConfig {
-  @IsIn(['development', 'production', 'test'])
-  NODE_ENV: 'development' | 'production' | 'test' = 'development';
-
-  /** Least severe log level printed; unset: log in production, warn in tests, debug otherwise. */
-  @IsOptional()
-  @IsIn(LOG_LEVELS)
-  LOG_LEVEL?: LogLevelName;
-
+export class GatewayConfig extends AppConfig {
   @IsInt()
   @Min(0)
   @Max(65535)
   PORT: number = 3000;
 
-  /** The address to listen on: every interface (the gateway is what clients call). */
-  @IsString()
-  @MinLength(1)
-  HOST: string = '0.0.0.0';
-
-  @IsString()
-  @Matches(/^(nats|tls|ws|wss):\/\//, {
-    message: 'must be a nats:// URL (comma-separated for a cluster)',
-  })
-  NATS_URL: string = 'nats://127.0.0.1:4222';
-
-  /** How long a NATS request (key verification, admin calls) may take before 503. */
-  @IsInt()
-  @Min(50)
-  @Max(60000)
-  NATS_REQUEST_TIMEOUT_MS: number = 3000;
-
   /** Operator credential of the admin API (`Authorization: Bearer <ADMIN_TOKEN>`). */
   @AdminTokenRule()
   ADMIN_TOKEN!: string;
-
-  /**
-   * Sent as X-Internal-Token on every call to a service (REST, GraphQL, OpenAPI). Required with
-   * NODE_ENV=production, where the services refuse calls without it.
-   */
-  @InternalTokenRule()
-  INTERNAL_TOKEN?: string;
 
   /** How long an API key verification (valid or not) is remembered; 0 disables the cache. */
   @IsInt()
@@ -113,19 +80,6 @@ export class GatewayConfig {
   @Min(0)
   @Max(10)
   TRUST_PROXY_HOPS: number = 0;
-
-  /** After SIGTERM: as the services' (shutdownDrainMs of @crm/config). */
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(600000)
-  SHUTDOWN_DRAIN_MS?: number;
-
-  /** After the drain, how long closing may take before the process exits anyway (with 1). */
-  @IsInt()
-  @Min(100)
-  @Max(600000)
-  SHUTDOWN_TIMEOUT_MS: number = 10000;
 
   @Transform(noTrailingSlash)
   @IsUrl(URL_RULE)

@@ -28,10 +28,10 @@ export const toBool = ({ value, obj, key }: { value: unknown; obj: object; key: 
 };
 
 /**
- * Settings every service reads. Services extend it with their own. Every field has an explicit
+ * Settings every app reads, the gateway and the services alike. Every field has an explicit
  * type: the conversion from env strings reads it from the emitted metadata.
  */
-export class ServiceConfig {
+export class AppConfig {
   @IsIn(['development', 'production', 'test'])
   NODE_ENV: 'development' | 'production' | 'test' = 'development';
 
@@ -40,11 +40,6 @@ export class ServiceConfig {
   @IsIn(LOG_LEVELS)
   LOG_LEVEL?: LogLevelName;
 
-  @IsInt()
-  @Min(0)
-  @Max(65535)
-  PORT!: number;
-
   /**
    * The address to listen on: every interface by default (containers, Kubernetes), where the
    * gateway reaches the service over the network. `npm start` sets 127.0.0.1 (SERVICES_HOST).
@@ -52,10 +47,6 @@ export class ServiceConfig {
   @IsString()
   @MinLength(1)
   HOST: string = '0.0.0.0';
-
-  @IsString()
-  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// or postgresql:// URL' })
-  DATABASE_URL!: string;
 
   @IsString()
   @Matches(/^(nats|tls|ws|wss):\/\//, {
@@ -70,20 +61,12 @@ export class ServiceConfig {
   NATS_REQUEST_TIMEOUT_MS: number = 3000;
 
   /**
-   * When set, only requests carrying this token in X-Internal-Token (the gateway's) are served,
-   * REST and GraphQL alike (not /health). Required with NODE_ENV=production.
+   * The secret of X-Internal-Token: the gateway sends it on every call to a service; a service
+   * with one serves only calls carrying it, REST and GraphQL alike (not /health). Required with
+   * NODE_ENV=production.
    */
   @InternalTokenRule()
   INTERNAL_TOKEN?: string;
-
-  @Transform(toBool)
-  @IsBoolean()
-  LOG_REQUESTS: boolean = false;
-
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  DATABASE_POOL_SIZE: number = 10;
 
   /** See shutdownDrainMs. */
   @IsOptional()
@@ -97,6 +80,27 @@ export class ServiceConfig {
   @Min(100)
   @Max(600000)
   SHUTDOWN_TIMEOUT_MS: number = 10000;
+}
+
+/** Settings every service reads. Services extend it with their own. */
+export class ServiceConfig extends AppConfig {
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT!: number;
+
+  @IsString()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// or postgresql:// URL' })
+  DATABASE_URL!: string;
+
+  @Transform(toBool)
+  @IsBoolean()
+  LOG_REQUESTS: boolean = false;
+
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  DATABASE_POOL_SIZE: number = 10;
 }
 
 /** What the graceful shutdown reads of a service's (or the gateway's) settings. */
