@@ -62,9 +62,15 @@ async function locate(name, fromDir) {
 /**
  * Optional peers a package loads by name (Nest's loadPackage) when an app uses the feature, which
  * no import in the app's code shows: a federated subgraph needs @apollo/subgraph (the services
- * crashed at start without it: "The @apollo/subgraph package is missing").
+ * crashed at start without it: "The @apollo/subgraph package is missing"). Found by
+ * `grep -rhoE "loadPackage\)?\(\s*'[^']+'" node_modules/@nestjs` against package.json's dependencies;
+ * the compose stage starts every image, so one missing here fails CI.
  */
-const LOADED_BY_NAME = { '@nestjs/graphql': ['@apollo/subgraph'] };
+const LOADED_BY_NAME = {
+  '@nestjs/graphql': ['@apollo/subgraph'],
+  // the Apollo driver on the Fastify platform: "The @as-integrations/fastify package is missing"
+  '@nestjs/apollo': ['@as-integrations/fastify'],
+};
 
 /**
  * The installed folders of `names` and everything they depend on. Peers and optional dependencies
