@@ -110,6 +110,8 @@ export async function dependencyClosure(names, fromDir = root) {
 const UNREAD_FILE = /(\.d\.[cm]?ts|\.map|\.tsbuildinfo|\.(md|markdown)|^CHANGELOG.*)$/i;
 /** Prisma's runtime and its migrate CLI ship a query compiler and engine per database: the services use PostgreSQL only. */
 const OTHER_DATABASE = /^query_(compiler|engine)_.*\.(cockroachdb|mysql|sqlite|sqlserver)\./;
+/** A package's own test folder (node_modules/fastify/test): packages do not load their tests. */
+const PACKAGE_TESTS = /node_modules\/(@[^/]+\/)?[^/]+\/(test|tests|__tests__)$/;
 const PRISMA_PACKAGE = /node_modules\/(@prisma\/client|prisma-migrate)\//;
 
 /**
@@ -156,7 +158,9 @@ async function copyPackages(dirs, out) {
     await cp(dir, path.join(out, path.relative(root, dir)), {
       recursive: true,
       filter: async (src) => {
-        const keep = (await stat(src)).isDirectory() || (await isLoaded(src, twinRoots));
+        const keep = (await stat(src)).isDirectory()
+          ? !PACKAGE_TESTS.test(src)
+          : await isLoaded(src, twinRoots);
         if (!keep) skipped++;
         return keep;
       },
