@@ -67,8 +67,10 @@ async function waitHealthy() {
         .trim()
         .split('\n')
         .map((l) => l.split(' '));
-      for (const [name, status, code, health] of rows) {
+      for (const [name, status, code, health, restarts] of rows) {
         if (status === 'exited' && code !== '0') fail(`${name} exited with code ${code}`);
+        // a crash loop does not heal by waiting: say so now, not when the wait runs out
+        if (Number(restarts) >= 2) fail(`${name} keeps restarting (${restarts} restarts)`);
         if (status === 'exited') continue;
         if (status !== 'running' || (health !== 'none' && health !== 'healthy'))
           throw new Error(`${name} ${status} ${health}`);

@@ -70,6 +70,8 @@ const LOADED_BY_NAME = {
   '@nestjs/graphql': ['@apollo/subgraph'],
   // the Apollo driver on the Fastify platform: "The @as-integrations/fastify package is missing"
   '@nestjs/apollo': ['@as-integrations/fastify'],
+  // the gateway's docs page (Swagger UI through FastifyAdapter.useStaticAssets)
+  '@nestjs/platform-fastify': ['@fastify/static'],
 };
 
 /**
