@@ -207,7 +207,8 @@ async function first(stateFile) {
   const mail = await until('confirmation mail at the mailbox', 120, async () => {
     const res = await fetch(`${MAILBOX}/mails.json`);
     const mails = await res.json();
-    return mails.find((m) => m.to.some((to) => to.includes(email)));
+    // `to` as the mailbox lists it: the header's text, e.g. "Grace Hopper" <buyer-1@smoke.example>
+    return mails.find((m) => String(m.to).includes(email));
   });
   step(`confirmation mail "${mail.subject}" with ${mail.attachments.length} attachment(s)`);
 
