@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The compose stage of CI: the stack as a developer runs it, for real, on a clean checkout.
-#   bash tools/compose/ci.sh
+#   bash tools/compose/ci.sh           (bash tools/compose/ci.sh prepare: steps 1 and 2 only)
 # 1. a Docker engine: Debian's docker.io and docker-compose when missing, the daemon started;
 # 2. the base images: pulled, else built as stand-ins (tools/compose/standin-images.sh) when no
 #    registry answers;
@@ -47,6 +47,10 @@ if ((${#missing[@]})); then
   bash tools/compose/standin-images.sh "${missing[@]}" >/tmp/standin-images.log 2>&1 \
     || { tail -30 /tmp/standin-images.log; fail 'stand-in images'; }
 fi
+
+# `ci.sh prepare` stops here: .ci/run prepares the machine (once per machine: Debian packages,
+# stand-in images) outside the stage's 15-minute budget, which is for the stack itself.
+if [[ "${1:-}" == prepare ]]; then say 'machine ready'; exit 0; fi
 
 # ---- 3. up, wait, smoke ----
 free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
