@@ -15,6 +15,10 @@ import type { ReplicaSet } from './replicas';
 // Docker's DNS answers a scaled service's name), a host name mapped to both, and the gateway in
 // front: a replica draining or dying fails no call a retry can save.
 
+// 2,000 calls per test and the gateway's readiness probes take seconds, more on a busy machine:
+// the tests wait for what they expect, and jest's 5 s default is not a limit they promise.
+jest.setTimeout(120_000);
+
 const KEY = `replicas-${randomBytes(16).toString('hex')}`;
 const HOST = 'people.replicas.test';
 const ADDRESSES = ['127.0.0.2', '127.0.0.3'];

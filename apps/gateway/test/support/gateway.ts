@@ -6,7 +6,7 @@ import { createGatewayApp } from '../../src/gateway.app';
 import type { UpstreamLookup } from '../../src/routing/replicas';
 
 export const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
-export const INTERNAL_TOKEN = 'internal-token-for-tests';
+export const INTERNAL_TOKEN = 'internal-token-for-tests-0123456789';
 
 export interface RunningGateway {
   app: INestApplication;
