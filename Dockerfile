@@ -40,7 +40,7 @@ FROM deps AS build
 COPY . .
 RUN node tools/build.mjs
 
-# ---- app-own: each app's compiled code, tools and migrations (a few MB each) ----
+# ---- app-own: each app's compiled code and tools (a few MB), the migrate image's migrations ----
 FROM build AS app-own
 RUN node tools/image/app-files.mjs own /own
 
