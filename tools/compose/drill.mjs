@@ -7,8 +7,10 @@
 //     requests, every acknowledged create stored once.
 //   node tools/compose/drill.mjs kill <state.json>
 //     kill -9 of every crm-people container: the gateway answers 503 for people and 200 for
-//     companies; companies deleted meanwhile, and crm-companies killed -9 right after, still reach
-//     crm-people when Docker has restarted both (its business cards let go of them): 0 lost.
+//     companies; then companies are deleted four at a time and crm-companies is killed -9 in the
+//     middle. When Docker has restarted both, every acknowledged deletion has reached crm-people
+//     (its business cards let go of the company) and none cut off by the kill half-happened:
+//     0 lost.
 // Environment as smoke.mjs: GATEWAY_URL, COMPOSE, COMPOSE_PROJECT_NAME.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -50,6 +52,21 @@ async function containers(service) {
     .map((r) => r.split(' '))
     .sort((a, b) => a[1].localeCompare(b[1]))
     .map((r) => r[0]);
+}
+
+/**
+ * kill -9 of a container's process from the host, as the kernel's OOM killer or a crash would end
+ * it. (`docker kill` counts as a stop by hand, after which Docker's restart policy does nothing.)
+ */
+async function crash(id) {
+  process.kill(await processOf(id), 'SIGKILL');
+}
+
+/** The host pid of a container's process. */
+async function processOf(id) {
+  const pid = await docker('inspect', '--format', '{{.State.Pid}}', id);
+  if (!/^[1-9]\d*$/.test(pid)) fail(`container ${id.slice(0, 12)} has no process (pid ${pid})`);
+  return Number(pid);
 }
 
 const health = async (id) =>
@@ -153,7 +170,26 @@ const startedAt = async (service) =>
     ),
   );
 
+/** What PostgreSQL logged since `since` about backends that died or a restart (crash recovery). */
+async function postgresIncidents(since) {
+  const lines = [];
+  for (const id of await containers('postgres')) {
+    const { stdout, stderr } = await run('docker', ['logs', '--since', since, id], {
+      maxBuffer: 64 * 2 ** 20,
+    });
+    for (const line of `${stdout}\n${stderr}`.split('\n'))
+      if (
+        /terminated by signal|was terminated|recovery mode|all server processes terminated/i.test(
+          line,
+        )
+      )
+        lines.push(line.trim());
+  }
+  return lines.slice(0, 20);
+}
+
 async function roll(state) {
+  const drillStarted = new Date().toISOString();
   await compose('up', '-d', '--no-deps', '--no-recreate', '--scale', 'crm-people=2', 'crm-people');
   await healthy('crm-people', 2);
   const others = ['gateway', 'crm-companies', 'events', 'tenant-info', 'bookings-invitations'];
@@ -229,6 +265,8 @@ async function roll(state) {
     `roll: ${tally.requests} requests, ${tally.failed} failed ${JSON.stringify(tally.statuses)}; ` +
       `${tally.created} creates acknowledged, ${stored} stored; replicas now at revision ${revisions.join(', ')}`,
   );
+  const incidents = await postgresIncidents(drillStarted);
+  if (incidents.length) say(`PostgreSQL during the drill:\n  ${incidents.join('\n  ')}`);
   if (tally.failed) fail(`${tally.failed} requests failed during the restart and the rollout`);
   if (stored !== tally.created) fail(`${tally.created} creates acknowledged but ${stored} stored`);
   if (!revisions.every((r) => r === `drill-${marker}`))
@@ -269,7 +307,8 @@ async function kill(state) {
   }
   say(`${n} business cards connected to ${n} companies`);
 
-  for (const id of await containers('crm-people')) await docker('kill', '-s', 'KILL', id);
+  // The consumer side: with crm-people gone, the deletions wait in JetStream.
+  for (const id of await containers('crm-people')) await crash(id);
   say('kill -9 of every crm-people container');
   const people = await call(state, 'GET', `/v1/crm/people/${state.personId}`);
   const companies = await call(state, 'GET', `/v1/crm/companies/${pairs[0].companyId}`);
@@ -279,19 +318,58 @@ async function kill(state) {
   if (companies.status !== 200)
     fail(`companies answered ${companies.status} while crm-people was down`);
 
-  for (const p of pairs) {
-    const del = await call(state, 'DELETE', `/v1/crm/companies/${p.companyId}`);
-    if (![200, 204].includes(del.status))
-      fail(`delete company: ${del.status} ${JSON.stringify(del.body)}`);
-  }
-  for (const id of await containers('crm-companies')) await docker('kill', '-s', 'KILL', id);
+  // The producer side: crm-companies is killed -9 while deletions are in flight, so some are
+  // acknowledged with their events still in its outbox and some are cut off.
+  const outcome = new Map();
+  const victims = await Promise.all((await containers('crm-companies')).map(processOf));
+  let next = 0;
+  let acked = 0;
+  const deleter = async () => {
+    while (next < n) {
+      const p = pairs[next++];
+      const res = await call(state, 'DELETE', `/v1/crm/companies/${p.companyId}`);
+      outcome.set(p.companyId, res.status);
+      if ((res.status === 200 || res.status === 204) && ++acked === n / 4)
+        for (const pid of victims) process.kill(pid, 'SIGKILL');
+    }
+  };
+  await Promise.all([deleter(), deleter(), deleter(), deleter()]);
+  const acknowledged = [...outcome.values()].filter((s) => s === 200 || s === 204).length;
+  const other = {};
+  for (const s of outcome.values()) if (s !== 200 && s !== 204) other[s] = (other[s] ?? 0) + 1;
   say(
-    `${n} companies deleted, then kill -9 of crm-companies (its outbox may still hold the events)`,
+    `kill -9 of crm-companies during the deletions: ${acknowledged} acknowledged, ` +
+      `others ${JSON.stringify(other)}`,
   );
+  if (Object.keys(other).some((s) => s !== '503' && s !== '404'))
+    fail(
+      `a deletion cut off by the kill answered something else than 503: ${JSON.stringify(other)}`,
+    );
 
   await healthy('crm-people', 1);
   await healthy('crm-companies', 1);
   say('Docker restarted both');
+
+  // Every company is now either gone or still there, whatever its deletion answered; a gone
+  // company must have left every card (0 lost), one still there must keep its card.
+  const gone = new Set();
+  for (const p of pairs) {
+    const res = await call(state, 'GET', `/v1/crm/companies/${p.companyId}`);
+    if (res.status === 404) gone.add(p.companyId);
+    else if (res.status !== 200) fail(`company ${p.companyId} answered ${res.status}`);
+    else if ([200, 204].includes(outcome.get(p.companyId)))
+      fail(`company ${p.companyId} is still there although its deletion was acknowledged`);
+  }
+  const leftOver = pairs.filter((p) => !gone.has(p.companyId));
+  for (const p of leftOver) {
+    const del = await call(state, 'DELETE', `/v1/crm/companies/${p.companyId}`);
+    if (![200, 204].includes(del.status))
+      fail(`delete company after the restart: ${del.status} ${JSON.stringify(del.body)}`);
+  }
+  say(
+    `${gone.size} companies gone after the kill, ${leftOver.length} cut off before the commit ` +
+      'and deleted again',
+  );
   let disconnected = 0;
   await until('every card let go of its deleted company', 180, async () => {
     disconnected = 0;

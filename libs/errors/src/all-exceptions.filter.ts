@@ -14,6 +14,7 @@ import { throwError } from 'rxjs';
 import { errorEnvelope } from '@crm/envelope';
 import { FALLBACK_LANGUAGE, resolveLanguage } from '@crm/i18n';
 import { AppException } from './app.exception';
+import { isDatabaseUnavailable } from './database-unavailable';
 import { codeForStatus, ErrorCode } from './error-code';
 import { translateError } from './translate';
 
@@ -77,6 +78,16 @@ export function toAppException(exception: unknown, logger?: Logger): AppExceptio
     return new AppException(ErrorCode.PAYLOAD_TOO_LARGE, 'errors.payloadTooLarge');
   if (bodyParser?.type === 'entity.parse.failed')
     return new AppException(ErrorCode.BAD_REQUEST, 'errors.badJson');
+  if (isDatabaseUnavailable(exception)) {
+    // Not a bug and not the caller's fault: one line, no stack (an outage would flood the log).
+    // Prisma's message starts with a code frame: its last line says what happened.
+    const said = String((exception as Error).message)
+      .trim()
+      .split('\n')
+      .pop();
+    logger?.warn(`database unavailable: ${said}`);
+    return new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'errors.dependency.databaseUnavailable');
+  }
   logger?.error(exception instanceof Error ? (exception.stack ?? exception.message) : exception);
   return new AppException(ErrorCode.INTERNAL, 'errors.internal');
 }

@@ -4,3 +4,4 @@ export * from './translate';
 export * from './validation';
 export * from './all-exceptions.filter';
 export * from './input-check';
+export * from './database-unavailable';

@@ -10,3 +10,4 @@ export * from './images';
 export * from './smtp-server';
 export * from './pdf-text';
 export * from './s3-server';
+export * from './tcp-relay';
