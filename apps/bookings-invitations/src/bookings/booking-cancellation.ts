@@ -7,7 +7,7 @@ import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import { enqueueMail } from '../mails/mail-outbox';
 import { Actor, addBookingHistory } from './booking-history';
 import { BookingMails } from './booking-mails';
-import { conflict } from './booking-creation.service';
+import { conflict } from './booking-problems';
 import { cancellationQuote, CancellationQuote } from './cancellation-rules';
 import { BookingsRepository, Tx } from './bookings.repository';
 import { paymentStatusAfterCancel } from './payment-status';

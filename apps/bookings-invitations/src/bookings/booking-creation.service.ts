@@ -1,48 +1,37 @@
 import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { I18nService } from 'nestjs-i18n';
-import { AppException, ErrorCode, FieldProblem, throwIfProblems } from '@crm/errors';
-import {
-  addOutboxEvent,
-  BookingCreatedEvent,
-  InvitationRespondedEvent,
-  Subjects,
-} from '@crm/messaging';
+import { AppException, FieldProblem, throwIfProblems } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
-import { CapacityRepository } from '../capacity/capacity.repository';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
-import type { EventCopy, Prisma, TicketType } from '../generated/prisma/client';
-import { enqueueMail } from '../mails/mail-outbox';
+import type { EventCopy } from '../generated/prisma/client';
 import { dayIn, ticketTax } from '../ticket-types/ticket-prices';
-import { addBookingHistory, PUBLIC_ACTOR } from './booking-history';
 import { checkAnswers } from './booking-form';
-import { drawInvoiceNumber } from './invoice-numbers';
-import { BookingMails } from './booking-mails';
-import { BookingWithTickets, toBooking } from './booking.mapper';
-import { BookingsRepository, Tx } from './bookings.repository';
+import {
+  BookingBatchWriter,
+  BookingOutcome,
+  PreparedBooking,
+  PricedTicket,
+} from './booking-batch-writer';
+import { conflict, problem } from './booking-problems';
+import { toBooking } from './booking.mapper';
+import { BookingsRepository } from './bookings.repository';
 import type { CreateBookingInput } from './dto/booking.input';
 import type { Booking } from './dto/booking.output';
+import { WriteBatches } from './write-batches';
 
 const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 
 /** Statuses of an event copy that take no bookings (a published draft does: publishing decides). */
 const CLOSED_STATUSES = new Set(['cancelled', 'completed', 'deleted']);
 export const IDEMPOTENCY_KEY_MAX = 200;
-
-const problem = (field: string, rule: string, args?: Record<string, string | number>) => ({
-  field,
-  rule,
-  args,
-  messageKey: `bookings.problems.${rule}`,
-});
-
-/** A conflict that names the field and rule, like a 400 does. */
-export const conflict = (
-  messageKey: string,
-  args: Record<string, string | number>,
-  problems: FieldProblem[] = [],
-) => new AppException(ErrorCode.CONFLICT, `bookings.errors.${messageKey}`, args, problems);
+/**
+ * A batch's size: enough to carry an on-sale (see the README's figures), small enough that its
+ * multi-row inserts stay far below PostgreSQL's 65,535 parameters (a ticket row has 17).
+ */
+const MAX_BATCH_BOOKINGS = 100;
+const MAX_BATCH_TICKETS = 1000;
 
 export interface CreatedBooking {
   booking: Booking;
@@ -63,9 +52,6 @@ function blankNames(input: CreateBookingInput): FieldProblem[] {
   return names.filter(([, v]) => !v.trim()).map(([field]) => ({ field, rule: 'isNotEmpty' }));
 }
 
-/** Thrown inside the transaction when the idempotency key is taken: it rolls everything back. */
-class KeyTaken extends Error {}
-
 /** JSON with sorted keys: the same body in another key order is the same request. */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
@@ -78,34 +64,35 @@ function canonical(v: unknown): string {
   return JSON.stringify(v ?? null);
 }
 
-interface PricedTicket {
-  id: string;
-  index: number;
-  type: TicketType;
-  gross: string;
-  net: string;
-  tax: string;
-  ratePercent: string;
-  taxRateId: string | null;
-  participant: { firstname: string; lastname: string; email: string | null };
-}
-
 /**
- * BK1: a public booking. Everything is checked before the transaction; in it, the idempotency
- * key row first, then the booking, its tickets, history, outbox event and confirmation mail,
- * then the capacity counters (one conditional UPDATE each, so the row locks are taken late and
- * held only until the commit), then the invoice number last (the per-tenant-year counter row is
- * the hottest). Nothing slow runs after the take: mails and messages are outbox rows.
+ * BK1: a public booking. Everything a booking can be refused for on its own (names, ticket
+ * types, sale periods, per-booking limits, answers, website) is checked here, and its prices
+ * frozen; then it waits for its event's next batch (WriteBatches, BookingBatchWriter), which
+ * decides the seats, the invitation and the idempotency key in arrival order and writes it. The
+ * answer comes after the batch has committed: no booking is confirmed before it is stored.
  */
 @Injectable()
 export class BookingCreation {
+  /** One writer per event: what arrives while it writes goes into its next batch. */
+  private readonly batches: WriteBatches<PreparedBooking, BookingOutcome>;
+
   constructor(
     private readonly repo: BookingsRepository,
     private readonly copies: EventCopiesRepository,
-    private readonly capacity: CapacityRepository,
-    private readonly mails: BookingMails,
     private readonly i18n: I18nService,
-  ) {}
+    writer: BookingBatchWriter,
+  ) {
+    this.batches = new WriteBatches((batch) => writer.write(batch), {
+      maxItems: MAX_BATCH_BOOKINGS,
+      weight: (b) => b.tickets.length,
+      maxWeight: MAX_BATCH_TICKETS,
+    });
+  }
+
+  /** Batches written since start and the bookings in them. */
+  get batchStats(): { batches: number; items: number; isolated: number } {
+    return { ...this.batches.stats };
+  }
 
   private eventNotFound(ctx: RequestContext, eventId: string) {
     const resource = this.i18n.t('bookings.resource.event', { lang: ctx.language });
@@ -144,19 +131,17 @@ export class BookingCreation {
 
     const requestHash = createHash('sha256').update(canonical(input)).digest('hex');
     const key = idempotencyKey?.trim();
-    try {
-      const booking = await this.write(
-        ctx,
-        event,
-        input,
-        tickets,
-        { key, requestHash, websiteId },
-        now,
-      );
-      return { booking, replayed: false };
-    } catch (err) {
-      if (!(err instanceof KeyTaken) || !key) throw err;
-      return { booking: await this.replay(ctx, key, requestHash), replayed: true };
+    const prepared = this.prepare(ctx, event, input, tickets, { key, requestHash, websiteId }, now);
+    const outcome = await this.batches.submit(`${ctx.tenantId}/${event.eventId}`, prepared);
+    switch (outcome.kind) {
+      case 'written':
+        return { booking: outcome.booking, replayed: false };
+      case 'keyTaken':
+        return { booking: await this.replay(ctx, key!, requestHash), replayed: true };
+      case 'eventGone':
+        throw this.eventNotFound(ctx, event.eventId);
+      case 'refused':
+        throw outcome.error;
     }
   }
 
@@ -250,246 +235,39 @@ export class BookingCreation {
     });
   }
 
-  private async write(
+  /** The booking as its batch will write it: everything known before the counters. */
+  private prepare(
     ctx: RequestContext,
     event: EventCopy,
     input: CreateBookingInput,
     tickets: PricedTicket[],
     opts: { key?: string; requestHash: string; websiteId: string | null },
     now: Date,
-  ): Promise<Booking> {
-    const tenantId = ctx.tenantId;
-    const bookingId = randomUUID();
+  ): PreparedBooking {
     const sum = (f: (t: PricedTicket) => string) =>
       tickets.reduce((s, t) => s.plus(f(t)), new Money(0)).toFixed(2);
     const totals = { net: sum((t) => t.net), tax: sum((t) => t.tax), gross: sum((t) => t.gross) };
-    const paid = new Money(totals.gross).gt(0);
-    const currency = tickets[0].type.currency;
-    const booker = {
-      firstname: input.booker.firstname.trim(),
-      lastname: input.booker.lastname.trim(),
-      email: input.booker.email.trim(),
+    return {
+      tenantId: ctx.tenantId,
+      language: ctx.language,
+      event,
+      bookingId: randomUUID(),
+      key: opts.key,
+      requestHash: opts.requestHash,
+      invitationToken: input.invitationToken ?? undefined,
+      websiteId: opts.websiteId,
+      answers: (input.answers as Record<string, unknown> | undefined) ?? null,
+      booker: {
+        firstname: input.booker.firstname.trim(),
+        lastname: input.booker.lastname.trim(),
+        email: input.booker.email.trim(),
+      },
+      tickets,
+      totals,
+      paid: new Money(totals.gross).gt(0),
+      currency: tickets[0].type.currency,
+      invoiceYear: Number(dayIn(now, event.timeZone).slice(0, 4)),
+      now,
     };
-
-    return this.repo.transaction(async (tx) => {
-      if (opts.key) {
-        // a concurrent request with the same key waits here until the first one commits
-        const n = await tx.$executeRaw`
-          INSERT INTO "IdempotencyKey" ("tenantId", key, "requestHash", "bookingId")
-          VALUES (${tenantId}, ${opts.key}, ${opts.requestHash}, ${bookingId}::uuid)
-          ON CONFLICT DO NOTHING`;
-        if (n === 0) throw new KeyTaken();
-      }
-      const invitation = input.invitationToken
-        ? await this.takeInvitation(tx, tenantId, event.eventId, input.invitationToken, bookingId)
-        : null;
-
-      const row = await tx.booking.create({
-        data: {
-          id: bookingId,
-          tenantId,
-          eventId: event.eventId,
-          status: 'confirmed',
-          // nothing to pay: settled from the start
-          paymentStatus: paid ? 'open' : 'paid',
-          bookerFirstname: booker.firstname,
-          bookerLastname: booker.lastname,
-          bookerEmail: booker.email,
-          bookerPersonId: invitation?.personId ?? null,
-          language: ctx.language,
-          answers: (input.answers ?? undefined) as Prisma.InputJsonValue | undefined,
-          invitationId: invitation?.id ?? null,
-          websiteId: opts.websiteId,
-          currency,
-          totalNet: totals.net,
-          totalTax: totals.tax,
-          totalGross: totals.gross,
-          cancellationTiers: (event.cancellationTiers ?? undefined) as
-            Prisma.InputJsonValue | undefined,
-          confirmationToken: randomBytes(16).toString('base64url'),
-          createdBy: 'public',
-          modifiedBy: 'public',
-        },
-      });
-      await tx.eventTicket.createMany({
-        data: tickets.map((t, i) => ({
-          id: t.id,
-          tenantId,
-          eventId: event.eventId,
-          bookingId,
-          ticketTypeId: t.type.id,
-          ticketTypeName: t.type.name,
-          priceGross: t.gross,
-          priceNet: t.net,
-          priceTax: t.tax,
-          taxRatePercent: t.ratePercent,
-          taxRateId: t.taxRateId,
-          status: 'valid',
-          participantFirstname: t.participant.firstname,
-          participantLastname: t.participant.lastname,
-          participantEmail: t.participant.email,
-          // keeps the tickets in the booking's order
-          dateCreated: new Date(now.getTime() + i),
-          dateModified: now,
-        })),
-      });
-      await addBookingHistory(tx, PUBLIC_ACTOR, {
-        tenantId,
-        eventId: event.eventId,
-        bookingId,
-        action: 'created',
-        data: {
-          tickets: tickets.length,
-          totalGross: totals.gross,
-          currency,
-          invitationId: invitation?.id ?? null,
-        },
-      });
-      const activity = {
-        tenantId,
-        eventId: event.eventId,
-        eventTitle: event.title,
-        personId: invitation?.personId ?? null,
-        language: ctx.language,
-        at: now.toISOString(),
-      };
-      const created: BookingCreatedEvent = {
-        ...activity,
-        bookingId,
-        tickets: tickets.length,
-        totalGross: totals.gross,
-        currency,
-        invitationId: invitation?.id ?? null,
-      };
-      await addOutboxEvent(tx, {
-        tenantId,
-        subject: Subjects.bookingsInvitations.bookingCreated,
-        payload: created,
-      });
-      if (invitation) {
-        const accepted: InvitationRespondedEvent = { ...activity, invitationId: invitation.id };
-        await addOutboxEvent(tx, {
-          tenantId,
-          subject: Subjects.bookingsInvitations.invitationAccepted,
-          payload: accepted,
-        });
-      }
-      await enqueueMail(
-        tx,
-        this.mails.confirmation(
-          {
-            tenantId,
-            bookingId,
-            language: ctx.language,
-            bookerName: `${booker.firstname} ${booker.lastname}`,
-            bookerEmail: booker.email,
-            currency,
-          },
-          event,
-          tickets.map((t) => ({
-            id: t.id,
-            ticketTypeName: t.type.name,
-            participant: `${t.participant.firstname} ${t.participant.lastname}`,
-            priceGross: t.gross,
-          })),
-          totals,
-          paid,
-        ),
-      );
-
-      // the hot rows, last: quota counters (sorted by id) and the event's capacity
-      const soldOut = await this.capacity.take(
-        tx,
-        tenantId,
-        event.eventId,
-        tickets.map((t) => ({ ticketTypeId: t.type.id, count: 1 })),
-      );
-      if (soldOut?.kind === 'ticketType') {
-        const t = tickets.find((x) => x.type.id === soldOut.ticketTypeId)!;
-        throw conflict('soldOut', { name: t.type.name }, [
-          problem(`tickets[${t.index}].ticketTypeId`, 'soldOut', { name: t.type.name }),
-        ]);
-      }
-      if (soldOut?.kind === 'event') {
-        // the event was deleted since the checks: that is no full house
-        const copy = await this.copies.find(tenantId, event.eventId, tx);
-        if (!copy || copy.deleted) throw this.eventNotFound(ctx, event.eventId);
-        throw conflict('capacityReached', {}, [problem('eventId', 'capacityReached')]);
-      }
-
-      let invoiceNumber: string | null = null;
-      let invoiceDate: Date | null = null;
-      if (paid) {
-        // gap-free per tenant and year: the counter row is locked until the commit, and a
-        // rollback undoes the increment with everything else
-        const year = Number(dayIn(now, event.timeZone).slice(0, 4));
-        const inv = await drawInvoiceNumber(tx, tenantId, year, bookingId);
-        invoiceNumber = inv.invoiceNumber;
-        invoiceDate = inv.invoiceDate;
-      }
-      return toBooking(
-        {
-          ...row,
-          invoiceNumber,
-          invoiceDate,
-          tickets: tickets.map((t, i) => ({
-            id: t.id,
-            tenantId,
-            eventId: event.eventId,
-            bookingId,
-            ticketTypeId: t.type.id,
-            ticketTypeName: t.type.name,
-            priceGross: new Money(t.gross),
-            priceNet: new Money(t.net),
-            priceTax: new Money(t.tax),
-            taxRatePercent: new Money(t.ratePercent),
-            taxRateId: t.taxRateId,
-            status: 'valid',
-            participantFirstname: t.participant.firstname,
-            participantLastname: t.participant.lastname,
-            participantEmail: t.participant.email,
-            participantInformation: null,
-            integrationData: null,
-            revokedAt: null,
-            dateCreated: new Date(now.getTime() + i),
-            dateModified: now,
-          })) as unknown as BookingWithTickets['tickets'],
-        },
-        'public',
-      );
-    });
-  }
-
-  /**
-   * The invitation of `token` for this event, locked and marked accepted by this booking; its
-   * person becomes the booker's person (only an invitation may name one on a public booking).
-   */
-  private async takeInvitation(
-    tx: Tx,
-    tenantId: string,
-    eventId: string,
-    token: string,
-    bookingId: string,
-  ): Promise<{ id: string; personId: string | null }> {
-    const [inv] = await tx.$queryRaw<
-      { id: string; personId: string | null; status: string; bookingId: string | null }[]
-    >`
-      SELECT id::text, "personId"::text, status, "bookingId"::text FROM "Invitation"
-       WHERE "tenantId" = ${tenantId} AND token = ${token} AND "eventId" = ${eventId}::uuid
-       FOR UPDATE`;
-    if (!inv) throwIfProblems([problem('invitationToken', 'unknownInvitation')]);
-    if (inv.status === 'rejected' || inv.status === 'withdrawn') {
-      throw conflict('invitationNotOpen', { status: inv.status }, [
-        problem('invitationToken', 'invitationNotOpen', { status: inv.status }),
-      ]);
-    }
-    if (inv.bookingId) {
-      throw conflict('invitationUsed', {}, [problem('invitationToken', 'invitationUsed')]);
-    }
-    await tx.$executeRaw`
-      UPDATE "Invitation" SET status = 'accepted', "respondedAt" = now(),
-             "bookingId" = ${bookingId}::uuid, "dateModified" = now(), "modifiedBy" = 'public'
-       WHERE id = ${inv.id}::uuid`;
-    return { id: inv.id, personId: inv.personId };
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { tenantHeaders, TestAnswer } from '@crm/testing';
+import { BookingCreation } from './booking-creation.service';
 import { BookingTestKit, TicketWish } from './test/booking-test-kit';
 
 // Never oversell: many concurrent public bookings on two replicas of the service sharing one
@@ -177,4 +178,82 @@ it('a cancellation frees the seats at once: sold out, cancel one, the next booki
   ]);
   expect(statuses(answers)).toEqual({ 201: 2, 409: 1 });
   expect(await eventSold(eventId)).toBe(3);
+});
+
+it('bookings arriving together are written in batches, each decided on its own', async () => {
+  // 120 paid bookings at once at ONE replica (one writer for the event): a repeated
+  // Idempotency-Key with another body, an invitation used twice and an unknown one are refused
+  // with their own answers; every other booking of their batches is written, with gap-free
+  // invoice numbers. (Sold-out refusals within batches: the 500-for-100 test above.)
+  const tenant = `tenant-batch-${randomUUID().slice(0, 8)}`;
+  const eventId = await t.event(tenant);
+  const type = await t.ticketType(eventId, { price: '10', quota: 200 }, tenant);
+  const invitation = { id: randomUUID(), token: randomUUID().replace(/-/g, '') };
+  await t.sql(
+    `INSERT INTO "Invitation" (id, "tenantId", "eventId", token, "personId", email, "emailKey",
+       language, status, "createdBy", "modifiedBy")
+     VALUES ($1, $2, $3, $4, $5, 'inv@example.org', $6, 'en', 'sent', 'test', 'test')`,
+    [invitation.id, tenant, eventId, invitation.token, randomUUID(), `${invitation.id}@x.org`],
+  );
+  const key = randomUUID();
+  const creation = t.svc.app.get(BookingCreation);
+  const before = { ...creation.batchStats };
+  const answers = await Promise.all(
+    Array.from({ length: 120 }, (_, i) => {
+      const over: Record<string, unknown> = {};
+      const headers: Record<string, string> = {};
+      if (i === 3 || i === 4) over.invitationToken = invitation.token;
+      if (i === 5) over.invitationToken = 'no-such-invitation';
+      if (i === 6 || i === 7) headers['Idempotency-Key'] = key;
+      if (i === 7) over.booker = { firstname: 'Eve', lastname: 'Other', email: 'eve@x.org' };
+      return t.api.rest(
+        'POST',
+        '/bookings/public',
+        t.body(eventId, [{ ticketTypeId: type }], over),
+        tenantHeaders(tenant, headers),
+      );
+    }),
+  );
+  const after = creation.batchStats;
+  // Fewer transactions than bookings: they were batched.
+  expect(after.items - before.items).toBe(120);
+  expect(after.batches - before.batches).toBeLessThan(120);
+
+  // Which of two rivals comes first is up to the network: one wins, the other gets its own 409.
+  const pair = (i: number, j: number) =>
+    [answers[i], answers[j]].sort((a, b) => a.status - b.status);
+  const [invited, secondInvited] = pair(3, 4);
+  expect(invited.status).toBe(201);
+  expect(secondInvited.status).toBe(409);
+  expect(secondInvited.body.errors).toEqual([
+    expect.objectContaining({ field: 'invitationToken', rule: 'invitationUsed' }),
+  ]);
+  expect(answers[5].status).toBe(400);
+  const [keyed, otherBody] = pair(6, 7);
+  expect(keyed.status).toBe(201);
+  expect(otherBody.status).toBe(409);
+  expect(otherBody.body.errors).toEqual([
+    expect.objectContaining({ field: 'Idempotency-Key', rule: 'idempotencyConflict' }),
+  ]);
+  // 115 other bookings and the two winners: written; nobody else refused.
+  expect(statuses(answers)).toEqual({ 201: 117, 400: 1, 409: 2 });
+  const written = answers.filter((a) => a.status === 201);
+  const numbers = written.map((a) => a.body.data.invoiceNumber as string).sort();
+  const year = numbers[0].slice(0, 4);
+  expect(numbers).toEqual(
+    Array.from({ length: 117 }, (_, i) => `${year}-${String(i + 1).padStart(6, '0')}`),
+  );
+  expect(await t.counters(eventId)).toEqual([{ id: type, sold: 117 }]);
+  expect(await validTickets(eventId)).toEqual([{ ticketTypeId: type, n: 117 }]);
+  expect(await t.count('Booking', `"eventId" = $1::uuid`, [eventId])).toBe(117);
+  const [events] = await t.sql<{ n: number }>(
+    `SELECT count(*)::int AS n FROM "OutboxEvent" WHERE "tenantId" = $1 AND subject = $2`,
+    [tenant, 'bookings-invitations.bookings.created'],
+  );
+  expect(events.n).toBe(117);
+  const [mails] = await t.sql<{ n: number }>(
+    `SELECT count(*)::int AS n FROM "Mail" WHERE "tenantId" = $1 AND kind = 'booking-confirmation'`,
+    [tenant],
+  );
+  expect(mails.n).toBe(117);
 });

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EventCopiesModule } from '../event-copies/event-copies.module';
 import { BookingCancellation } from './booking-cancellation';
+import { BookingBatchWriter } from './booking-batch-writer';
 import { BookingCreation } from './booking-creation.service';
 import { BookingMails } from './booking-mails';
 import { BookingReports } from './booking-reports.service';
@@ -21,6 +22,7 @@ import { IdempotencyKeyPurge } from './idempotency-keys';
   providers: [
     BookingsRepository,
     BookingMails,
+    BookingBatchWriter,
     BookingCreation,
     BookingCancellation,
     BookingsService,

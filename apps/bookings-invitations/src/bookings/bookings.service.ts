@@ -17,7 +17,7 @@ import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import { Prisma } from '../generated/prisma/client';
 import { actorOf, addBookingHistory } from './booking-history';
 import { BookingCancellation } from './booking-cancellation';
-import { conflict } from './booking-creation.service';
+import { conflict } from './booking-problems';
 import { toBooking } from './booking.mapper';
 import { BOOKING_SORT_FIELDS, BookingsRepository } from './bookings.repository';
 import { cancellationQuote } from './cancellation-rules';

@@ -27,3 +27,31 @@ export async function drawInvoiceNumber(
     RETURNING b."invoiceNumber", b."invoiceDate"`;
   return row;
 }
+
+/**
+ * drawInvoiceNumber for a batch: `bookingIds.length` numbers drawn with one increment of the
+ * counter and given in the order of `bookingIds`. The counter row is locked from here to the
+ * commit, once per batch instead of once per booking.
+ */
+export async function drawInvoiceNumbers(
+  tx: Tx,
+  tenantId: string,
+  year: number,
+  bookingIds: string[],
+): Promise<Map<string, { invoiceNumber: string; invoiceDate: Date }>> {
+  if (!bookingIds.length) return new Map();
+  const rows = await tx.$queryRaw<{ id: string; invoiceNumber: string; invoiceDate: Date }[]>`
+    WITH c AS (
+      INSERT INTO "InvoiceCounter" ("tenantId", year, last)
+      VALUES (${tenantId}, ${year}, ${bookingIds.length})
+      ON CONFLICT ("tenantId", year) DO UPDATE SET last = "InvoiceCounter".last + ${bookingIds.length}
+      RETURNING last - ${bookingIds.length} AS before)
+    UPDATE "Booking" b SET "invoiceNumber" = ${String(year)} || '-' ||
+        CASE WHEN c.before + x.n < 1000000 THEN lpad((c.before + x.n)::text, 6, '0')
+             ELSE (c.before + x.n)::text END,
+        "invoiceDate" = now()
+      FROM c, unnest(${bookingIds}::uuid[]) WITH ORDINALITY AS x(id, n)
+     WHERE b.id = x.id AND b."tenantId" = ${tenantId}
+    RETURNING b.id::text, b."invoiceNumber", b."invoiceDate"`;
+  return new Map(rows.map((r) => [r.id, r]));
+}

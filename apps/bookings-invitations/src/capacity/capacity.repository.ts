@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Prisma } from '../generated/prisma/client';
+import type { FreeSeats } from './seat-admission';
 
 export type Tx = Prisma.TransactionClient;
 
@@ -46,6 +47,49 @@ export class CapacityRepository {
        WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid AND NOT deleted
          AND (capacity IS NULL OR sold + ${total} <= capacity)`;
     return n === 0 ? { kind: 'event' } : null;
+  }
+
+  /**
+   * For a batch of bookings (BookingBatchWriter): locks the counters of `ticketTypeIds` (sorted by
+   * id) and then the event's, and says how many seats each has left; null when the event copy is
+   * gone or deleted. The locks are held until the batch commits: one batch of an event at a time,
+   * across replicas too. The batch then writes what it admitted with add().
+   */
+  async lockFree(
+    tx: Tx,
+    tenantId: string,
+    eventId: string,
+    ticketTypeIds: string[],
+  ): Promise<FreeSeats | null> {
+    const ids = [...new Set(ticketTypeIds.map((id) => id.toLowerCase()))].sort();
+    const types = await tx.$queryRaw<{ id: string; free: number | null }[]>`
+      SELECT id::text, quota - sold AS free FROM "TicketType"
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid AND id = ANY(${ids}::uuid[])
+       ORDER BY id FOR UPDATE`;
+    const [event] = await tx.$queryRaw<{ free: number | null }[]>`
+      SELECT capacity - sold AS free FROM "EventCopy"
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid AND NOT deleted
+       FOR UPDATE`;
+    if (!event) return null;
+    return {
+      types: new Map(types.map((t) => [t.id, t.free === null ? null : Math.max(0, t.free)])),
+      event: event.free === null ? null : Math.max(0, event.free),
+    };
+  }
+
+  /** Counts seats decided under lockFree's locks as sold. */
+  async add(tx: Tx, tenantId: string, eventId: string, seats: SeatRequest[]): Promise<void> {
+    const merged = mergeSeats(seats);
+    if (!merged.length) return;
+    await tx.$executeRaw`
+      UPDATE "TicketType" t SET sold = t.sold + s.count
+        FROM unnest(${merged.map((m) => m.ticketTypeId)}::uuid[], ${merged.map((m) => m.count)}::int[])
+          AS s(id, count)
+       WHERE t."tenantId" = ${tenantId} AND t.id = s.id`;
+    const total = merged.reduce((sum, m) => sum + m.count, 0);
+    await tx.$executeRaw`
+      UPDATE "EventCopy" SET sold = sold + ${total}
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid`;
   }
 
   /**

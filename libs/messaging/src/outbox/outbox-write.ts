@@ -33,3 +33,25 @@ export async function addOutboxEvent(tx: OutboxTx, event: NewOutboxEvent): Promi
   );
   return id;
 }
+
+/**
+ * addOutboxEvent for many events in one statement (a batch of bookings): ids are time-ordered in
+ * the order given, so they are published in that order. Returns the ids.
+ */
+export async function addOutboxEvents(tx: OutboxTx, events: NewOutboxEvent[]): Promise<string[]> {
+  if (!events.length) return [];
+  const ids = events.map((e) => e.id ?? uuidv7());
+  await tx.$executeRawUnsafe(
+    `WITH ins AS (
+       INSERT INTO ${OUTBOX_TABLE} ("id", "tenantId", "subject", "payload")
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::jsonb[])
+       RETURNING 1
+     )
+     SELECT pg_notify('${OUTBOX_CHANNEL}', '') WHERE EXISTS (SELECT FROM ins)`,
+    ids,
+    events.map((e) => e.tenantId),
+    events.map((e) => e.subject),
+    events.map((e) => JSON.stringify(e.payload)),
+  );
+  return ids;
+}

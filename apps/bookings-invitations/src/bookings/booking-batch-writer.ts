@@ -1,0 +1,465 @@
+import { Injectable } from '@nestjs/common';
+import Decimal from 'decimal.js';
+import { randomBytes } from 'node:crypto';
+import { AppException } from '@crm/errors';
+import {
+  addOutboxEvents,
+  BookingCreatedEvent,
+  InvitationRespondedEvent,
+  NewOutboxEvent,
+  Subjects,
+} from '@crm/messaging';
+import { CapacityRepository, SoldOut } from '../capacity/capacity.repository';
+import { admitInOrder } from '../capacity/seat-admission';
+import type { EventCopy, Prisma, TicketType } from '../generated/prisma/client';
+import { enqueueMails } from '../mails/mail-outbox';
+import { addBookingHistory, PUBLIC_ACTOR } from './booking-history';
+import { BookingMails } from './booking-mails';
+import { BookingWithTickets, toBooking } from './booking.mapper';
+import { conflict, problem } from './booking-problems';
+import { BookingsRepository, Tx } from './bookings.repository';
+import type { Booking } from './dto/booking.output';
+import { drawInvoiceNumbers } from './invoice-numbers';
+
+const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
+
+/** A ticket checked and priced before the write (its price, net and tax frozen). */
+export interface PricedTicket {
+  id: string;
+  index: number;
+  type: TicketType;
+  gross: string;
+  net: string;
+  tax: string;
+  ratePercent: string;
+  taxRateId: string | null;
+  participant: { firstname: string; lastname: string; email: string | null };
+}
+
+/** A public booking checked on its own (BookingCreation), waiting for its batch. */
+export interface PreparedBooking {
+  tenantId: string;
+  language: string;
+  event: EventCopy;
+  bookingId: string;
+  /** Idempotency-Key, trimmed, and the hash of the canonical body. */
+  key?: string;
+  requestHash: string;
+  invitationToken?: string;
+  websiteId: string | null;
+  answers: Record<string, unknown> | null;
+  booker: { firstname: string; lastname: string; email: string };
+  tickets: PricedTicket[];
+  totals: { net: string; tax: string; gross: string };
+  paid: boolean;
+  currency: string;
+  /** The year of the event's start day in its zone at booking time (invoice numbers). */
+  invoiceYear: number;
+  now: Date;
+}
+
+/** What became of a booking of a batch. */
+export type BookingOutcome =
+  | { kind: 'written'; booking: Booking }
+  /** Its Idempotency-Key was used first by another request: answer that one's booking. */
+  | { kind: 'keyTaken' }
+  /** The event copy is gone or deleted. */
+  | { kind: 'eventGone' }
+  | { kind: 'refused'; error: AppException };
+
+interface Invitation {
+  id: string;
+  personId: string | null;
+}
+
+/**
+ * Writes a batch of public bookings of ONE event in one transaction (see WriteBatches): the
+ * bookings are decided in the order they came, as if one after the other, by steps that refuse a
+ * booking with its own answer rather than an error that would take its neighbours down:
+ *   1. claim the Idempotency-Keys (a key used first elsewhere: keyTaken);
+ *   2. lock and check the invitations named;
+ *   3. lock the quota and capacity counters once and admit the bookings in order;
+ *   4. write the admitted bookings, tickets, history, outbox events and mails, multi-row;
+ *   5. count their seats and draw their invoice numbers as one range (gap-free, in order).
+ * Locks are always taken in the same order (keys sorted, invitations by id, ticket types by id,
+ * the event, the invoice counter last), so batches of other replicas and the one-booking paths
+ * (cancellations, repairs) wait for each other but never deadlock.
+ */
+@Injectable()
+export class BookingBatchWriter {
+  constructor(
+    private readonly repo: BookingsRepository,
+    private readonly capacity: CapacityRepository,
+    private readonly mails: BookingMails,
+  ) {}
+
+  write(batch: PreparedBooking[]): Promise<BookingOutcome[]> {
+    return this.repo.transaction(async (tx) => {
+      const outcomes: (BookingOutcome | undefined)[] = new Array(batch.length);
+      const sameKeyAs = await this.claimKeys(tx, batch, outcomes);
+      const invitations = await this.takeInvitations(tx, batch, outcomes);
+      await this.admit(tx, batch, outcomes);
+      const failed = batch.filter((_, i) => outcomes[i] && outcomes[i]!.kind !== 'keyTaken');
+      await this.releaseKeys(tx, batch[0].tenantId, failed);
+
+      const admitted = batch.filter((_, i) => !outcomes[i]);
+      if (admitted.length) {
+        const written = await this.writeAdmitted(tx, admitted, invitations);
+        batch.forEach((b, i) => {
+          if (!outcomes[i]) outcomes[i] = { kind: 'written', booking: written.get(b.bookingId)! };
+        });
+      }
+      // A repeat of a key within the batch answers as its first request does.
+      sameKeyAs.forEach((first, i) => {
+        const o = outcomes[first]!;
+        outcomes[i] =
+          o.kind === 'written' || batch[i].requestHash !== batch[first].requestHash
+            ? { kind: 'keyTaken' }
+            : o;
+      });
+      return outcomes as BookingOutcome[];
+    });
+  }
+
+  /**
+   * Inserts the keys (sorted: a fixed lock order) and marks the bookings whose key another
+   * request holds. A key twice in the batch is claimed by its first booking; the map says, for
+   * each repeat, which booking that is.
+   */
+  private async claimKeys(
+    tx: Tx,
+    batch: PreparedBooking[],
+    outcomes: (BookingOutcome | undefined)[],
+  ): Promise<Map<number, number>> {
+    const first = new Map<string, number>();
+    const sameKeyAs = new Map<number, number>();
+    batch.forEach((b, i) => {
+      if (!b.key) return;
+      if (first.has(b.key)) sameKeyAs.set(i, first.get(b.key)!);
+      else first.set(b.key, i);
+    });
+    for (const i of sameKeyAs.keys()) outcomes[i] = { kind: 'keyTaken' };
+    if (!first.size) return sameKeyAs;
+    const claims = [...first.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const won = await tx.$queryRaw<{ bookingId: string }[]>`
+      INSERT INTO "IdempotencyKey" ("tenantId", key, "requestHash", "bookingId")
+      SELECT ${batch[0].tenantId}, k.key, k.hash, k.booking
+        FROM unnest(${claims.map(([k]) => k)}::text[],
+                    ${claims.map(([, i]) => batch[i].requestHash)}::text[],
+                    ${claims.map(([, i]) => batch[i].bookingId)}::uuid[]) WITH ORDINALITY
+          AS k(key, hash, booking, n)
+       ORDER BY k.n
+      ON CONFLICT DO NOTHING
+      RETURNING "bookingId"::text`;
+    const claimed = new Set(won.map((r) => r.bookingId));
+    for (const [, i] of claims)
+      if (!claimed.has(batch[i].bookingId)) outcomes[i] = { kind: 'keyTaken' };
+    return sameKeyAs;
+  }
+
+  /** Keys of bookings refused after claiming them: a retry with the key must run afresh. */
+  private async releaseKeys(tx: Tx, tenantId: string, refused: PreparedBooking[]) {
+    const ids = refused.filter((b) => b.key).map((b) => b.bookingId);
+    if (!ids.length) return;
+    await tx.$executeRaw`
+      DELETE FROM "IdempotencyKey" WHERE "tenantId" = ${tenantId} AND "bookingId" = ANY(${ids}::uuid[])`;
+  }
+
+  /**
+   * Locks the invitations the open bookings name and checks each (only an invitation may name
+   * the booker's person); one invitation books once, also within a batch.
+   */
+  private async takeInvitations(
+    tx: Tx,
+    batch: PreparedBooking[],
+    outcomes: (BookingOutcome | undefined)[],
+  ): Promise<Map<string, Invitation>> {
+    const taken = new Map<string, Invitation>();
+    const tokens = [
+      ...new Set(
+        batch.filter((b, i) => b.invitationToken && !outcomes[i]).map((b) => b.invitationToken!),
+      ),
+    ];
+    if (!tokens.length) return taken;
+    const { tenantId, event } = batch[0];
+    const rows = await tx.$queryRaw<
+      {
+        id: string;
+        token: string;
+        personId: string | null;
+        status: string;
+        bookingId: string | null;
+      }[]
+    >`
+      SELECT id::text, token, "personId"::text, status, "bookingId"::text FROM "Invitation"
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ${event.eventId}::uuid
+         AND token = ANY(${tokens}::text[])
+       ORDER BY id FOR UPDATE`;
+    const byToken = new Map(rows.map((r) => [r.token, r]));
+    const used = new Set<string>();
+    batch.forEach((b, i) => {
+      if (!b.invitationToken || outcomes[i]) return;
+      const inv = byToken.get(b.invitationToken);
+      let error: AppException | null = null;
+      if (!inv) error = AppException.validation([problem('invitationToken', 'unknownInvitation')]);
+      else if (inv.status === 'rejected' || inv.status === 'withdrawn')
+        error = conflict('invitationNotOpen', { status: inv.status }, [
+          problem('invitationToken', 'invitationNotOpen', { status: inv.status }),
+        ]);
+      else if (inv.bookingId || used.has(inv.id))
+        error = conflict('invitationUsed', {}, [problem('invitationToken', 'invitationUsed')]);
+      if (error) {
+        outcomes[i] = { kind: 'refused', error };
+        return;
+      }
+      used.add(inv!.id);
+      taken.set(b.bookingId, { id: inv!.id, personId: inv!.personId });
+    });
+    return taken;
+  }
+
+  /** Locks the counters once and admits the open bookings in order; refuses the others. */
+  private async admit(tx: Tx, batch: PreparedBooking[], outcomes: (BookingOutcome | undefined)[]) {
+    const open = batch.map((b, i) => ({ b, i })).filter(({ i }) => !outcomes[i]);
+    if (!open.length) return;
+    const { tenantId, event } = batch[0];
+    const typeIds = open.flatMap(({ b }) => b.tickets.map((t) => t.type.id));
+    const free = await this.capacity.lockFree(tx, tenantId, event.eventId, typeIds);
+    if (!free) {
+      for (const { i } of open) outcomes[i] = { kind: 'eventGone' };
+      return;
+    }
+    const admissions = admitInOrder(
+      open.map(({ b }) => b.tickets.map((t) => ({ ticketTypeId: t.type.id, count: 1 }))),
+      free,
+    );
+    admissions.forEach((a, k) => {
+      if (!a.admitted)
+        outcomes[open[k].i] = { kind: 'refused', error: soldOutError(open[k].b, a.soldOut) };
+    });
+  }
+
+  /** Steps 4 and 5 for the admitted bookings; their answers by booking id. */
+  private async writeAdmitted(
+    tx: Tx,
+    admitted: PreparedBooking[],
+    invitations: Map<string, Invitation>,
+  ): Promise<Map<string, Booking>> {
+    const { tenantId, event } = admitted[0];
+    for (const b of admitted) {
+      const inv = invitations.get(b.bookingId);
+      if (!inv) continue;
+      await tx.$executeRaw`
+        UPDATE "Invitation" SET status = 'accepted', "respondedAt" = now(),
+               "bookingId" = ${b.bookingId}::uuid, "dateModified" = now(), "modifiedBy" = 'public'
+         WHERE id = ${inv.id}::uuid`;
+    }
+    const rows = await tx.booking.createManyAndReturn({
+      data: admitted.map((b) => bookingRow(b, invitations.get(b.bookingId))),
+    });
+    const tickets = admitted.flatMap((b) => ticketRows(b));
+    await tx.eventTicket.createMany({ data: tickets });
+    await addBookingHistory(
+      tx,
+      PUBLIC_ACTOR,
+      ...admitted.map((b) => ({
+        tenantId,
+        eventId: event.eventId,
+        bookingId: b.bookingId,
+        action: 'created' as const,
+        data: {
+          tickets: b.tickets.length,
+          totalGross: b.totals.gross,
+          currency: b.currency,
+          invitationId: invitations.get(b.bookingId)?.id ?? null,
+        },
+      })),
+    );
+    await addOutboxEvents(
+      tx,
+      admitted.flatMap((b) => outboxEvents(b, invitations.get(b.bookingId))),
+    );
+    await enqueueMails(
+      tx,
+      admitted.map((b) => this.confirmation(b)),
+    );
+
+    await this.capacity.add(
+      tx,
+      tenantId,
+      event.eventId,
+      admitted.flatMap((b) => b.tickets.map((t) => ({ ticketTypeId: t.type.id, count: 1 }))),
+    );
+    const invoices = new Map<string, { invoiceNumber: string; invoiceDate: Date }>();
+    for (const [year, ids] of groupBy(
+      admitted.filter((b) => b.paid),
+      (b) => b.invoiceYear,
+    )) {
+      const drawn = await drawInvoiceNumbers(
+        tx,
+        tenantId,
+        year,
+        ids.map((b) => b.bookingId),
+      );
+      for (const [id, inv] of drawn) invoices.set(id, inv);
+    }
+
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const ticketsOf = groupBy(tickets, (t) => t.bookingId);
+    return new Map(
+      admitted.map((b) => {
+        const row = byId.get(b.bookingId)!;
+        const inv = invoices.get(b.bookingId);
+        const withTickets = {
+          ...row,
+          invoiceNumber: inv?.invoiceNumber ?? null,
+          invoiceDate: inv?.invoiceDate ?? null,
+          tickets: (ticketsOf.get(b.bookingId) ?? []).map(ticketAsRow),
+        } as BookingWithTickets;
+        return [b.bookingId, toBooking(withTickets, 'public')];
+      }),
+    );
+  }
+
+  private confirmation(b: PreparedBooking) {
+    return this.mails.confirmation(
+      {
+        tenantId: b.tenantId,
+        bookingId: b.bookingId,
+        language: b.language,
+        bookerName: `${b.booker.firstname} ${b.booker.lastname}`,
+        bookerEmail: b.booker.email,
+        currency: b.currency,
+      },
+      b.event,
+      b.tickets.map((t) => ({
+        id: t.id,
+        ticketTypeName: t.type.name,
+        participant: `${t.participant.firstname} ${t.participant.lastname}`,
+        priceGross: t.gross,
+      })),
+      b.totals,
+      b.paid,
+    );
+  }
+}
+
+function soldOutError(b: PreparedBooking, soldOut: SoldOut): AppException {
+  if (soldOut.kind === 'event')
+    return conflict('capacityReached', {}, [problem('eventId', 'capacityReached')]);
+  const t = b.tickets.find((x) => x.type.id === soldOut.ticketTypeId)!;
+  return conflict('soldOut', { name: t.type.name }, [
+    problem(`tickets[${t.index}].ticketTypeId`, 'soldOut', { name: t.type.name }),
+  ]);
+}
+
+function bookingRow(b: PreparedBooking, invitation?: Invitation): Prisma.BookingCreateManyInput {
+  return {
+    id: b.bookingId,
+    tenantId: b.tenantId,
+    eventId: b.event.eventId,
+    status: 'confirmed',
+    // nothing to pay: settled from the start
+    paymentStatus: b.paid ? 'open' : 'paid',
+    bookerFirstname: b.booker.firstname,
+    bookerLastname: b.booker.lastname,
+    bookerEmail: b.booker.email,
+    bookerPersonId: invitation?.personId ?? null,
+    language: b.language,
+    answers: (b.answers ?? undefined) as Prisma.InputJsonValue | undefined,
+    invitationId: invitation?.id ?? null,
+    websiteId: b.websiteId,
+    currency: b.currency,
+    totalNet: b.totals.net,
+    totalTax: b.totals.tax,
+    totalGross: b.totals.gross,
+    cancellationTiers: (b.event.cancellationTiers ?? undefined) as
+      Prisma.InputJsonValue | undefined,
+    confirmationToken: randomBytes(16).toString('base64url'),
+    createdBy: 'public',
+    modifiedBy: 'public',
+  };
+}
+
+function ticketRows(b: PreparedBooking) {
+  return b.tickets.map((t, i) => ({
+    id: t.id,
+    tenantId: b.tenantId,
+    eventId: b.event.eventId,
+    bookingId: b.bookingId,
+    ticketTypeId: t.type.id,
+    ticketTypeName: t.type.name,
+    priceGross: t.gross,
+    priceNet: t.net,
+    priceTax: t.tax,
+    taxRatePercent: t.ratePercent,
+    taxRateId: t.taxRateId,
+    status: 'valid',
+    participantFirstname: t.participant.firstname,
+    participantLastname: t.participant.lastname,
+    participantEmail: t.participant.email,
+    // keeps the tickets in the booking's order
+    dateCreated: new Date(b.now.getTime() + i),
+    dateModified: b.now,
+  }));
+}
+
+/** A written ticket as the mapper reads rows (no read back: the batch knows what it wrote). */
+function ticketAsRow(t: ReturnType<typeof ticketRows>[number]) {
+  return {
+    ...t,
+    priceGross: new Money(t.priceGross),
+    priceNet: new Money(t.priceNet),
+    priceTax: new Money(t.priceTax),
+    taxRatePercent: new Money(t.taxRatePercent),
+    participantInformation: null,
+    integrationData: null,
+    revokedAt: null,
+  };
+}
+
+function outboxEvents(b: PreparedBooking, invitation?: Invitation): NewOutboxEvent[] {
+  const activity = {
+    tenantId: b.tenantId,
+    eventId: b.event.eventId,
+    eventTitle: b.event.title,
+    personId: invitation?.personId ?? null,
+    language: b.language,
+    at: b.now.toISOString(),
+  };
+  const created: BookingCreatedEvent = {
+    ...activity,
+    bookingId: b.bookingId,
+    tickets: b.tickets.length,
+    totalGross: b.totals.gross,
+    currency: b.currency,
+    invitationId: invitation?.id ?? null,
+  };
+  const events: NewOutboxEvent[] = [
+    {
+      tenantId: b.tenantId,
+      subject: Subjects.bookingsInvitations.bookingCreated,
+      payload: created,
+    },
+  ];
+  if (invitation) {
+    const accepted: InvitationRespondedEvent = { ...activity, invitationId: invitation.id };
+    events.push({
+      tenantId: b.tenantId,
+      subject: Subjects.bookingsInvitations.invitationAccepted,
+      payload: accepted,
+    });
+  }
+  return events;
+}
+
+function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}

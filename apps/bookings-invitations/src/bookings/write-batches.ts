@@ -1,0 +1,81 @@
+/** How a batch is cut: at most `maxItems` items and, with `weight`, at most `maxWeight` of it. */
+export interface BatchLimits<Item> {
+  maxItems: number;
+  weight?: (item: Item) => number;
+  maxWeight?: number;
+}
+
+interface Waiting<Item, Outcome> {
+  item: Item;
+  resolve: (outcome: Outcome) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Group commit per key (an event): items submitted while the key's writer is busy wait and are
+ * written together by its next batch, in the order they came; a lone item is written at once.
+ * `write` gets a batch and answers one outcome per item, in order. When it throws (an error no
+ * single item was answered with: a lost connection, a bug), each item of the batch is written
+ * again on its own, so only the item that causes it fails.
+ */
+export class WriteBatches<Item, Outcome> {
+  private readonly queues = new Map<string, Waiting<Item, Outcome>[]>();
+  /** Batches written since start, and the items in them (for tests and logs). */
+  readonly stats = { batches: 0, items: 0, isolated: 0 };
+
+  constructor(
+    private readonly write: (batch: Item[]) => Promise<Outcome[]>,
+    private readonly limits: BatchLimits<Item>,
+  ) {}
+
+  submit(key: string, item: Item): Promise<Outcome> {
+    return new Promise<Outcome>((resolve, reject) => {
+      const queue = this.queues.get(key);
+      if (queue) {
+        queue.push({ item, resolve, reject });
+        return;
+      }
+      // The key's writer runs while its queue exists.
+      this.queues.set(key, [{ item, resolve, reject }]);
+      void this.run(key);
+    });
+  }
+
+  private async run(key: string): Promise<void> {
+    const queue = this.queues.get(key)!;
+    while (queue.length) {
+      const batch = this.cut(queue);
+      await this.writeBatch(batch);
+    }
+    this.queues.delete(key);
+  }
+
+  private cut(queue: Waiting<Item, Outcome>[]): Waiting<Item, Outcome>[] {
+    const { maxItems, weight, maxWeight = Infinity } = this.limits;
+    let n = 0;
+    let w = 0;
+    while (n < queue.length && n < maxItems) {
+      const next = weight ? weight(queue[n].item) : 1;
+      if (n > 0 && w + next > maxWeight) break;
+      w += next;
+      n++;
+    }
+    return queue.splice(0, n);
+  }
+
+  private async writeBatch(batch: Waiting<Item, Outcome>[]): Promise<void> {
+    try {
+      const outcomes = await this.write(batch.map((w) => w.item));
+      this.stats.batches++;
+      this.stats.items += batch.length;
+      batch.forEach((w, i) => w.resolve(outcomes[i]));
+    } catch (err) {
+      if (batch.length === 1) {
+        batch[0].reject(err);
+        return;
+      }
+      this.stats.isolated++;
+      for (const w of batch) await this.writeBatch([w]);
+    }
+  }
+}

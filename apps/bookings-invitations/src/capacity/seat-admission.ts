@@ -1,0 +1,52 @@
+import type { SeatRequest, SoldOut } from './capacity.repository';
+
+/** Seats still free when a batch starts: per ticket type and for the event; null is no limit. */
+export interface FreeSeats {
+  /** Ticket types of the event that exist; a type missing here sells nothing. */
+  types: Map<string, number | null>;
+  event: number | null;
+}
+
+/** Whether a booking's seats were admitted, or what stopped them. */
+export type Admission = { admitted: true } | { admitted: false; soldOut: SoldOut };
+
+/**
+ * Decides a batch of bookings in the order they arrived, as one booking after the other would
+ * have been decided: each takes all its seats or none (its quota rows first, sorted by id, then
+ * the event's capacity, as CapacityRepository.take). A booking refused leaves its seats to the
+ * ones after it. `free` is not changed.
+ */
+export function admitInOrder(bookings: SeatRequest[][], free: FreeSeats): Admission[] {
+  const left = new Map(free.types);
+  let eventLeft = free.event;
+  return bookings.map((seats) => {
+    const wanted = mergeCounts(seats);
+    for (const [ticketTypeId, count] of wanted) {
+      if (!left.has(ticketTypeId)) return refuse({ kind: 'ticketType', ticketTypeId });
+      const l = left.get(ticketTypeId)!;
+      if (l !== null && l < count) return refuse({ kind: 'ticketType', ticketTypeId });
+    }
+    const total = [...wanted.values()].reduce((s, n) => s + n, 0);
+    if (eventLeft !== null && eventLeft < total) return refuse({ kind: 'event' });
+    for (const [ticketTypeId, count] of wanted) {
+      const l = left.get(ticketTypeId)!;
+      if (l !== null) left.set(ticketTypeId, l - count);
+    }
+    if (eventLeft !== null) eventLeft -= total;
+    return { admitted: true };
+  });
+}
+
+const refuse = (soldOut: SoldOut): Admission => ({ admitted: false, soldOut });
+
+/** Counts per ticket type (ids lower-cased), in id order: the order counters are checked in. */
+function mergeCounts(seats: SeatRequest[]): Map<string, number> {
+  const byType = new Map<string, number>();
+  for (const s of seats) {
+    const id = s.ticketTypeId.toLowerCase();
+    byType.set(id, (byType.get(id) ?? 0) + s.count);
+  }
+  return new Map(
+    [...byType.entries()].filter(([, n]) => n > 0).sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
+}
