@@ -6,6 +6,8 @@
 //     short, the hot case keeps up with the spread one (goal: hot/spread >= 0.5).
 //   2 ET9 check-in throughput against a raw node:http + pg conditional insert (bookings-checkin.mjs)
 //   3 IN14 import of 10,000 rows, upload to job done, against a raw multi-row insert (bookings-import.mjs)
+//   4 an on-sale: 200 buyers, one ticket type sold out, against the design in plain SQL
+//     (bookings-onsale.mjs; ONSALE_SEATS, ONSALE_CLIENTS; BENCH_ONLY=4 runs it alone)
 // Scenarios are functions `(ctx) => rows` in SCENARIOS below (ctx: the service's url and headers,
 // a pg pool on its database, the seeding helpers).
 // Settings: BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS (see measure.mjs),
@@ -19,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { checkInScenario } from './bookings-checkin.mjs';
 import { importScenario } from './bookings-import.mjs';
+import { onSaleScenario } from './bookings-onsale.mjs';
 import { benchAll, freePort, printTable, problems, row } from './measure.mjs';
 import { benchDbName, benchServer, recreateDatabase, secret, startApp } from './stack.mjs';
 
@@ -138,6 +141,9 @@ export const SCENARIOS = [
   // 3 IN14 import of 10,000 rows (bookings-import.mjs): upload to job done against a raw
   // multi-row insert of the same rows
   (ctx) => importScenario({ ...ctx, serviceUrl: ctx.url }),
+  // 4 on-sale (bookings-onsale.mjs): 200 buyers until one ticket type is sold out, against the
+  // same sale in plain SQL by the service's design (one writer per event, micro-batches)
+  (ctx) => onSaleScenario(ctx),
 ];
 
 async function ownNats() {
@@ -196,7 +202,9 @@ export async function main() {
       seedEvent,
       seedTypes,
     };
-    for (const scenario of SCENARIOS) {
+    const only = process.env.BENCH_ONLY?.split(',').map(Number);
+    for (const [n, scenario] of SCENARIOS.entries()) {
+      if (only && !only.includes(n + 1)) continue;
       try {
         rows.push(...(await scenario(ctx)));
       } catch (err) {

@@ -75,7 +75,13 @@ async function waitReady(url, child, name) {
 }
 
 export async function startApp(name, port, env) {
-  const child = spawn(process.execPath, [path.join(root, 'dist/apps', name, 'src/main.js')], {
+  // BENCH_CPU_PROFILE=<dir>: each app writes a V8 CPU profile there when it stops (open it in
+  // Chrome's DevTools or speedscope) - profile before optimising.
+  const profile = process.env.BENCH_CPU_PROFILE
+    ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROFILE)]
+    : [];
+  const main = path.join(root, 'dist/apps', name, 'src/main.js');
+  const child = spawn(process.execPath, [...profile, main], {
     cwd: root,
     env: {
       ...process.env,

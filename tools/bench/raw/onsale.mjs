@@ -397,6 +397,52 @@ const DESIGNS = {
   },
 };
 
+/** A fresh database for the designs on the bench server; `drop` removes it. */
+async function designDatabase() {
+  const server = benchServer();
+  const name = benchDbName('onsale_designs');
+  const admin = new pg.Client({ connectionString: dbUrl(server, 'postgres') });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const pool = new pg.Pool({ connectionString: dbUrl(server, name), max: POOL });
+  // An idle connection ended by the server is replaced by the pool; it must not end the run.
+  pool.on('error', () => undefined);
+  return {
+    pool,
+    drop: async () => {
+      await pool.end();
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+/**
+ * One design measured on a database of its own: bookings/s, p50 and p99 in ms, whether the
+ * result was exact. The on-sale scenario of `npm run bench -- bookings` prints the chosen
+ * design's figure beside the service's.
+ */
+export async function measureDesign(design) {
+  const db = await designDatabase();
+  try {
+    const { ctx, result, batches } = await DESIGNS[design](db.pool);
+    const verdict = await check(db.pool, ctx);
+    return {
+      rate: result.sold / result.seconds,
+      p50: result.p50,
+      p99: result.p99,
+      sold: result.sold,
+      seconds: result.seconds,
+      meanBatch: batches?.length ? result.sold / batches.length : null,
+      exact: verdict.exact,
+      verdict,
+    };
+  } finally {
+    await db.drop();
+  }
+}
+
 /** Runs `designs` (default: all) in turn; exits 1 when one was not exact. */
 export async function main(designs = []) {
   const chosen = designs.length ? designs : Object.keys(DESIGNS);
@@ -407,41 +453,19 @@ export async function main(designs = []) {
     );
     process.exit(2);
   }
-
-  const server = benchServer();
-  const name = benchDbName('onsale_designs');
-  const admin = new pg.Client({ connectionString: dbUrl(server, 'postgres') });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const pool = new pg.Pool({ connectionString: dbUrl(server, name), max: POOL });
-  // An idle connection ended by the server is replaced by the pool; it must not end the run.
-  pool.on('error', () => undefined);
   console.log(
     `on-sale designs: ${SEATS} seats of one ticket type, ${CLIENTS} buyers, ${POOL} connections`,
   );
-  let failed = false;
-  try {
-    for (const design of chosen) {
-      const { ctx, result, batches } = await DESIGNS[design](pool);
-      const verdict = await check(pool, ctx);
-      const rate = Math.round(result.sold / result.seconds);
-      const mean = batches?.length
-        ? ` mean batch ${(result.sold / batches.length).toFixed(1)}`
-        : '';
-      console.log(
-        `${design.padEnd(15)} ${String(rate).padStart(6)} bookings/s  p50 ${result.p50.toFixed(1)} ms` +
-          `  p99 ${result.p99.toFixed(1)} ms  ${result.sold} sold in ${result.seconds.toFixed(1)} s` +
-          `${mean}  ${verdict.exact ? 'exact' : `NOT EXACT ${JSON.stringify(verdict)}`}`,
-      );
-      if (!verdict.exact) failed = true;
-    }
-  } finally {
-    await pool.end();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
+  for (const design of chosen) {
+    const m = await measureDesign(design);
+    const mean = m.meanBatch ? ` mean batch ${m.meanBatch.toFixed(1)}` : '';
+    console.log(
+      `${design.padEnd(15)} ${String(Math.round(m.rate)).padStart(6)} bookings/s  p50 ${m.p50.toFixed(1)} ms` +
+        `  p99 ${m.p99.toFixed(1)} ms  ${m.sold} sold in ${m.seconds.toFixed(1)} s` +
+        `${mean}  ${m.exact ? 'exact' : `NOT EXACT ${JSON.stringify(m.verdict)}`}`,
+    );
+    if (!m.exact) process.exitCode = 1;
   }
-  if (failed) process.exitCode = 1;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) await main(process.argv.slice(2));
