@@ -11,52 +11,19 @@ import {
 } from '@crm/messaging';
 import { CapacityRepository, SoldOut } from '../capacity/capacity.repository';
 import { admitInOrder } from '../capacity/seat-admission';
-import type { EventCopy, Prisma, TicketType } from '../generated/prisma/client';
+import { EventCopiesRepository } from '../event-copies/event-copies.repository';
+import type { Prisma } from '../generated/prisma/client';
 import { enqueueMails } from '../mails/mail-outbox';
 import { addBookingHistory, PUBLIC_ACTOR } from './booking-history';
 import { BookingMails } from './booking-mails';
 import { BookingWithTickets, toBooking } from './booking.mapper';
+import { BookingRequest, checkBooking, PreparedBooking } from './booking-checks';
 import { conflict, problem } from './booking-problems';
 import { BookingsRepository, Tx } from './bookings.repository';
 import type { Booking } from './dto/booking.output';
 import { drawInvoiceNumbers } from './invoice-numbers';
 
 const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
-
-/** A ticket checked and priced before the write (its price, net and tax frozen). */
-export interface PricedTicket {
-  id: string;
-  index: number;
-  type: TicketType;
-  gross: string;
-  net: string;
-  tax: string;
-  ratePercent: string;
-  taxRateId: string | null;
-  participant: { firstname: string; lastname: string; email: string | null };
-}
-
-/** A public booking checked on its own (BookingCreation), waiting for its batch. */
-export interface PreparedBooking {
-  tenantId: string;
-  language: string;
-  event: EventCopy;
-  bookingId: string;
-  /** Idempotency-Key, trimmed, and the hash of the canonical body. */
-  key?: string;
-  requestHash: string;
-  invitationToken?: string;
-  websiteId: string | null;
-  answers: Record<string, unknown> | null;
-  booker: { firstname: string; lastname: string; email: string };
-  tickets: PricedTicket[];
-  totals: { net: string; tax: string; gross: string };
-  paid: boolean;
-  currency: string;
-  /** The year of the event's start day in its zone at booking time (invoice numbers). */
-  invoiceYear: number;
-  now: Date;
-}
 
 /** What became of a booking of a batch. */
 export type BookingOutcome =
@@ -89,36 +56,80 @@ interface Invitation {
 export class BookingBatchWriter {
   constructor(
     private readonly repo: BookingsRepository,
+    private readonly copies: EventCopiesRepository,
     private readonly capacity: CapacityRepository,
     private readonly mails: BookingMails,
   ) {}
 
-  write(batch: PreparedBooking[]): Promise<BookingOutcome[]> {
+  write(requests: BookingRequest[]): Promise<BookingOutcome[]> {
     return this.repo.transaction(async (tx) => {
-      const outcomes: (BookingOutcome | undefined)[] = new Array(batch.length);
-      const sameKeyAs = await this.claimKeys(tx, batch, outcomes);
-      const invitations = await this.takeInvitations(tx, batch, outcomes);
-      await this.admit(tx, batch, outcomes);
-      const failed = batch.filter((_, i) => outcomes[i] && outcomes[i]!.kind !== 'keyTaken');
-      await this.releaseKeys(tx, batch[0].tenantId, failed);
-
-      const admitted = batch.filter((_, i) => !outcomes[i]);
-      if (admitted.length) {
-        const written = await this.writeAdmitted(tx, admitted, invitations);
-        batch.forEach((b, i) => {
-          if (!outcomes[i]) outcomes[i] = { kind: 'written', booking: written.get(b.bookingId)! };
-        });
-      }
-      // A repeat of a key within the batch answers as its first request does.
-      sameKeyAs.forEach((first, i) => {
-        const o = outcomes[first]!;
-        outcomes[i] =
-          o.kind === 'written' || batch[i].requestHash !== batch[first].requestHash
-            ? { kind: 'keyTaken' }
-            : o;
-      });
-      return outcomes as BookingOutcome[];
+      const outcomes: BookingOutcome[] = new Array(requests.length);
+      const prepared = await this.check(tx, requests, outcomes);
+      const decided = prepared.length
+        ? await this.decide(
+            tx,
+            prepared.map((p) => p.booking),
+          )
+        : [];
+      prepared.forEach((p, k) => (outcomes[p.index] = decided[k]));
+      return outcomes;
     });
+  }
+
+  /**
+   * Step 0: the event copy and the ticket types of the whole batch read once; each booking
+   * checked and priced on its own. The refused get their outcome; the others are returned.
+   */
+  private async check(
+    tx: Tx,
+    requests: BookingRequest[],
+    outcomes: BookingOutcome[],
+  ): Promise<{ index: number; booking: PreparedBooking }[]> {
+    const { tenantId, eventId } = requests[0];
+    const event = await this.copies.find(tenantId, eventId, tx);
+    const ids = [
+      ...new Set(requests.flatMap((r) => r.input.tickets.map((t) => t.ticketTypeId.toLowerCase()))),
+    ];
+    const types = event
+      ? await tx.ticketType.findMany({ where: { tenantId, eventId, id: { in: ids } } })
+      : [];
+    const byId = new Map(types.map((t) => [t.id, t]));
+    const prepared: { index: number; booking: PreparedBooking }[] = [];
+    requests.forEach((request, index) => {
+      const checked = checkBooking(request, event, byId);
+      if (checked === 'eventGone') outcomes[index] = { kind: 'eventGone' };
+      else if (checked instanceof AppException)
+        outcomes[index] = { kind: 'refused', error: checked };
+      else prepared.push({ index, booking: checked });
+    });
+    return prepared;
+  }
+
+  /** Steps 1-5 for the bookings that passed their checks, in order. */
+  private async decide(tx: Tx, batch: PreparedBooking[]): Promise<BookingOutcome[]> {
+    const outcomes: (BookingOutcome | undefined)[] = new Array(batch.length);
+    const sameKeyAs = await this.claimKeys(tx, batch, outcomes);
+    const invitations = await this.takeInvitations(tx, batch, outcomes);
+    await this.admit(tx, batch, outcomes);
+    const failed = batch.filter((_, i) => outcomes[i] && outcomes[i]!.kind !== 'keyTaken');
+    await this.releaseKeys(tx, batch[0].tenantId, failed);
+
+    const admitted = batch.filter((_, i) => !outcomes[i]);
+    if (admitted.length) {
+      const written = await this.writeAdmitted(tx, admitted, invitations);
+      batch.forEach((b, i) => {
+        if (!outcomes[i]) outcomes[i] = { kind: 'written', booking: written.get(b.bookingId)! };
+      });
+    }
+    // A repeat of a key within the batch answers as its first request does.
+    sameKeyAs.forEach((first, i) => {
+      const o = outcomes[first]!;
+      outcomes[i] =
+        o.kind === 'written' || batch[i].requestHash !== batch[first].requestHash
+          ? { kind: 'keyTaken' }
+          : o;
+    });
+    return outcomes as BookingOutcome[];
   }
 
   /**
