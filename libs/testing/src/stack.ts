@@ -25,6 +25,8 @@ export interface Stack {
   processes: Map<string, StackProcess>;
   /** Stops one process (to test a dependency being down) ... */
   stop(name: string): Promise<void>;
+  /** ... or ends it with SIGKILL, in the middle of its work (no drain, no closing) ... */
+  kill(name: string): Promise<void>;
   /** ... and starts it again with the same port, database and settings. */
   start(name: string): Promise<void>;
   shutdown(): Promise<void>;
@@ -80,6 +82,15 @@ async function stopProcess(p: StackProcess): Promise<void> {
   p.child = null;
 }
 
+async function killProcess(p: StackProcess): Promise<void> {
+  const child = p.child;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGKILL');
+  await exited;
+  p.child = null;
+}
+
 /**
  * bookings-invitations sends mails only to a test's own SMTP server (startSmtpServer): without an
  * SMTP_URL its mail worker stays off (it would retry, and render PDFs, for nothing). `env` on top.
@@ -115,6 +126,7 @@ export async function startStack(
     adminToken,
     processes,
     stop: async (n) => stopProcess(processes.get(n)!),
+    kill: async (n) => killProcess(processes.get(n)!),
     start: async (n) => {
       const p = processes.get(n)!;
       spawnProcess(p);
