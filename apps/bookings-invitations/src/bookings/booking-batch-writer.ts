@@ -19,7 +19,7 @@ import { BookingMails } from './booking-mails';
 import { BookingWithTickets, toBooking } from './booking.mapper';
 import { BookingRequest, checkBooking, PreparedBooking } from './booking-checks';
 import { conflict, problem } from './booking-problems';
-import { BookingsRepository, Tx } from './bookings.repository';
+import { BookingsRepository, NewBookingRow, NewTicketRow, Tx } from './bookings.repository';
 import type { Booking } from './dto/booking.output';
 import { drawInvoiceNumbers } from './invoice-numbers';
 
@@ -265,11 +265,11 @@ export class BookingBatchWriter {
                "bookingId" = ${b.bookingId}::uuid, "dateModified" = now(), "modifiedBy" = 'public'
          WHERE id = ${inv.id}::uuid`;
     }
-    const rows = await tx.booking.createManyAndReturn({
-      data: admitted.map((b) => bookingRow(b, invitations.get(b.bookingId))),
-    });
+    const at = new Date();
+    const rows = admitted.map((b) => bookingRow(b, invitations.get(b.bookingId)));
+    await this.repo.insertMany(tx, rows, at);
     const tickets = admitted.flatMap((b) => ticketRows(b));
-    await tx.eventTicket.createMany({ data: tickets });
+    await this.repo.insertTickets(tx, tickets);
     await addBookingHistory(
       tx,
       PUBLIC_ACTOR,
@@ -322,7 +322,7 @@ export class BookingBatchWriter {
         const row = byId.get(b.bookingId)!;
         const inv = invoices.get(b.bookingId);
         const withTickets = {
-          ...row,
+          ...storedBooking(row, at),
           invoiceNumber: inv?.invoiceNumber ?? null,
           invoiceDate: inv?.invoiceDate ?? null,
           tickets: (ticketsOf.get(b.bookingId) ?? []).map(ticketAsRow),
@@ -364,12 +364,11 @@ function soldOutError(b: PreparedBooking, soldOut: SoldOut): AppException {
   ]);
 }
 
-function bookingRow(b: PreparedBooking, invitation?: Invitation): Prisma.BookingCreateManyInput {
+function bookingRow(b: PreparedBooking, invitation?: Invitation): NewBookingRow {
   return {
     id: b.bookingId,
     tenantId: b.tenantId,
     eventId: b.event.eventId,
-    status: 'confirmed',
     // nothing to pay: settled from the start
     paymentStatus: b.paid ? 'open' : 'paid',
     bookerFirstname: b.booker.firstname,
@@ -377,22 +376,44 @@ function bookingRow(b: PreparedBooking, invitation?: Invitation): Prisma.Booking
     bookerEmail: b.booker.email,
     bookerPersonId: invitation?.personId ?? null,
     language: b.language,
-    answers: (b.answers ?? undefined) as Prisma.InputJsonValue | undefined,
+    answers: b.answers,
     invitationId: invitation?.id ?? null,
     websiteId: b.websiteId,
     currency: b.currency,
     totalNet: b.totals.net,
     totalTax: b.totals.tax,
     totalGross: b.totals.gross,
-    cancellationTiers: (b.event.cancellationTiers ?? undefined) as
-      Prisma.InputJsonValue | undefined,
+    cancellationTiers: b.event.cancellationTiers ?? null,
     confirmationToken: randomBytes(16).toString('base64url'),
-    createdBy: 'public',
-    modifiedBy: 'public',
   };
 }
 
-function ticketRows(b: PreparedBooking) {
+/** The row as it is stored (what a read would give), for the answer. */
+function storedBooking(r: NewBookingRow, at: Date): Omit<BookingWithTickets, 'tickets'> {
+  return {
+    ...r,
+    status: 'confirmed',
+    answers: (r.answers ?? null) as Prisma.JsonValue,
+    cancellationTiers: (r.cancellationTiers ?? null) as Prisma.JsonValue,
+    bookerInformation: null,
+    totalNet: new Money(r.totalNet),
+    totalTax: new Money(r.totalTax),
+    totalGross: new Money(r.totalGross),
+    cancelledAt: null,
+    cancellationFee: null,
+    refundAmount: null,
+    invoiceNumber: null,
+    invoiceDate: null,
+    dateCreated: at,
+    dateModified: at,
+    createdBy: 'public',
+    createdByUserId: null,
+    modifiedBy: 'public',
+    modifiedByUserId: null,
+  } as unknown as Omit<BookingWithTickets, 'tickets'>;
+}
+
+function ticketRows(b: PreparedBooking): NewTicketRow[] {
   return b.tickets.map((t, i) => ({
     id: t.id,
     tenantId: b.tenantId,
@@ -405,7 +426,6 @@ function ticketRows(b: PreparedBooking) {
     priceTax: t.tax,
     taxRatePercent: t.ratePercent,
     taxRateId: t.taxRateId,
-    status: 'valid',
     participantFirstname: t.participant.firstname,
     participantLastname: t.participant.lastname,
     participantEmail: t.participant.email,
@@ -416,9 +436,10 @@ function ticketRows(b: PreparedBooking) {
 }
 
 /** A written ticket as the mapper reads rows (no read back: the batch knows what it wrote). */
-function ticketAsRow(t: ReturnType<typeof ticketRows>[number]) {
+function ticketAsRow(t: NewTicketRow) {
   return {
     ...t,
+    status: 'valid',
     priceGross: new Money(t.priceGross),
     priceNet: new Money(t.priceNet),
     priceTax: new Money(t.priceTax),
