@@ -37,9 +37,12 @@ export function pgOutboxDb(pool: Pool): OutboxDb {
   };
 }
 
-/** Drops and creates database `name` with the outbox tables (and any extra SQL). */
+/**
+ * Drops and creates database `name` with the outbox tables (and any extra SQL). Prefixed with
+ * TEST_DATABASE_PREFIX like the services' test databases, so two runs on one server keep apart.
+ */
 export async function scratchDatabase(name: string, extraSql = ''): Promise<string> {
-  const url = await recreateDatabase(name);
+  const url = await recreateDatabase(`${process.env.TEST_DATABASE_PREFIX ?? ''}${name}`);
   const db = new Client({ connectionString: url });
   await db.connect();
   try {
