@@ -23,7 +23,9 @@
 // A failed request (non-2xx, error, timeout, failed body check) is printed after the table
 // and makes the run exit with 1.
 // Settings: BENCH_DURATION (s, default 10), BENCH_ROUNDS (default BENCH_DURATION / 2, at least 3), BENCH_CONNECTIONS (default 10), BENCH_DATABASE_SERVER
-// (default DATABASE_URL's server or postgresql://postgres@127.0.0.1:5432/postgres), NATS_URL.
+// (default DATABASE_URL's server or postgresql://postgres@127.0.0.1:5432/postgres), NATS_URL,
+// BENCH_WITH_EVENTS=1 (the events service runs too, consuming crm-people's outbox events for its
+// webhook fan-out as it does under npm start; the tenant has no webhook endpoint).
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,20 +43,26 @@ async function scenarios() {
   const peopleDb = await db('crm_people', 'crm-people');
   const companiesDb = await db('crm_companies', 'crm-companies');
   const tenantDb = await db('tenant_info', 'tenant-info');
+  const eventsDb = process.env.BENCH_WITH_EVENTS === '1' ? await db('events', 'events') : undefined;
   const ports = {
     gateway: await freePort(),
     people: await freePort(),
     companies: await freePort(),
     tenant: await freePort(),
+    events: await freePort(),
   };
   const stack = await startBenchStack({
     peopleDb,
     companiesDb,
+    eventsDb,
     tenantDb,
     ports,
     tenantId: 'bench',
   });
-  console.log(`bench: ${connections} connections, 2 s warm-up and ${duration} s per target`);
+  console.log(
+    `bench: ${connections} connections, 2 s warm-up and ${duration} s per target` +
+      (eventsDb ? ', the events service consuming' : ''),
+  );
   try {
     const ctx = { stack, peopleDb, companiesDb };
     const rows = [];
