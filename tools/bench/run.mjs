@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- all|list|companies|events|bookings|onsale-designs]
+// npm run bench [-- all|list|companies|events|bookings|onsale-designs|consumer]
 //
 // No argument: scenarios 1-5 against one stack (built apps from dist/, started once), each
 // target warmed up for 2 s, then the targets of a scenario measured in turn for BENCH_ROUNDS rounds
@@ -19,7 +19,8 @@
 // `list` and `companies` run the older list and company search benches on their own stacks;
 // `events` the events service's (events.mjs: website event list, public read, webhook fan-out);
 // `bookings` bookings-invitations' (bookings.mjs: public booking throughput, hot vs spread);
-// `onsale-designs` the on-sale designs in plain SQL (raw/onsale.mjs: bookings/s of each, exactness).
+// `onsale-designs` the on-sale designs in plain SQL (raw/onsale.mjs: bookings/s of each, exactness);
+// `consumer` what the events service's consumer of people.created costs (consumer.mjs).
 // A failed request (non-2xx, error, timeout, failed body check) is printed after the table
 // and makes the run exit with 1.
 // Settings: BENCH_DURATION (s, default 10), BENCH_ROUNDS (default BENCH_DURATION / 2, at least 3), BENCH_CONNECTIONS (default 10), BENCH_DATABASE_SERVER
@@ -117,10 +118,11 @@ const parts = {
   events: async () => (await import('./events.mjs')).main(),
   bookings: async () => (await import('./bookings.mjs')).main(),
   'onsale-designs': async () => (await import('./raw/onsale.mjs')).main(process.argv.slice(3)),
+  consumer: async () => (await import('./consumer.mjs')).main(),
 };
 if (!parts[part]) {
   console.error(
-    `usage: npm run bench [-- all|list|companies|events|bookings|onsale-designs]  (unknown part: ${part})`,
+    `usage: npm run bench [-- all|list|companies|events|bookings|onsale-designs|consumer]  (unknown part: ${part})`,
   );
   process.exit(2);
 }

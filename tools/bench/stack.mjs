@@ -256,6 +256,8 @@ export async function startBenchStack({
       /** What the gateway sends a service: the tenant headers, its token and the verified key id. */
       serviceHeaders: { ...headers, 'x-internal-token': internalToken, 'x-caller-id': issued.id },
       add: (app) => apps.push(app),
+      /** The process id of an app started here (its CPU time, for instance). */
+      pid: (name) => apps.find((a) => a.name === name)?.child.pid,
       stop,
     };
   } catch (err) {
