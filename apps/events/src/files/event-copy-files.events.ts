@@ -24,7 +24,9 @@ export class EventCopyFiles {
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
   ) {}
 
-  @ConsumeEvent(Subjects.events.eventDuplicated, EventDuplicatedEvent)
+  // Alone in its transaction: the copies' bytes go to storage outside it, and a neighbour failing
+  // in a shared batch would roll back their rows but leave the bytes behind.
+  @ConsumeEvent(Subjects.events.eventDuplicated, EventDuplicatedEvent, { maxBatch: 1 })
   async onDuplicated(event: EventDuplicatedEvent, { tx }: EventContext<Tx>): Promise<void> {
     const tenantId = event.tenantId;
     const source = event.sourceEventId.toLowerCase();

@@ -1,15 +1,20 @@
 import { Logger, SetMetadata, Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg, nanos } from 'nats';
+import { AckPolicy, Consumer, DeliverPolicy, JsMsg, nanos } from 'nats';
 import { backoffMs } from './backoff';
 import { JetStreamConnection } from './jetstream-connection';
+import { MessageBatches } from './message-batches';
 import { OutboxDb, OutboxTx, PROCESSED_TABLE } from './outbox-db';
 import { isUuid } from '@crm/errors';
 
 /** What a handler gets besides the payload: the transaction to write in, and the event's id. */
 export interface EventContext<TTx = OutboxTx> {
-  /** The transaction that also records the event as processed: write through it only. */
+  /**
+   * The transaction that also records the event as processed, shared with the other events of
+   * its batch: write through it only, and let errors through (a failed batch is rolled back and
+   * applied again one event at a time).
+   */
   tx: TTx;
   eventId: string;
   subject: string;
@@ -17,11 +22,33 @@ export interface EventContext<TTx = OutboxTx> {
   deliveryCount: number;
 }
 
+/** At most this many events are applied in one transaction. */
+export const EVENT_BATCH_MAX = 100;
+
+/**
+ * How long a pull waits for messages (nats.js' least). Each pull ends by itself, so a stopping
+ * consumer reads its last one to the end and leaves no request behind: nats-server 2.9 sends
+ * messages to a pull request whose client is gone, and they wait there for the ack wait (30 s).
+ */
+const PULL_EXPIRES_MS = 1000;
+
 /** A handler; TTx is the service's transaction client type (what its db.$transaction gives). */
 export interface EventHandlerSpec<T extends object = object, TTx = OutboxTx> {
   subject: string;
   /** class-validator class of the payload; an invalid payload is logged and dropped (term). */
   payload?: Type<T>;
+  /**
+   * A cheap check before any transaction ("has this tenant a webhook endpoint for it?"): false
+   * acks the event without writing anything, not even its ProcessedEvent row. Its answer is
+   * final, so it must read the current state, not a cache that can lag behind.
+   */
+  concerns?(event: T): boolean | Promise<boolean>;
+  /**
+   * At most this many events per transaction (default and cap EVENT_BATCH_MAX). 1 for a handler
+   * with effects a rollback does not undo (files written), which a failing neighbour in its batch
+   * would otherwise leave behind.
+   */
+  maxBatch?: number;
   handle(event: T, ctx: EventContext<TTx>): Promise<void>;
 }
 
@@ -37,9 +64,18 @@ export interface EventConsumerOptions {
 
 export const CONSUME_EVENT = 'crm:consume-event';
 
+/** EventHandlerSpec's options for @ConsumeEvent; P is the provider the method belongs to. */
+export interface ConsumeEventOptions<T extends object = object, P = never> {
+  /** EventHandlerSpec.concerns, given the provider too (a decorator cannot name `this`). */
+  concerns?: (event: T, provider: P) => boolean | Promise<boolean>;
+  maxBatch?: number;
+}
+
 export interface ConsumeEventMetadata {
   subject: string;
   payload?: Type<object>;
+  concerns?: (event: object, provider: unknown) => boolean | Promise<boolean>;
+  maxBatch?: number;
 }
 
 /**
@@ -48,24 +84,40 @@ export interface ConsumeEventMetadata {
  *  async onMerged(event: PeopleMergedEvent, { tx }: EventContext<Prisma.TransactionClient>)`.
  * The method runs inside a transaction of the service's database that also records the event id:
  * an event is applied once, even if delivered twice. One handler per subject and service.
+ * `options.concerns` skips, before any transaction, an event the handler would do nothing with.
  */
-export const ConsumeEvent = (subject: string, payload?: Type<object>): MethodDecorator =>
-  SetMetadata(CONSUME_EVENT, { subject, payload } satisfies ConsumeEventMetadata);
+export const ConsumeEvent = <T extends object, P = never>(
+  subject: string,
+  payload?: Type<T>,
+  options: ConsumeEventOptions<T, P> = {},
+): MethodDecorator =>
+  SetMetadata(CONSUME_EVENT, { subject, payload, ...options } as ConsumeEventMetadata);
 
 /** Durable names may not contain `.`, `*`, `>` or spaces. */
 export const durableName = (service: string, subject: string) =>
   `${service}__${subject}`.replace(/[.*>\s/\\]/g, '_');
 
+/** A message whose payload passed the handler's validation. */
+interface Delivery {
+  msg: JsMsg;
+  eventId: string;
+  payload: object;
+}
+
 /**
  * One durable JetStream pull consumer per (service, subject), explicit ack. Several replicas of a
- * service share the durable, so each event goes to one of them. Acked after the transaction
- * commits; a handler error is nak'ed with a growing delay (1 s, 2 s ... 60 s, forever: it is
- * retried until fixed); an event id already in ProcessedEvent is acked and skipped.
+ * service share the durable, so each event goes to one of them. Messages are applied in batches
+ * of what has arrived (up to EVENT_BATCH_MAX, in order), one transaction per batch that also
+ * records the event ids in ProcessedEvent (an id already there is acked and skipped), acked after
+ * it commits. A failed batch is applied again one event at a time: a failing event is nak'ed
+ * with a growing delay (1 s, 2 s ... 60 s, forever: it is retried until fixed), its neighbours
+ * are applied.
  */
 export class EventConsumer {
   private readonly logger = new Logger(EventConsumer.name);
   private readonly handlers = new Map<string, EventHandlerSpec>();
-  private readonly running = new Map<string, ConsumerMessages>();
+  /** The batches of each durable being consumed, by subject. */
+  private readonly running = new Map<string, MessageBatches<JsMsg>>();
   private readonly loops: Promise<void>[] = [];
   private stopped = false;
 
@@ -110,18 +162,24 @@ export class EventConsumer {
       try {
         await this.ensureConsumer(durable, spec.subject);
         const consumer = await this.conn.js.consumers.get(this.conn.stream.name, durable);
-        const messages = await consumer.consume({ max_messages: 50 });
-        if (this.stopped) {
-          await messages.close();
-          return;
-        }
-        this.running.set(spec.subject, messages);
-        this.loops.push(this.drain(spec, messages));
+        if (this.stopped) return;
+        // handed back after the last pull has ended: not sent straight back to it
+        const handBack = (m: JsMsg) => m.nak(PULL_EXPIRES_MS);
+        const batches = new MessageBatches(this.pulls(consumer), EVENT_BATCH_MAX, handBack);
+        this.running.set(spec.subject, batches);
+        this.loops.push(this.consumeBatches(spec, batches));
         return;
       } catch (err) {
         this.logger.warn(`consumer ${durable} not started: ${(err as Error).message}`);
         await new Promise((r) => setTimeout(r, backoffMs(attempt, 500, 10_000)));
       }
+    }
+  }
+
+  /** The durable's messages, pull after pull, until the consumer stops. */
+  private async *pulls(consumer: Consumer): AsyncGenerator<JsMsg> {
+    while (!this.stopped) {
+      yield* await consumer.fetch({ max_messages: EVENT_BATCH_MAX, expires: PULL_EXPIRES_MS });
     }
   }
 
@@ -139,20 +197,28 @@ export class EventConsumer {
       ack_policy: AckPolicy.Explicit,
       // A service deployed after events were written still gets them (the stream keeps 14 days).
       deliver_policy: DeliverPolicy.All,
-      ack_wait: nanos(this.options.ackWaitMs ?? 30_000),
+      ack_wait: nanos(this.ackWaitMs),
       max_deliver: -1,
     });
   }
 
-  private async drain(spec: EventHandlerSpec, messages: ConsumerMessages): Promise<void> {
+  private get ackWaitMs(): number {
+    return this.options.ackWaitMs ?? 30_000;
+  }
+
+  private async consumeBatches(
+    spec: EventHandlerSpec,
+    batches: MessageBatches<JsMsg>,
+  ): Promise<void> {
+    const max = Math.max(1, Math.min(spec.maxBatch ?? EVENT_BATCH_MAX, EVENT_BATCH_MAX));
     try {
-      for await (const m of messages) {
-        await this.process(spec, m);
+      for (let batch = await batches.take(max); batch.length; batch = await batches.take(max)) {
+        await this.applyBatch(spec, batch);
       }
     } catch (err) {
       this.logger.warn(`consumer of ${spec.subject} stopped: ${(err as Error).message}`);
     }
-    // The iterator ends on close(); anything else (consumer deleted by hand...) starts it again.
+    // The pulls end on stop(); anything else (consumer deleted by hand...) starts them again.
     if (!this.stopped) {
       this.running.delete(spec.subject);
       await new Promise((r) => setTimeout(r, 1000));
@@ -160,44 +226,121 @@ export class EventConsumer {
     }
   }
 
-  /** Applies one message; never throws (the iterator must go on). Exposed for tests. */
-  async process(spec: EventHandlerSpec, m: JsMsg): Promise<void> {
-    const eventId = m.headers?.get('Nats-Msg-Id') ?? '';
-    const where = `${m.subject} ${eventId || '(no id)'}`;
-    let payload: object;
-    try {
-      payload = await this.parse(spec, m, eventId);
-    } catch (err) {
-      this.logger.error(`dropping event ${where}: ${(err as Error).message}`);
-      m.term(); // no reason text: nats-server 2.9 does not know `+TERM <reason>`
-      return;
-    }
-    try {
-      await this.options.db.$transaction(async (tx) => {
-        const fresh = await tx.$executeRawUnsafe(
-          `INSERT INTO ${PROCESSED_TABLE} ("id", "subject") VALUES ($1::uuid, $2)
-           ON CONFLICT ("id") DO NOTHING`,
-          eventId,
-          m.subject,
+  /**
+   * Applies messages taken together, in their order; never throws (the loop must go on).
+   * Exposed for tests.
+   */
+  async applyBatch(spec: EventHandlerSpec, messages: JsMsg[]): Promise<void> {
+    const valid = await this.validOnes(spec, messages);
+    const concerned = await this.concernedOnes(spec, valid);
+    if (concerned.length) await this.apply(spec, concerned);
+  }
+
+  /** The messages that are events of the handler; any other is logged and terminated alone. */
+  private async validOnes(spec: EventHandlerSpec, messages: JsMsg[]): Promise<Delivery[]> {
+    const valid: Delivery[] = [];
+    for (const msg of messages) {
+      const eventId = msg.headers?.get('Nats-Msg-Id') ?? '';
+      try {
+        valid.push({ msg, eventId, payload: await this.parse(spec, msg, eventId) });
+      } catch (err) {
+        this.logger.error(
+          `dropping event ${msg.subject} ${eventId || '(no id)'}: ${(err as Error).message}`,
         );
-        if (fresh === 0) return; // applied before (a redelivery, or another replica)
-        await spec.handle(payload, {
-          tx,
-          eventId,
-          subject: m.subject,
-          deliveryCount: m.info.redeliveryCount,
-        });
-      });
-      m.ack();
-    } catch (err) {
-      const delay = backoffMs(
-        m.info.redeliveryCount,
-        this.options.retryBaseMs ?? 1000,
-        this.options.retryMaxMs ?? 60_000,
-      );
-      this.logger.warn(`event ${where} failed, retry in ${delay} ms: ${(err as Error).message}`);
-      m.nak(delay);
+        msg.term(); // no reason text: nats-server 2.9 does not know `+TERM <reason>`
+      }
     }
+    return valid;
+  }
+
+  /** Acks at once, writing nothing, what the handler's check says is not its concern. */
+  private async concernedOnes(spec: EventHandlerSpec, events: Delivery[]): Promise<Delivery[]> {
+    const check = spec.concerns?.bind(spec);
+    if (!check) return events;
+    const verdicts = await Promise.all(events.map((e) => this.concerns(check, e)));
+    const concerned: Delivery[] = [];
+    for (const [i, e] of events.entries()) {
+      if (verdicts[i]) concerned.push(e);
+      else e.msg.ack();
+    }
+    return concerned;
+  }
+
+  /** A check that fails counts as "concerns": the transaction decides then. */
+  private async concerns(
+    check: (event: object) => boolean | Promise<boolean>,
+    e: Delivery,
+  ): Promise<boolean> {
+    try {
+      return await check(e.payload);
+    } catch (err) {
+      this.logger.warn(
+        `check of event ${e.msg.subject} ${e.eventId} failed: ${(err as Error).message}`,
+      );
+      return true;
+    }
+  }
+
+  /**
+   * One transaction for the events, acked once it commits. If it fails, none of it is kept, and
+   * the events are applied again one by one: only one that fails on its own waits for a retry.
+   */
+  private async apply(spec: EventHandlerSpec, events: Delivery[]): Promise<void> {
+    try {
+      await this.options.db.$transaction((tx) => this.applyIn(tx, spec, events), {
+        // a batch commits well before the server would send its events again
+        timeout: this.ackWaitMs / 2,
+      });
+      for (const e of events) e.msg.ack();
+    } catch (err) {
+      if (events.length === 1) return this.retryLater(events[0], err);
+      this.logger.warn(
+        `a batch of ${events.length} ${spec.subject} events failed, applying them one by one: ` +
+          (err as Error).message,
+      );
+      for (const e of events) await this.apply(spec, [e]);
+    }
+  }
+
+  private async applyIn(tx: OutboxTx, spec: EventHandlerSpec, events: Delivery[]): Promise<void> {
+    const fresh = await this.recordProcessed(tx, events);
+    for (const e of events) {
+      // recorded before: a redelivery, another replica's, or twice in this batch
+      if (!fresh.delete(e.eventId.toLowerCase())) continue;
+      await spec.handle(e.payload, {
+        tx,
+        eventId: e.eventId,
+        subject: e.msg.subject,
+        deliveryCount: e.msg.info.redeliveryCount,
+      });
+    }
+  }
+
+  /** Records the events as processed in one statement; answers the ids that were not yet. */
+  private async recordProcessed(tx: OutboxTx, events: Delivery[]): Promise<Set<string>> {
+    // In id order: two replicas holding some of the same events (a redelivery) lock their rows
+    // in the same order, so they wait for each other instead of deadlocking.
+    const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
+      `INSERT INTO ${PROCESSED_TABLE} ("id", "subject")
+       SELECT e.id, e.subject FROM unnest($1::uuid[], $2::varchar[]) AS e(id, subject) ORDER BY e.id
+       ON CONFLICT ("id") DO NOTHING
+       RETURNING "id"::text AS "id"`,
+      events.map((e) => e.eventId),
+      events.map((e) => e.msg.subject),
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  private retryLater(e: Delivery, err: unknown): void {
+    const delay = backoffMs(
+      e.msg.info.redeliveryCount,
+      this.options.retryBaseMs ?? 1000,
+      this.options.retryMaxMs ?? 60_000,
+    );
+    this.logger.warn(
+      `event ${e.msg.subject} ${e.eventId} failed, retry in ${delay} ms: ${(err as Error).message}`,
+    );
+    e.msg.nak(delay);
   }
 
   private async parse(spec: EventHandlerSpec, m: JsMsg, eventId: string): Promise<object> {
@@ -216,10 +359,16 @@ export class EventConsumer {
     return instance;
   }
 
+  /**
+   * Lets each consumer finish the batch in hand and takes no more: what was read ahead, and what
+   * its last pull still brings, goes back to the server.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
-    await Promise.all([...this.running.values()].map((m) => m.close().catch(() => undefined)));
+    const running = [...this.running.values()];
     this.running.clear();
+    for (const batches of running) batches.close();
+    await Promise.all(running.map((batches) => batches.pumped));
     await Promise.allSettled(this.loops);
   }
 }

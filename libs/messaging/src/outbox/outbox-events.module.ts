@@ -65,9 +65,12 @@ class OutboxEventsLifecycle implements OnModuleInit, OnApplicationBootstrap, OnM
         if (typeof method !== 'function') continue;
         const meta = this.reflector.get<ConsumeEventMetadata | undefined>(CONSUME_EVENT, method);
         if (!meta) continue;
+        const { concerns } = meta;
         this.consumer.register({
           subject: meta.subject,
           payload: meta.payload,
+          maxBatch: meta.maxBatch,
+          concerns: concerns && ((event: object) => concerns(event, instance)),
           handle: (event, ctx) => method.call(instance, event, ctx),
         });
       }

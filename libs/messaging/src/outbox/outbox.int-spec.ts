@@ -338,7 +338,7 @@ describe('EventConsumer', () => {
     const lostAck = new Proxy(first!, {
       get: (t, p) => (p === 'ack' ? () => undefined : (Reflect.get(t, p, t) as unknown)),
     }) as JsMsg;
-    await c.process(spec as never, lostAck);
+    await c.applyBatch(spec as never, [lostAck]);
     expect(await applied(subj)).toHaveLength(1);
     // The second delivery (after ack_wait) finds the event in ProcessedEvent: acked, skipped.
     await c.start();
