@@ -426,6 +426,32 @@ describe('delivery', () => {
     expect(endpoint.body.data.failingSince).toBeNull();
   });
 
+  it('a tenant without an endpoint for the type stores nothing, not even the event as applied; one with an endpoint gets its delivery', async () => {
+    const unsubscribed = `tenant-n-${randomUUID().slice(0, 8)}`;
+    const subscribed = `tenant-y-${randomUUID().slice(0, 8)}`;
+    const hit = await receiver();
+    await register(hit.url, ['person.created'], subscribed);
+    await register('http://127.0.0.1:9/other-type', ['company.deleted'], unsubscribed);
+    const skipped = await personCreated(unsubscribed);
+    const fannedOut = await personCreated(subscribed);
+    // One subject's events are applied in order: once this delivery arrives, `skipped` is done.
+    await hit.waitFor(1);
+    const applied = await db.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT id::text AS id FROM "ProcessedEvent" WHERE id = ANY($1::uuid[])`,
+      [skipped, fannedOut],
+    );
+    expect(applied).toEqual([{ id: fannedOut }]);
+    expect(await db.webhookMessage.count({ where: { tenantId: unsubscribed } })).toBe(0);
+
+    // Nothing cached: an endpoint registered now counts for the very next event.
+    const late = await receiver();
+    const ep = await register(late.url, ['person.created'], unsubscribed);
+    const personId = randomUUID();
+    await personCreated(unsubscribed, [personId]);
+    const [got] = await late.waitFor(1);
+    expect(verify(ep.secret, got)).toMatchObject({ data: { personIds: [personId] } });
+  });
+
   it('a source event fanned out twice stores one message and one delivery per endpoint', async () => {
     const tenant = `tenant-x-${randomUUID().slice(0, 8)}`;
     await register('http://127.0.0.1:9/dup', ['person.deleted'], tenant);

@@ -84,6 +84,18 @@ export class WebhooksRepository {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`webhooks:${tenantId}`}, 0))`;
   }
 
+  /**
+   * Whether the tenant has an endpoint, enabled or not, subscribed to the type: one indexed
+   * lookup outside any transaction (tenantId leads an index; a tenant has a few endpoints).
+   */
+  async hasSubscribedEndpoint(tenantId: string, type: string): Promise<boolean> {
+    const found = await this.prisma.webhookEndpoint.findFirst({
+      where: { tenantId, eventTypes: { has: type } },
+      select: { id: true },
+    });
+    return found !== null;
+  }
+
   countEndpoints(tx: Tx, tenantId: string): Promise<number> {
     return tx.webhookEndpoint.count({ where: { tenantId } });
   }
