@@ -6,6 +6,7 @@ import {
   BookingCreatedEvent,
   BookingLinkedEvent,
   ConsumeEvent,
+  ConsumeEventOptions,
   EventContext,
   InvitationRespondedEvent,
   Subjects,
@@ -29,12 +30,18 @@ type Kind = keyof typeof VISITOR_TOUCHPOINT_TYPES;
 const AUTHOR = 'bookings-invitations';
 
 /**
+ * An activity without a person (a public booking) is skipped before any transaction: nothing
+ * written, not even the event as applied.
+ */
+const ofAPerson: ConsumeEventOptions<VisitorActivity> = { concerns: (e) => e.personId != null };
+
+/**
  * One identity across CRM and events: bookings-invitations' visitor activities of a known person
  * become touchpoints on that person's timeline, at the time of the activity, with a subject in
  * the visitor's language ("Booked: <event title>"). Each runs in the transaction that records
  * the outbox event in ProcessedEvent, and the touchpoint's id is the event's id, so an activity
- * is written exactly once. An activity without a person, or of a person that is not the
- * tenant's (any more), writes nothing.
+ * is written exactly once. An activity without a person (skipped before any transaction, see
+ * ofAPerson), or of a person that is not the tenant's (any more), writes nothing.
  */
 @Injectable()
 export class VisitorActivitiesEvents {
@@ -42,7 +49,7 @@ export class VisitorActivitiesEvents {
 
   constructor(private readonly i18n: I18nService) {}
 
-  @ConsumeEvent(Subjects.bookingsInvitations.bookingCreated, BookingCreatedEvent)
+  @ConsumeEvent(Subjects.bookingsInvitations.bookingCreated, BookingCreatedEvent, ofAPerson)
   onBooked(e: BookingCreatedEvent, ctx: EventContext<Tx>): Promise<void> {
     return this.record(ctx, e, 'booked', {
       tickets: e.tickets,
@@ -52,12 +59,12 @@ export class VisitorActivitiesEvents {
   }
 
   /** A booking whose booker the organiser named later (BK9): the same touchpoint, at booking time. */
-  @ConsumeEvent(Subjects.bookingsInvitations.bookingLinked, BookingLinkedEvent)
+  @ConsumeEvent(Subjects.bookingsInvitations.bookingLinked, BookingLinkedEvent, ofAPerson)
   onLinked(e: BookingLinkedEvent, ctx: EventContext<Tx>): Promise<void> {
     return this.onBooked(e, ctx);
   }
 
-  @ConsumeEvent(Subjects.bookingsInvitations.bookingCancelled, BookingCancelledEvent)
+  @ConsumeEvent(Subjects.bookingsInvitations.bookingCancelled, BookingCancelledEvent, ofAPerson)
   onBookingCancelled(e: BookingCancelledEvent, ctx: EventContext<Tx>): Promise<void> {
     return this.record(ctx, e, 'bookingCancelled', {
       fee: e.cancellationFee,
@@ -66,17 +73,25 @@ export class VisitorActivitiesEvents {
     });
   }
 
-  @ConsumeEvent(Subjects.bookingsInvitations.invitationAccepted, InvitationRespondedEvent)
+  @ConsumeEvent(
+    Subjects.bookingsInvitations.invitationAccepted,
+    InvitationRespondedEvent,
+    ofAPerson,
+  )
   onInvitationAccepted(e: InvitationRespondedEvent, ctx: EventContext<Tx>): Promise<void> {
     return this.record(ctx, e, 'invitationAccepted');
   }
 
-  @ConsumeEvent(Subjects.bookingsInvitations.invitationRejected, InvitationRespondedEvent)
+  @ConsumeEvent(
+    Subjects.bookingsInvitations.invitationRejected,
+    InvitationRespondedEvent,
+    ofAPerson,
+  )
   onInvitationRejected(e: InvitationRespondedEvent, ctx: EventContext<Tx>): Promise<void> {
     return this.record(ctx, e, 'invitationRejected');
   }
 
-  @ConsumeEvent(Subjects.bookingsInvitations.ticketCheckedIn, TicketCheckedInEvent)
+  @ConsumeEvent(Subjects.bookingsInvitations.ticketCheckedIn, TicketCheckedInEvent, ofAPerson)
   onCheckedIn(e: TicketCheckedInEvent, ctx: EventContext<Tx>): Promise<void> {
     return this.record(ctx, e, 'checkedIn', e.location ? { location: e.location } : undefined);
   }

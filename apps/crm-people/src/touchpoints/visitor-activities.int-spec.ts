@@ -201,9 +201,15 @@ it('writes each outbox event once, and nothing for no person, an unknown one or 
     activity(theirs, { invitationId: randomUUID() }),
   ];
   const before = await db.touchpoint.count({ where: { tenantId: { in: [A, B] } } });
+  const ids: string[] = [];
   for (const p of skipped)
-    await applied(await publish(Subjects.bookingsInvitations.invitationRejected, p));
+    ids.push(await publish(Subjects.bookingsInvitations.invitationRejected, p));
+  // one subject's events are applied in order: once the last is, the others are done too
+  await applied(ids[2]);
   expect(await db.touchpoint.count({ where: { tenantId: { in: [A, B] } } })).toBe(before);
+  // the one without a person was skipped before any transaction: not even recorded as applied
+  expect(await db.processedEvent.findUnique({ where: { id: ids[0] } })).toBeNull();
+  expect(await db.processedEvent.findUnique({ where: { id: ids[1] } })).not.toBeNull();
   expect(await timeline(theirs, B)).toEqual([]);
   // and it is not visible to the other tenant
   expect((await api.call(B, 'GET', `/touchpoints/${id}`)).status).toBe(404);
