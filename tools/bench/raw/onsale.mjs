@@ -86,11 +86,25 @@ async function setUp(pool, { seatRows = false } = {}) {
   return { eventId, typeId };
 }
 
-/** One booking as today: counters and the invoice counter in the booking's own transaction. */
-async function perBooking(pool, { eventId, typeId }, i) {
+/** `fn` in a transaction of one pooled connection: committed when it answers true. */
+async function transaction(pool, fn) {
   const c = await pool.connect();
   try {
     await c.query('BEGIN');
+    const ok = await fn(c);
+    await c.query(ok ? 'COMMIT' : 'ROLLBACK');
+    return ok;
+  } catch (err) {
+    await c.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    c.release();
+  }
+}
+
+/** One booking as today: counters and the invoice counter in the booking's own transaction. */
+async function perBooking(pool, { eventId, typeId }, i) {
+  return transaction(pool, async (c) => {
     const id = randomUUID();
     const b = buyer(i);
     await c.query(
@@ -115,7 +129,6 @@ async function perBooking(pool, { eventId, typeId }, i) {
       [TENANT, eventId],
     );
     if (!t.rowCount || !e.rowCount) {
-      await c.query('ROLLBACK');
       return false;
     }
     await c.query(
@@ -125,21 +138,13 @@ async function perBooking(pool, { eventId, typeId }, i) {
          "invoiceDate" = now() FROM n WHERE id = $3`,
       [TENANT, YEAR, id],
     );
-    await c.query('COMMIT');
     return true;
-  } catch (err) {
-    await c.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    c.release();
-  }
+  });
 }
 
 /** The split-counter shape: a seat from one of SHARDS counter rows, then the invoice number. */
 async function splitCounter(pool, { eventId, typeId }, i) {
-  const c = await pool.connect();
-  try {
-    await c.query('BEGIN');
+  return transaction(pool, async (c) => {
     const id = randomUUID();
     const b = buyer(i);
     const first = i % SHARDS;
@@ -154,7 +159,6 @@ async function splitCounter(pool, { eventId, typeId }, i) {
       taken = r.rowCount === 1;
     }
     if (!taken) {
-      await c.query('ROLLBACK');
       return false;
     }
     await c.query(
@@ -172,21 +176,13 @@ async function splitCounter(pool, { eventId, typeId }, i) {
        VALUES ($1, $2, $3, $4, $5, 'valid', $6, $7, $8, $9, 119)`,
       [randomUUID(), TENANT, eventId, typeId, id, randomUUID(), b.firstname, b.lastname, b.email],
     );
-    await c.query('COMMIT');
     return true;
-  } catch (err) {
-    await c.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    c.release();
-  }
+  });
 }
 
 /** alf.io's shape: a free seat row taken with SKIP LOCKED, the invoice number still per booking. */
 async function seatRows(pool, { eventId, typeId }, i) {
-  const c = await pool.connect();
-  try {
-    await c.query('BEGIN');
+  return transaction(pool, async (c) => {
     const id = randomUUID();
     const b = buyer(i);
     const seat = await c.query(
@@ -198,7 +194,6 @@ async function seatRows(pool, { eventId, typeId }, i) {
       [id, randomUUID(), b.firstname, b.lastname, b.email, typeId],
     );
     if (!seat.rowCount) {
-      await c.query('ROLLBACK');
       return false;
     }
     await c.query(
@@ -210,14 +205,8 @@ async function seatRows(pool, { eventId, typeId }, i) {
          $2 || '-' || lpad(n.last::text, 6, '0'), now() FROM n`,
       [TENANT, YEAR, id, eventId, b.firstname, b.lastname, b.email, b.answers],
     );
-    await c.query('COMMIT');
     return true;
-  } catch (err) {
-    await c.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    c.release();
-  }
+  });
 }
 
 /**
