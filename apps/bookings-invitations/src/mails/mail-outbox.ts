@@ -67,26 +67,27 @@ export async function enqueueMail(tx: Tx, draft: MailDraft): Promise<string> {
   return id;
 }
 
-/** Many mails in one statement (IN9-IN11, ET6-ET8 to a list). */
+/**
+ * Many mails in one statement (a batch of bookings, IN9-IN11, ET6-ET8 to a list), in plain SQL:
+ * Prisma's createMany compiled each row of a 100-mail batch.
+ */
 export async function enqueueMails(tx: Tx, drafts: MailDraft[]): Promise<string[]> {
   if (!drafts.length) return [];
-  const rows = drafts.map((d) => ({
-    id: randomUUID(),
-    tenantId: d.tenantId,
-    kind: d.kind,
-    toAddress: d.toAddress,
-    toName: d.toName ?? null,
-    language: d.language,
-    subject: d.subject,
-    text: d.text,
-    attachments: d.attachments?.length ? (d.attachments as Prisma.InputJsonValue) : undefined,
-    bookingId: d.bookingId ?? null,
-    invitationId: d.invitationId ?? null,
-    ticketId: d.ticketId ?? null,
-    eventId: d.eventId ?? null,
-    status: 'queued',
-  }));
-  await tx.mail.createMany({ data: rows });
+  const ids = drafts.map(() => randomUUID());
+  const col = <K extends keyof MailDraft>(k: K) => drafts.map((d) => d[k] ?? null);
+  await tx.$executeRaw`
+    INSERT INTO "Mail" (id, "tenantId", kind, "toAddress", "toName", language, subject, text,
+      attachments, "bookingId", "invitationId", "ticketId", "eventId", status)
+    SELECT x.id, x.tenant, x.kind, x.address, x.name, x.language, x.subject, x.text,
+           x.attachments, x.booking, x.invitation, x.ticket, x.event, 'queued'
+      FROM unnest(${ids}::uuid[], ${col('tenantId')}::text[], ${col('kind')}::text[],
+             ${col('toAddress')}::text[], ${col('toName')}::text[], ${col('language')}::text[],
+             ${col('subject')}::text[], ${col('text')}::text[],
+             ${drafts.map((d) => (d.attachments?.length ? JSON.stringify(d.attachments) : null))}::jsonb[],
+             ${col('bookingId')}::uuid[], ${col('invitationId')}::uuid[], ${col('ticketId')}::uuid[],
+             ${col('eventId')}::uuid[])
+        AS x(id, tenant, kind, address, name, language, subject, text, attachments, booking,
+             invitation, ticket, event)`;
   await notifyWorkers(tx);
-  return rows.map((r) => r.id);
+  return ids;
 }
