@@ -16,6 +16,8 @@ import {
 } from './bad-input/requests';
 import { BOOKING_SERVICES, Client, startIsolatedClient, TestTenant } from './client';
 import { tenantHeaders } from '@crm/testing';
+import { CRM_EVENTS_STREAM } from '@crm/messaging';
+import { connect, JetStreamManager, NatsConnection } from 'nats';
 import { Client as Pg } from 'pg';
 
 // The bad-input probe (issue 9): every operation of the served OpenAPI description, through the
@@ -52,6 +54,9 @@ let receiver: Server;
 // Databases whose outbox events others consume (crm-people, crm-companies, events,
 // bookings-invitations), and the consumers' (to wait until the events are processed).
 let dbs: Record<string, Pg>;
+// The stack's nats-server: settled() asks it whether every consumer has acked its events.
+let nats: NatsConnection;
+let jsm: JetStreamManager;
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
@@ -94,9 +99,12 @@ beforeAll(async () => {
     ]),
   );
   await Promise.all(Object.values(dbs).map((db) => db.connect()));
+  nats = await connect({ servers: client.stack.processes.get('gateway')!.env.NATS_URL });
+  jsm = await nats.jetstreamManager();
 }, 240_000);
 
 afterAll(async () => {
+  await nats?.close();
   await Promise.all(Object.values(dbs ?? {}).map((db) => db.end()));
   await fingerprints?.close();
   await client?.stack.shutdown();
@@ -104,83 +112,30 @@ afterAll(async () => {
   await new Promise((r) => receiver?.close(r));
 });
 
-/**
- * The outbox subjects each service consumes (its handlers write after the source's answer), of
- * those a probe request can cause: events (E9 copies, webhook fan-out, bookings' webhooks),
- * bookings-invitations (its copy of events, people merged or deleted), crm-people (touchpoints of
- * bookings, invitations and check-ins).
- */
-const CONSUMED: Record<string, string[]> = {
-  events: [
-    'crm-people.people.created',
-    'crm-people.people.deleted',
-    'crm-companies.companies.deleted',
-    'events.events.published',
-    'events.events.duplicated',
-    'events.events.deleted',
-    'events.websites.migrated',
-    'bookings-invitations.bookings.created',
-    'bookings-invitations.bookings.cancelled',
-    'bookings-invitations.invitations.rejected',
-    'bookings-invitations.tickets.checked-in',
-  ],
-  'bookings-invitations': [
-    'crm-people.people.deleted',
-    'crm-people.people.merged',
-    'events.events.changed',
-    'events.events.duplicated',
-    'events.events.deleted',
-    'events.websites.migrated',
-  ],
-  'crm-people': [
-    'crm-companies.companies.deleted',
-    'bookings-invitations.bookings.created',
-    'bookings-invitations.bookings.cancelled',
-    'bookings-invitations.invitations.accepted',
-    'bookings-invitations.invitations.rejected',
-    'bookings-invitations.tickets.checked-in',
-  ],
-};
 const SOURCES = ['crm-people', 'crm-companies', 'events', 'bookings-invitations'];
-const ALL_CONSUMED = [...new Set(Object.values(CONSUMED).flat())];
-/** By consumer: the outbox events it has processed (the ids of ProcessedEvent). */
-const processed: Record<string, Set<string>> = Object.fromEntries(
-  Object.keys(CONSUMED).map((c) => [c, new Set<string>()]),
-);
 
 /**
  * Waits (up to 10 s) until what a successful write set going behind its answer is done: every
- * outbox event a service consumes is processed there (E9 copies files, images and ticket types,
- * webhook fan-out, event copies, touchpoints), the webhook worker has no delivery due (I4
- * redeliveries, I5 replays) and no invitation import job (IN14) is queued or running. Those
- * writes belong to the window that caused them, not to the next one.
+ * outbox event is published (no row without publishedAt) and every durable consumer of the event
+ * stream has acked all it was given (E9 copies files, images and ticket types, webhook fan-out,
+ * event copies, touchpoints: a consumer acks after its transaction commits, and acks at once what
+ * it skips as none of its concern), the webhook worker has no delivery due (I4 redeliveries, I5
+ * replays) and no invitation import job (IN14) is queued or running. Those writes belong to the
+ * window that caused them, not to the next one.
  */
 async function settled(): Promise<void> {
   for (let i = 0; i < 100; i++) {
-    const events = (
-      await Promise.all(
-        SOURCES.map((s) =>
-          dbs[s].query<{ id: string; subject: string }>(
-            `SELECT id::text AS id, subject FROM "OutboxEvent" WHERE subject = ANY($1)`,
-            [ALL_CONSUMED],
-          ),
-        ),
-      )
-    ).flatMap((r) => r.rows);
-    const open = await Promise.all(
-      Object.entries(CONSUMED).map(async ([consumer, subjects]) => {
-        const ids = events
-          .filter((e) => subjects.includes(e.subject) && !processed[consumer].has(e.id))
-          .map((e) => e.id);
-        if (!ids.length) return 0;
-        const done = await dbs[consumer].query<{ id: string }>(
-          `SELECT id::text AS id FROM "ProcessedEvent" WHERE id = ANY($1::uuid[])`,
-          [ids],
+    const unpublished = await Promise.all(
+      SOURCES.map(async (s) => {
+        const r = await dbs[s].query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM "OutboxEvent" WHERE "publishedAt" IS NULL`,
         );
-        done.rows.forEach((r) => processed[consumer].add(r.id));
-        return ids.length - done.rows.length;
+        return r.rows[0].n;
       }),
     );
+    let unacked = 0;
+    for await (const c of jsm.consumers.list(CRM_EVENTS_STREAM))
+      unacked += c.num_pending + c.num_ack_pending;
     const due = await dbs.events.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM "WebhookDelivery" d JOIN "WebhookEndpoint" e
           ON e.id = d."endpointId" WHERE d.status = 'pending' AND e.enabled`,
@@ -188,7 +143,13 @@ async function settled(): Promise<void> {
     const jobs = await dbs['bookings-invitations'].query<{ n: number }>(
       `SELECT count(*)::int AS n FROM "ImportJob" WHERE status IN ('queued', 'running')`,
     );
-    if (open.every((n) => n === 0) && due.rows[0].n === 0 && jobs.rows[0].n === 0) return;
+    if (
+      unpublished.every((n) => n === 0) &&
+      unacked === 0 &&
+      due.rows[0].n === 0 &&
+      jobs.rows[0].n === 0
+    )
+      return;
     await new Promise((r) => setTimeout(r, 100));
   }
 }
