@@ -142,6 +142,19 @@ async function perBooking(pool, { eventId, typeId }, i) {
   });
 }
 
+/** A booking row with the next invoice number of the tenant, drawn in the same statement. */
+function insertInvoicedBooking(c, id, eventId, b) {
+  return c.query(
+    `WITH n AS (INSERT INTO "InvoiceCounter" VALUES ($1, $2, 1)
+       ON CONFLICT ("tenantId", year) DO UPDATE SET last = "InvoiceCounter".last + 1 RETURNING last)
+     INSERT INTO "Booking" (id, "tenantId", "eventId", status, "paymentStatus", total,
+       "bookerFirstname", "bookerLastname", "bookerEmail", answers, "invoiceNumber", "invoiceDate")
+     SELECT $3, $1, $4, 'confirmed', 'open', 119, $5, $6, $7, $8,
+       $2 || '-' || lpad(n.last::text, 6, '0'), now() FROM n`,
+    [TENANT, YEAR, id, eventId, b.firstname, b.lastname, b.email, b.answers],
+  );
+}
+
 /** The split-counter shape: a seat from one of SHARDS counter rows, then the invoice number. */
 async function splitCounter(pool, { eventId, typeId }, i) {
   return transaction(pool, async (c) => {
@@ -161,15 +174,7 @@ async function splitCounter(pool, { eventId, typeId }, i) {
     if (!taken) {
       return false;
     }
-    await c.query(
-      `WITH n AS (INSERT INTO "InvoiceCounter" VALUES ($1, $2, 1)
-         ON CONFLICT ("tenantId", year) DO UPDATE SET last = "InvoiceCounter".last + 1 RETURNING last)
-       INSERT INTO "Booking" (id, "tenantId", "eventId", status, "paymentStatus", total,
-         "bookerFirstname", "bookerLastname", "bookerEmail", answers, "invoiceNumber", "invoiceDate")
-       SELECT $3, $1, $4, 'confirmed', 'open', 119, $5, $6, $7, $8,
-         $2 || '-' || lpad(n.last::text, 6, '0'), now() FROM n`,
-      [TENANT, YEAR, id, eventId, b.firstname, b.lastname, b.email, b.answers],
-    );
+    await insertInvoicedBooking(c, id, eventId, b);
     await c.query(
       `INSERT INTO "EventTicket" (id, "tenantId", "eventId", "ticketTypeId", "bookingId", status,
          code, "participantFirstname", "participantLastname", "participantEmail", price)
@@ -196,15 +201,7 @@ async function seatRows(pool, { eventId, typeId }, i) {
     if (!seat.rowCount) {
       return false;
     }
-    await c.query(
-      `WITH n AS (INSERT INTO "InvoiceCounter" VALUES ($1, $2, 1)
-         ON CONFLICT ("tenantId", year) DO UPDATE SET last = "InvoiceCounter".last + 1 RETURNING last)
-       INSERT INTO "Booking" (id, "tenantId", "eventId", status, "paymentStatus", total,
-         "bookerFirstname", "bookerLastname", "bookerEmail", answers, "invoiceNumber", "invoiceDate")
-       SELECT $3, $1, $4, 'confirmed', 'open', 119, $5, $6, $7, $8,
-         $2 || '-' || lpad(n.last::text, 6, '0'), now() FROM n`,
-      [TENANT, YEAR, id, eventId, b.firstname, b.lastname, b.email, b.answers],
-    );
+    await insertInvoicedBooking(c, id, eventId, b);
     return true;
   });
 }

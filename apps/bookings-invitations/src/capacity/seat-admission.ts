@@ -1,4 +1,4 @@
-import type { SeatRequest, SoldOut } from './capacity.repository';
+import { mergeSeats, SeatRequest, SoldOut } from './capacity.repository';
 
 /** Seats still free when a batch starts: per ticket type and for the event; null is no limit. */
 export interface FreeSeats {
@@ -20,7 +20,7 @@ export function admitInOrder(bookings: SeatRequest[][], free: FreeSeats): Admiss
   const left = new Map(free.types);
   let eventLeft = free.event;
   return bookings.map((seats) => {
-    const wanted = mergeCounts(seats);
+    const wanted = new Map(mergeSeats(seats).map((s) => [s.ticketTypeId, s.count]));
     for (const [ticketTypeId, count] of wanted) {
       if (!left.has(ticketTypeId)) return refuse({ kind: 'ticketType', ticketTypeId });
       const l = left.get(ticketTypeId)!;
@@ -38,15 +38,3 @@ export function admitInOrder(bookings: SeatRequest[][], free: FreeSeats): Admiss
 }
 
 const refuse = (soldOut: SoldOut): Admission => ({ admitted: false, soldOut });
-
-/** Counts per ticket type (ids lower-cased), in id order: the order counters are checked in. */
-function mergeCounts(seats: SeatRequest[]): Map<string, number> {
-  const byType = new Map<string, number>();
-  for (const s of seats) {
-    const id = s.ticketTypeId.toLowerCase();
-    byType.set(id, (byType.get(id) ?? 0) + s.count);
-  }
-  return new Map(
-    [...byType.entries()].filter(([, n]) => n > 0).sort(([a], [b]) => (a < b ? -1 : 1)),
-  );
-}
