@@ -7,6 +7,7 @@ import { CapacityModule } from './capacity/capacity.module';
 import { CrossServiceModule } from './cross-service/cross-service.module';
 import { DatabaseModule } from './database/database.module';
 import { EventCopiesModule } from './event-copies/event-copies.module';
+import { HoldsModule } from './holds/holds.module';
 import { EventTicketsModule } from './event-tickets/event-tickets.module';
 import { InvoicesModule } from './invoices/invoices.module';
 import { InvitationsModule } from './invitations/invitations.module';
@@ -38,6 +39,7 @@ export class AppModule {
         EventTicketsModule,
         InvoicesModule,
         BookingsModule,
+        HoldsModule,
         CrossServiceModule,
         InvitationsModule,
       ],

@@ -61,6 +61,15 @@ export class BookingsInvitationsConfig extends FileStorageConfig {
   @Max(3600000)
   MAIL_RETRY_FIRST_MS: number = 30000;
 
+  /**
+   * How often expired seat holds are put back on sale and unpaid bookings past their payment
+   * deadline are cancelled (every replica sweeps; 0: never, for tests that sweep by hand).
+   */
+  @IsInt()
+  @Min(0)
+  @Max(600000)
+  SALE_SWEEP_INTERVAL_MS: number = 500;
+
   /** Mail worker: off on a replica that should not send (mails stay queued for the others). */
   @Transform(toBool)
   @IsBoolean()

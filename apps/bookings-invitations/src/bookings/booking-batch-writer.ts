@@ -9,7 +9,7 @@ import {
   NewOutboxEvent,
   Subjects,
 } from '@crm/messaging';
-import { CapacityRepository, SoldOut } from '../capacity/capacity.repository';
+import { CapacityRepository, SeatRequest, SoldOut } from '../capacity/capacity.repository';
 import { admitInOrder } from '../capacity/seat-admission';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import type { Prisma } from '../generated/prisma/client';
@@ -17,13 +17,31 @@ import { enqueueMails } from '../mails/mail-outbox';
 import { addBookingHistory, PUBLIC_ACTOR } from './booking-history';
 import { BookingMails } from './booking-mails';
 import { BookingWithTickets, toBooking } from './booking.mapper';
-import { BookingRequest, checkBooking, PreparedBooking } from './booking-checks';
+import { BookingRequest, checkBooking, PreparedBooking, ticketLines } from './booking-checks';
 import { conflict, problem } from './booking-problems';
 import { BookingsRepository, NewBookingRow, NewTicketRow, Tx } from './bookings.repository';
 import type { Booking } from './dto/booking.output';
 import { drawInvoiceNumbers } from './invoice-numbers';
+import { checkHold, HoldRequest, PreparedHold } from '../holds/hold-checks';
+import { HoldsRepository, LockedHold } from '../holds/holds.repository';
+import { toSeatHold } from '../holds/hold.mapper';
+import type { SeatHold } from '../holds/dto/hold.output';
 
 const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
+
+/** What an event's writer is asked for: a booking (BK1) or a hold of seats (BK17). */
+export type SaleRequest = BookingRequest | HoldRequest;
+
+/** What became of a hold of a batch. */
+export type HoldOutcome =
+  | { kind: 'held'; hold: SeatHold }
+  | { kind: 'eventGone' }
+  | { kind: 'refused'; error: AppException };
+
+export type SaleOutcome = BookingOutcome | HoldOutcome;
+
+/** A request of a batch that passed its own checks. */
+type Sale = { kind: 'booking'; b: PreparedBooking } | { kind: 'hold'; h: PreparedHold };
 
 /** What became of a booking of a batch. */
 export type BookingOutcome =
@@ -40,17 +58,22 @@ interface Invitation {
 }
 
 /**
- * Writes a batch of public bookings of ONE event in one transaction (see WriteBatches): the
- * bookings are decided in the order they came, as if one after the other, by steps that refuse a
- * booking with its own answer rather than an error that would take its neighbours down:
- *   1. claim the Idempotency-Keys (a key used first elsewhere: keyTaken);
+ * Writes a batch of public bookings and holds of ONE event in one transaction (see
+ * WriteBatches): they are decided in the order they came, as if one after the other, by steps
+ * that refuse a request with its own answer rather than an error that would take its neighbours
+ * down:
+ *   1. claim the bookings' Idempotency-Keys (a key used first elsewhere: keyTaken);
  *   2. lock and check the invitations named;
- *   3. lock the quota and capacity counters once and admit the bookings in order;
- *   4. write the admitted bookings, tickets, history, outbox events and mails, multi-row;
- *   5. count their seats and draw their invoice numbers as one range (gap-free, in order).
- * Locks are always taken in the same order (keys sorted, invitations by id, ticket types by id,
- * the event, the invoice counter last), so batches of other replicas and the one-booking paths
- * (cancellations, repairs) wait for each other but never deadlock.
+ *   3. lock and check the holds named (a booking with a hold takes its seats, needing no more);
+ *   4. lock the quota and capacity counters once and admit the other bookings and the new holds
+ *      in order;
+ *   5. write the admitted bookings, tickets, history, outbox events and mails, and the new
+ *      holds, multi-row; move the seats between the counters; draw the invoice numbers as one
+ *      range (gap-free, in order).
+ * Locks are always taken in the same order (keys sorted, invitations by id, holds by id, ticket
+ * types by id, the event, the invoice counter last), so batches of other replicas, the one-step
+ * paths (cancellations, releases, repairs) and the holds sweeper wait for each other but never
+ * deadlock.
  */
 @Injectable()
 export class BookingBatchWriter {
@@ -58,17 +81,18 @@ export class BookingBatchWriter {
     private readonly repo: BookingsRepository,
     private readonly copies: EventCopiesRepository,
     private readonly capacity: CapacityRepository,
+    private readonly holds: HoldsRepository,
     private readonly mails: BookingMails,
   ) {}
 
-  write(requests: BookingRequest[]): Promise<BookingOutcome[]> {
+  write(requests: SaleRequest[]): Promise<SaleOutcome[]> {
     return this.repo.transaction(async (tx) => {
-      const outcomes: BookingOutcome[] = new Array(requests.length);
+      const outcomes: SaleOutcome[] = new Array(requests.length);
       const prepared = await this.check(tx, requests, outcomes);
       const decided = prepared.length
         ? await this.decide(
             tx,
-            prepared.map((p) => p.booking),
+            prepared.map((p) => p.sale),
           )
         : [];
       prepared.forEach((p, k) => (outcomes[p.index] = decided[k]));
@@ -77,14 +101,15 @@ export class BookingBatchWriter {
   }
 
   /**
-   * Step 0: the event copy and the ticket types of the whole batch read once; each booking
-   * checked and priced on its own. The refused get their outcome; the others are returned.
+   * Step 0: the event copy and the ticket types of the whole batch read once (and the holds its
+   * bookings name, unlocked); each request checked and priced on its own. The refused get their
+   * outcome; the others are returned.
    */
   private async check(
     tx: Tx,
-    requests: BookingRequest[],
-    outcomes: BookingOutcome[],
-  ): Promise<{ index: number; booking: PreparedBooking }[]> {
+    requests: SaleRequest[],
+    outcomes: SaleOutcome[],
+  ): Promise<{ index: number; sale: Sale }[]> {
     const { tenantId, eventId } = requests[0];
     const event = await this.copies.find(tenantId, eventId, tx);
     const ids = [
@@ -94,42 +119,112 @@ export class BookingBatchWriter {
       ? await tx.ticketType.findMany({ where: { tenantId, eventId, id: { in: ids } } })
       : [];
     const byId = new Map(types.map((t) => [t.id, t]));
-    const prepared: { index: number; booking: PreparedBooking }[] = [];
+    const heldTypes = await this.heldTypes(tx, requests);
+    const prepared: { index: number; sale: Sale }[] = [];
     requests.forEach((request, index) => {
-      const checked = checkBooking(request, event, byId);
+      const checked =
+        request.kind === 'hold'
+          ? checkHold(request, event, byId)
+          : checkBooking(request, event, byId, heldTypes.get(request.input.holdToken ?? ''));
       if (checked === 'eventGone') outcomes[index] = { kind: 'eventGone' };
       else if (checked instanceof AppException)
         outcomes[index] = { kind: 'refused', error: checked };
-      else prepared.push({ index, booking: checked });
+      else if (request.kind === 'hold')
+        prepared.push({ index, sale: { kind: 'hold', h: checked as PreparedHold } });
+      else prepared.push({ index, sale: { kind: 'booking', b: checked as PreparedBooking } });
     });
     return prepared;
   }
 
-  /** Steps 1-5 for the bookings that passed their checks, in order. */
-  private async decide(tx: Tx, batch: PreparedBooking[]): Promise<BookingOutcome[]> {
-    const outcomes: (BookingOutcome | undefined)[] = new Array(batch.length);
-    const sameKeyAs = await this.claimKeys(tx, batch, outcomes);
-    const invitations = await this.takeInvitations(tx, batch, outcomes);
-    await this.admit(tx, batch, outcomes);
-    const failed = batch.filter((_, i) => outcomes[i] && outcomes[i]!.kind !== 'keyTaken');
-    await this.releaseKeys(tx, batch[0].tenantId, failed);
+  /** The ticket types each active hold named by a booking holds (their sale window is kept). */
+  private async heldTypes(tx: Tx, requests: SaleRequest[]): Promise<Map<string, Set<string>>> {
+    const tokens = requests.flatMap((r) =>
+      r.kind === 'booking' && r.input.holdToken ? [r.input.holdToken] : [],
+    );
+    const { tenantId, eventId } = requests[0];
+    const rows = await this.holds.peek(tx, tenantId, eventId, tokens);
+    return new Map(
+      rows
+        .filter((h) => h.status === 'active')
+        .map((h) => [h.token, new Set(h.seats.map((s) => s.ticketTypeId))]),
+    );
+  }
 
-    const admitted = batch.filter((_, i) => !outcomes[i]);
-    if (admitted.length) {
-      const written = await this.writeAdmitted(tx, admitted, invitations);
-      batch.forEach((b, i) => {
-        if (!outcomes[i]) outcomes[i] = { kind: 'written', booking: written.get(b.bookingId)! };
+  /** Steps 1-5 for the requests that passed their checks, in order. */
+  private async decide(tx: Tx, sales: Sale[]): Promise<SaleOutcome[]> {
+    const outcomes: (SaleOutcome | undefined)[] = new Array(sales.length);
+    const bookingAt = sales.flatMap((s, i) => (s.kind === 'booking' ? [i] : []));
+    const batch = bookingAt.map((i) => (sales[i] as { b: PreparedBooking }).b);
+    const bookingOutcomes: (BookingOutcome | undefined)[] = new Array(batch.length);
+    const sameKeyAs = await this.claimKeys(tx, batch, bookingOutcomes);
+    const invitations = await this.takeInvitations(tx, batch, bookingOutcomes);
+    const holdsTaken = await this.takeHolds(tx, batch, bookingOutcomes);
+    bookingAt.forEach((i, k) => (outcomes[i] = bookingOutcomes[k]));
+    const locked = await this.admit(tx, sales, outcomes, holdsTaken);
+    bookingAt.forEach((i, k) => (bookingOutcomes[k] = outcomes[i] as BookingOutcome | undefined));
+    const failed = batch.filter(
+      (_, k) => bookingOutcomes[k] && bookingOutcomes[k]!.kind !== 'keyTaken',
+    );
+    const { tenantId, eventId } = saleEvent(sales[0]);
+    await this.releaseKeys(tx, tenantId, failed);
+
+    const admitted = batch.filter((_, k) => !bookingOutcomes[k]);
+    const newHolds = sales.flatMap((s, i) => (s.kind === 'hold' && !outcomes[i] ? [s.h] : []));
+    const taken = admitted.flatMap((b) => {
+      const hold = holdsTaken.get(b.bookingId);
+      return hold ? [{ b, hold }] : [];
+    });
+    const written = admitted.length ? await this.writeBookings(tx, admitted, invitations) : null;
+    const expiresAt = await this.writeHolds(tx, newHolds);
+    await this.holds.confirm(
+      tx,
+      taken.map(({ b, hold }) => ({ holdId: hold.id, bookingId: b.bookingId })),
+    );
+    await this.capacity.shift(
+      tx,
+      tenantId,
+      eventId,
+      {
+        sold: admitted.flatMap((b) =>
+          b.tickets.map((t) => ({ ticketTypeId: t.type.id, count: 1 })),
+        ),
+        held: [
+          ...newHolds.flatMap((h) => h.seats),
+          ...taken.flatMap(({ hold }) => hold.seats.map((s) => ({ ...s, count: -s.count }))),
+        ],
+      },
+      locked,
+    );
+    if (written) {
+      const invoices = await this.drawInvoices(tx, admitted);
+      const answers = this.answers(admitted, written, invoices);
+      bookingAt.forEach((i, k) => {
+        if (!bookingOutcomes[k])
+          outcomes[i] = { kind: 'written', booking: answers.get(batch[k].bookingId)! };
       });
     }
+    sales.forEach((s, i) => {
+      if (s.kind === 'hold' && !outcomes[i])
+        outcomes[i] = {
+          kind: 'held',
+          hold: toSeatHold({
+            ...s.h,
+            eventId: s.h.event.eventId,
+            status: 'active',
+            expiresAt,
+            bookingId: null,
+          }),
+        };
+    });
     // A repeat of a key within the batch answers as its first request does.
-    sameKeyAs.forEach((first, i) => {
-      const o = outcomes[first]!;
-      outcomes[i] =
-        o.kind === 'written' || batch[i].requestHash !== batch[first].requestHash
+    sameKeyAs.forEach((first, k) => {
+      const o = outcomes[bookingAt[first]]!;
+      outcomes[bookingAt[k]] =
+        o.kind === 'written' || batch[k].requestHash !== batch[first].requestHash
           ? { kind: 'keyTaken' }
           : o;
     });
-    return outcomes as BookingOutcome[];
+    return outcomes as SaleOutcome[];
   }
 
   /**
@@ -229,33 +324,107 @@ export class BookingBatchWriter {
     return taken;
   }
 
-  /** Locks the counters once and admits the open bookings in order; refuses the others. */
-  private async admit(tx: Tx, batch: PreparedBooking[], outcomes: (BookingOutcome | undefined)[]) {
-    const open = batch.map((b, i) => ({ b, i })).filter(({ i }) => !outcomes[i]);
-    if (!open.length) return;
-    const { tenantId, event } = batch[0];
-    const typeIds = open.flatMap(({ b }) => b.tickets.map((t) => t.type.id));
-    const free = await this.capacity.lockFree(tx, tenantId, event.eventId, typeIds);
+  /**
+   * Locks the holds the open bookings name and checks each: the event's, active, not expired by
+   * the database's clock, holding at least the tickets booked per type. One hold books once,
+   * also within a batch. The holds taken by booking id.
+   */
+  private async takeHolds(
+    tx: Tx,
+    batch: PreparedBooking[],
+    outcomes: (BookingOutcome | undefined)[],
+  ): Promise<Map<string, LockedHold>> {
+    const taken = new Map<string, LockedHold>();
+    const open = batch.filter((b, i) => b.holdToken && !outcomes[i]);
+    if (!open.length) return taken;
+    const { tenantId, event } = open[0];
+    const rows = await this.holds.lock(
+      tx,
+      tenantId,
+      event.eventId,
+      open.map((b) => b.holdToken!),
+    );
+    const byToken = new Map(rows.map((r) => [r.token, r]));
+    const used = new Set<string>();
+    batch.forEach((b, i) => {
+      if (!b.holdToken || outcomes[i]) return;
+      const hold = byToken.get(b.holdToken);
+      const error = holdProblem(b, hold, used);
+      if (error) outcomes[i] = { kind: 'refused', error };
+      else {
+        used.add(hold!.id);
+        taken.set(b.bookingId, hold!);
+      }
+    });
+    return taken;
+  }
+
+  /**
+   * Locks the counters once and admits, in order, the open bookings without a hold and the new
+   * holds; refuses the others. Whether the counters were locked (nothing needed seats: not).
+   */
+  private async admit(
+    tx: Tx,
+    sales: Sale[],
+    outcomes: (SaleOutcome | undefined)[],
+    holdsTaken: Map<string, LockedHold>,
+  ): Promise<boolean> {
+    const open = sales
+      .map((s, i) => ({ s, i }))
+      .filter(
+        ({ s, i }) => !outcomes[i] && !(s.kind === 'booking' && holdsTaken.has(s.b.bookingId)),
+      );
+    if (!open.length) return false;
+    const { tenantId, eventId } = saleEvent(sales[0]);
+    const seatsOf = (s: Sale): SeatRequest[] =>
+      s.kind === 'hold'
+        ? s.h.seats
+        : s.b.tickets.map((t) => ({ ticketTypeId: t.type.id, count: 1 }));
+    const free = await this.capacity.lockFree(
+      tx,
+      tenantId,
+      eventId,
+      open.flatMap(({ s }) => seatsOf(s).map((x) => x.ticketTypeId)),
+    );
     if (!free) {
       for (const { i } of open) outcomes[i] = { kind: 'eventGone' };
-      return;
+      return true;
     }
     const admissions = admitInOrder(
-      open.map(({ b }) => b.tickets.map((t) => ({ ticketTypeId: t.type.id, count: 1 }))),
+      open.map(({ s }) => seatsOf(s)),
       free,
     );
     admissions.forEach((a, k) => {
-      if (!a.admitted)
-        outcomes[open[k].i] = { kind: 'refused', error: soldOutError(open[k].b, a.soldOut) };
+      if (a.admitted) return;
+      const { s, i } = open[k];
+      outcomes[i] = { kind: 'refused', error: soldOutError(s, a.soldOut) };
     });
+    return true;
   }
 
-  /** Steps 4 and 5 for the admitted bookings; their answers by booking id. */
-  private async writeAdmitted(
+  /** The new holds, expiring the event's hold time from now; their expiry. */
+  private async writeHolds(tx: Tx, holds: PreparedHold[]): Promise<Date> {
+    const expiresAt = new Date(Date.now() + (holds[0]?.event.holdMinutes ?? 0) * 60_000);
+    await this.holds.insertMany(
+      tx,
+      holds.map((h) => ({
+        id: h.holdId,
+        tenantId: h.tenantId,
+        eventId: h.event.eventId,
+        token: h.token,
+        seats: h.seats,
+        expiresAt,
+      })),
+    );
+    return expiresAt;
+  }
+
+  /** Step 5 for the admitted bookings: everything but the counters and the invoice numbers. */
+  private async writeBookings(
     tx: Tx,
     admitted: PreparedBooking[],
     invitations: Map<string, Invitation>,
-  ): Promise<Map<string, Booking>> {
+  ): Promise<WrittenBookings> {
     const { tenantId, event } = admitted[0];
     for (const b of admitted) {
       const inv = invitations.get(b.bookingId);
@@ -294,13 +463,14 @@ export class BookingBatchWriter {
       tx,
       admitted.map((b) => this.confirmation(b)),
     );
+    return { rows, tickets, at };
+  }
 
-    await this.capacity.add(
-      tx,
-      tenantId,
-      event.eventId,
-      admitted.flatMap((b) => b.tickets.map((t) => ({ ticketTypeId: t.type.id, count: 1 }))),
-    );
+  /** The paid bookings' invoice numbers, one range per year (the invoice counter is locked last). */
+  private async drawInvoices(
+    tx: Tx,
+    admitted: PreparedBooking[],
+  ): Promise<Map<string, { invoiceNumber: string; invoiceDate: Date }>> {
     const invoices = new Map<string, { invoiceNumber: string; invoiceDate: Date }>();
     for (const [year, ids] of groupBy(
       admitted.filter((b) => b.paid),
@@ -308,13 +478,21 @@ export class BookingBatchWriter {
     )) {
       const drawn = await drawInvoiceNumbers(
         tx,
-        tenantId,
+        admitted[0].tenantId,
         year,
         ids.map((b) => b.bookingId),
       );
       for (const [id, inv] of drawn) invoices.set(id, inv);
     }
+    return invoices;
+  }
 
+  /** The answers by booking id: what was written, without reading it back. */
+  private answers(
+    admitted: PreparedBooking[],
+    { rows, tickets, at }: WrittenBookings,
+    invoices: Map<string, { invoiceNumber: string; invoiceDate: Date }>,
+  ): Map<string, Booking> {
     const byId = new Map(rows.map((r) => [r.id, r]));
     const ticketsOf = groupBy(tickets, (t) => t.bookingId);
     return new Map(
@@ -355,12 +533,57 @@ export class BookingBatchWriter {
   }
 }
 
-function soldOutError(b: PreparedBooking, soldOut: SoldOut): AppException {
+interface WrittenBookings {
+  rows: NewBookingRow[];
+  tickets: NewTicketRow[];
+  at: Date;
+}
+
+/** The tenant and event of a batch's requests (all of one event). */
+function saleEvent(s: Sale): { tenantId: string; eventId: string } {
+  const { tenantId, event } = s.kind === 'hold' ? s.h : s.b;
+  return { tenantId, eventId: event.eventId };
+}
+
+/** Why a booking cannot take the hold it names; null: it can. */
+function holdProblem(
+  b: PreparedBooking,
+  hold: LockedHold | undefined,
+  used: Set<string>,
+): AppException | null {
+  if (!hold) return AppException.validation([problem('holdToken', 'unknownHold')]);
+  const status = used.has(hold.id) ? 'confirmed' : hold.status;
+  if (status !== 'active')
+    return conflict('holdNotActive', { status }, [
+      problem('holdToken', 'holdNotActive', { status }),
+    ]);
+  if (!hold.live) return conflict('holdExpired', {}, [problem('holdToken', 'holdExpired')]);
+  const held = new Map(hold.seats.map((s) => [s.ticketTypeId, s.count]));
+  // per type, as the other per-type rules: the field is the type's first ticket
+  for (const line of ticketLines(b.tickets.map((t) => ({ ticketTypeId: t.type.id, count: 1 })))) {
+    const n = held.get(line.ticketTypeId) ?? 0;
+    if (line.count > n) {
+      const name = b.tickets[line.index].type.name;
+      return AppException.validation([
+        problem(`tickets[${line.index}].ticketTypeId`, 'notHeld', { name, held: n }),
+      ]);
+    }
+  }
+  return null;
+}
+
+/** The answer to a booking or hold refused for want of seats, naming what ran out. */
+function soldOutError(s: Sale, soldOut: SoldOut): AppException {
   if (soldOut.kind === 'event')
     return conflict('capacityReached', {}, [problem('eventId', 'capacityReached')]);
-  const t = b.tickets.find((x) => x.type.id === soldOut.ticketTypeId)!;
-  return conflict('soldOut', { name: t.type.name }, [
-    problem(`tickets[${t.index}].ticketTypeId`, 'soldOut', { name: t.type.name }),
+  const { index, name } =
+    s.kind === 'hold'
+      ? s.h.fields.get(soldOut.ticketTypeId)!
+      : s.b.tickets
+          .filter((x) => x.type.id === soldOut.ticketTypeId)
+          .map((t) => ({ index: t.index, name: t.type.name }))[0];
+  return conflict('soldOut', { name }, [
+    problem(`tickets[${index}].ticketTypeId`, 'soldOut', { name }),
   ]);
 }
 
@@ -385,7 +608,21 @@ function bookingRow(b: PreparedBooking, invitation?: Invitation): NewBookingRow 
     totalGross: b.totals.gross,
     cancellationTiers: b.event.cancellationTiers ?? null,
     confirmationToken: randomBytes(16).toString('base64url'),
+    paymentDueAt: b.paid ? paymentDueAt(b.event, b.now) : null,
   };
+}
+
+/**
+ * The event's payment deadline for a booking made `now`: its hours from now, but never after
+ * the event starts (an unpaid seat is not held into the event); null: no deadline.
+ */
+export function paymentDueAt(
+  event: { paymentDeadlineHours: number | null; startsAt: Date | null },
+  now: Date,
+): Date | null {
+  if (!event.paymentDeadlineHours) return null;
+  const due = now.getTime() + event.paymentDeadlineHours * 3600_000;
+  return new Date(event.startsAt ? Math.min(due, event.startsAt.getTime()) : due);
 }
 
 /** The row as it is stored (what a read would give), for the answer. */
@@ -399,6 +636,7 @@ function storedBooking(r: NewBookingRow, at: Date): Omit<BookingWithTickets, 'ti
     totalNet: new Money(r.totalNet),
     totalTax: new Money(r.totalTax),
     totalGross: new Money(r.totalGross),
+    paymentRemindedAt: null,
     cancelledAt: null,
     cancellationFee: null,
     refundAmount: null,

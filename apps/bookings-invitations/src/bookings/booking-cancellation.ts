@@ -13,7 +13,10 @@ import { BookingsRepository, Tx } from './bookings.repository';
 import { paymentStatusAfterCancel } from './payment-status';
 
 export interface CancelOptions {
-  /** booker | organiser | invitation-rejected | event-deleted (BookingCancelledEvent.reason) */
+  /**
+   * booker | organiser | invitation-rejected | event-deleted | payment-overdue
+   * (BookingCancelledEvent.reason)
+   */
   reason: string;
   /** Who cancels (history). */
   actor: Actor;
@@ -137,25 +140,25 @@ export class BookingCancellation {
       subject: Subjects.bookingsInvitations.bookingCancelled,
       payload,
     });
+    const mailBooking = {
+      tenantId,
+      bookingId: booking.id,
+      language: booking.language,
+      bookerName: `${booking.bookerFirstname} ${booking.bookerLastname}`,
+      bookerEmail: booking.bookerEmail,
+      currency: booking.currency,
+    };
+    const mailEvent = {
+      eventId: booking.eventId,
+      title: event?.title ?? '',
+      startsAt: event?.startsAt ?? null,
+      timeZone: event?.timeZone ?? 'UTC',
+    };
     await enqueueMail(
       tx,
-      this.mails.cancellation(
-        {
-          tenantId,
-          bookingId: booking.id,
-          language: booking.language,
-          bookerName: `${booking.bookerFirstname} ${booking.bookerLastname}`,
-          bookerEmail: booking.bookerEmail,
-          currency: booking.currency,
-        },
-        {
-          eventId: booking.eventId,
-          title: event?.title ?? '',
-          startsAt: event?.startsAt ?? null,
-          timeZone: event?.timeZone ?? 'UTC',
-        },
-        quote,
-      ),
+      opts.reason === 'payment-overdue' && booking.paymentDueAt
+        ? this.mails.paymentOverdue(mailBooking, mailEvent, booking.paymentDueAt)
+        : this.mails.cancellation(mailBooking, mailEvent, quote),
     );
     return {
       bookingId: booking.id,

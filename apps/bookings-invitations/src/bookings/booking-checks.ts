@@ -14,6 +14,7 @@ const CLOSED_STATUSES = new Set(['cancelled', 'completed', 'deleted']);
 
 /** A public booking as it came in (BK1), its body checked against the DTO. */
 export interface BookingRequest {
+  kind: 'booking';
   tenantId: string;
   language: string;
   /** Lower case: the batch key. */
@@ -56,7 +57,16 @@ export interface PreparedBooking {
   currency: string;
   /** The year of the event's start day in its zone at booking time (invoice numbers). */
   invoiceYear: number;
+  /** The hold whose seats the booking takes (BK17), if any. */
+  holdToken?: string;
   now: Date;
+}
+
+/** Tickets wanted of one type; `index` is the request's first ticket of it (the field named). */
+export interface TicketLine {
+  ticketTypeId: string;
+  count: number;
+  index: number;
 }
 
 /**
@@ -69,54 +79,80 @@ export function checkBooking(
   request: BookingRequest,
   event: EventCopy | null,
   types: Map<string, TicketType>,
+  heldTypes: Set<string> = new Set(),
 ): PreparedBooking | AppException | 'eventGone' {
   const { input, now } = request;
-  if (!event || event.deleted) return 'eventGone';
-  if (!event.published || CLOSED_STATUSES.has(event.status))
-    return conflict('notOpen', { eventId: request.eventId }, [problem('eventId', 'notOpen')]);
-  if (event.startsAt && event.startsAt.getTime() <= now.getTime())
-    return AppException.validation([problem('eventId', 'eventStarted')]);
-  const ticketProblems = checkTicketTypes(input, types, now);
+  const closed = checkEventOpen(request.eventId, event, now);
+  if (closed) return closed;
+  const lines = ticketLines(input.tickets.map((t) => ({ ticketTypeId: t.ticketTypeId, count: 1 })));
+  const ticketProblems = checkTicketTypes(lines, types, now, heldTypes);
   if (ticketProblems.length) return AppException.validation(ticketProblems);
-  const answerProblems = checkAnswers(event.bookingFormFields, input.answers);
+  const answerProblems = checkAnswers(event!.bookingFormFields, input.answers);
   const websiteId = input.websiteId?.toLowerCase() ?? null;
-  if (websiteId && !event.websiteIds.includes(websiteId))
+  if (websiteId && !event!.websiteIds.includes(websiteId))
     answerProblems.push(problem('websiteId', 'unknownWebsite', { value: websiteId }));
   if (answerProblems.length) return AppException.validation(answerProblems);
-  return prepare(request, event, priceTickets(event, input, types, now), websiteId);
+  return prepare(request, event!, priceTickets(event!, input, types, now), websiteId);
 }
 
-/** The ticket types of the booking's tickets: known, on sale, within the per-booking limits. */
-function checkTicketTypes(
-  input: CreateBookingInput,
+/**
+ * What closes an event to bookings and holds: gone (404), not published or closed (409),
+ * started (400); null when it is open.
+ */
+export function checkEventOpen(
+  eventId: string,
+  event: EventCopy | null,
+  now: Date,
+): AppException | 'eventGone' | null {
+  if (!event || event.deleted) return 'eventGone';
+  if (!event.published || CLOSED_STATUSES.has(event.status))
+    return conflict('notOpen', { eventId }, [problem('eventId', 'notOpen')]);
+  if (event.startsAt && event.startsAt.getTime() <= now.getTime())
+    return AppException.validation([problem('eventId', 'eventStarted')]);
+  return null;
+}
+
+/** The wanted tickets per type, in the order the types first appear. */
+export function ticketLines(tickets: { ticketTypeId: string; count: number }[]): TicketLine[] {
+  const lines = new Map<string, TicketLine>();
+  tickets.forEach((t, index) => {
+    const id = t.ticketTypeId.toLowerCase();
+    const line = lines.get(id);
+    if (line) line.count += t.count;
+    else lines.set(id, { ticketTypeId: id, count: t.count, index });
+  });
+  return [...lines.values()];
+}
+
+/**
+ * The ticket types of the wanted tickets: known, on sale, within the per-booking limits, in one
+ * currency. A type in `heldTypes` was on sale when the buyer's hold took its seats: the sale
+ * window no longer refuses them (the hold's expiry bounds how late that can be).
+ */
+export function checkTicketTypes(
+  lines: TicketLine[],
   byId: Map<string, TicketType>,
   now: Date,
+  heldTypes: Set<string> = new Set(),
 ): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  const firstIndex = new Map<string, number>();
-  const counts = new Map<string, number>();
-  input.tickets.forEach((t, i) => {
-    const id = t.ticketTypeId.toLowerCase();
-    if (!firstIndex.has(id)) firstIndex.set(id, i);
-    counts.set(id, (counts.get(id) ?? 0) + 1);
-  });
   // The currency of the first ticket's type (else of the first type that exists): others must match.
-  const currency = [...firstIndex.keys()].map((id) => byId.get(id)).find(Boolean)?.currency;
-  for (const [id, i] of firstIndex) {
-    const field = `tickets[${i}].ticketTypeId`;
+  const currency = lines.map((l) => byId.get(l.ticketTypeId)).find(Boolean)?.currency;
+  for (const { ticketTypeId: id, count, index } of lines) {
+    const field = `tickets[${index}].ticketTypeId`;
     const type = byId.get(id);
     if (!type) {
       problems.push(problem(field, 'unknownTicketType', { value: id }));
       continue;
     }
     const name = type.name;
-    const count = counts.get(id)!;
+    const held = heldTypes.has(id);
     if (!type.active) problems.push(problem(field, 'inactive', { name }));
-    else if (type.saleStartsAt && type.saleStartsAt > now)
+    else if (!held && type.saleStartsAt && type.saleStartsAt > now)
       problems.push(
         problem(field, 'saleNotStarted', { name, at: type.saleStartsAt.toISOString() }),
       );
-    else if (type.saleEndsAt && type.saleEndsAt <= now)
+    else if (!held && type.saleEndsAt && type.saleEndsAt <= now)
       problems.push(problem(field, 'saleEnded', { name, at: type.saleEndsAt.toISOString() }));
     if (count < type.minPerBooking)
       problems.push(problem(field, 'minPerBooking', { name, min: type.minPerBooking }));
@@ -190,6 +226,7 @@ function prepare(
     paid: new Money(totals.gross).gt(0),
     currency: tickets[0].type.currency,
     invoiceYear: Number(dayIn(now, event.timeZone).slice(0, 4)),
+    holdToken: input.holdToken ?? undefined,
     now,
   };
 }

@@ -3,22 +3,15 @@ import { createHash } from 'node:crypto';
 import { I18nService } from 'nestjs-i18n';
 import { AppException, FieldProblem, throwIfProblems } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
-import { BookingBatchWriter, BookingOutcome } from './booking-batch-writer';
 import type { BookingRequest } from './booking-checks';
 import { conflict, problem } from './booking-problems';
 import { toBooking } from './booking.mapper';
 import { BookingsRepository } from './bookings.repository';
 import type { CreateBookingInput } from './dto/booking.input';
 import type { Booking } from './dto/booking.output';
-import { WriteBatches } from './write-batches';
+import { EventSales } from './event-sales';
 
 export const IDEMPOTENCY_KEY_MAX = 200;
-/**
- * A batch's size: enough to carry an on-sale (see the README's figures), small enough that its
- * multi-row inserts stay far below PostgreSQL's 65,535 parameters (a ticket row has 17).
- */
-const MAX_BATCH_BOOKINGS = 100;
-const MAX_BATCH_TICKETS = 1000;
 
 export interface CreatedBooking {
   booking: Booking;
@@ -60,24 +53,15 @@ function canonical(v: unknown): string {
  */
 @Injectable()
 export class BookingCreation {
-  /** One writer per event: what arrives while it writes goes into its next batch. */
-  private readonly batches: WriteBatches<BookingRequest, BookingOutcome>;
-
   constructor(
     private readonly repo: BookingsRepository,
     private readonly i18n: I18nService,
-    writer: BookingBatchWriter,
-  ) {
-    this.batches = new WriteBatches((batch) => writer.write(batch), {
-      maxItems: MAX_BATCH_BOOKINGS,
-      weight: (b) => b.input.tickets.length,
-      maxWeight: MAX_BATCH_TICKETS,
-    });
-  }
+    private readonly sales: EventSales,
+  ) {}
 
-  /** Batches written since start and the bookings in them. */
+  /** Batches written since start and the requests in them. */
   get batchStats(): { batches: number; items: number; isolated: number } {
-    return { ...this.batches.stats };
+    return this.sales.stats;
   }
 
   private eventNotFound(ctx: RequestContext, eventId: string) {
@@ -101,6 +85,7 @@ export class BookingCreation {
     const requestHash = createHash('sha256').update(canonical(input)).digest('hex');
     const key = idempotencyKey?.trim();
     const request: BookingRequest = {
+      kind: 'booking',
       tenantId: ctx.tenantId,
       language: ctx.language,
       eventId: input.eventId.toLowerCase(),
@@ -109,7 +94,7 @@ export class BookingCreation {
       requestHash,
       now,
     };
-    const outcome = await this.batches.submit(`${ctx.tenantId}/${request.eventId}`, request);
+    const outcome = await this.sales.book(request);
     switch (outcome.kind) {
       case 'written':
         return { booking: outcome.booking, replayed: false };

@@ -10,6 +10,7 @@ export type BookingAction =
   | 'deleted'
   | 'booker-changed'
   | 'payment-status-changed'
+  | 'payment-deadline-set'
   | 'invoice-number-set'
   | 'invoice-mailed'
   | 'repaired'

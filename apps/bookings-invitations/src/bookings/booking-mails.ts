@@ -87,6 +87,57 @@ export class BookingMails {
     };
   }
 
+  /** A date-time in the event's zone and the booker's language. */
+  private at(d: Date, event: MailEvent, lang: string): string {
+    return this.start({ ...event, startsAt: d }, lang);
+  }
+
+  /** Before the payment deadline of an open booking (the event's paymentReminderHours). */
+  paymentReminder(b: MailBooking, event: MailEvent, dueAt: Date, total: string): MailDraft {
+    const lang = b.language;
+    return {
+      tenantId: b.tenantId,
+      kind: 'payment-reminder',
+      toAddress: b.bookerEmail,
+      toName: b.bookerName,
+      language: lang,
+      subject: this.t('reminderSubject', lang, { title: event.title }).slice(0, 500),
+      text: this.t('reminderText', lang, {
+        name: b.bookerName,
+        title: event.title,
+        start: this.start(event, lang),
+        bookingId: b.bookingId,
+        total,
+        currency: b.currency,
+        due: this.at(dueAt, event, lang),
+      }),
+      bookingId: b.bookingId,
+      eventId: event.eventId,
+    };
+  }
+
+  /** An open booking cancelled because its payment deadline passed (no fee: nothing is owed). */
+  paymentOverdue(b: MailBooking, event: MailEvent, dueAt: Date): MailDraft {
+    const lang = b.language;
+    return {
+      tenantId: b.tenantId,
+      kind: 'payment-overdue',
+      toAddress: b.bookerEmail,
+      toName: b.bookerName,
+      language: lang,
+      subject: this.t('overdueSubject', lang, { title: event.title }).slice(0, 500),
+      text: this.t('overdueText', lang, {
+        name: b.bookerName,
+        title: event.title,
+        start: this.start(event, lang),
+        bookingId: b.bookingId,
+        due: this.at(dueAt, event, lang),
+      }),
+      bookingId: b.bookingId,
+      eventId: event.eventId,
+    };
+  }
+
   cancellation(
     b: MailBooking,
     event: MailEvent,

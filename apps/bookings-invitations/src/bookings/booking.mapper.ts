@@ -39,6 +39,7 @@ export function toBooking(row: BookingWithTickets, audience: 'organiser' | 'publ
     eventId: row.eventId,
     status: row.status,
     paymentStatus: row.paymentStatus,
+    paymentDueAt: row.paymentDueAt?.toISOString() ?? null,
     booker: {
       firstname: row.bookerFirstname,
       lastname: row.bookerLastname,

@@ -474,6 +474,7 @@ describe('BK2 confirmation', () => {
       bookingId: b.id,
       status: 'confirmed',
       paymentStatus: 'open',
+      paymentDueAt: null,
       event: {
         id: eventId,
         title: 'Summit',

@@ -12,6 +12,7 @@ import {
   DeleteBookingsInput,
   HistoryQuery,
   SetBookerInput,
+  SetPaymentDeadlineInput,
   SetPaymentStatusInput,
   StatisticsQuery,
 } from './dto/booking.input';
@@ -193,6 +194,27 @@ export class BookingsController {
     @Body() body: SetPaymentStatusInput,
   ): Promise<Booking> {
     return this.bookings.setPaymentStatus(ctx, id, body);
+  }
+
+  @Put(':id/payment-deadline')
+  @ApiOperation({
+    summary: 'BK20 Set the payment deadline (ours)',
+    description:
+      'BK20 Moves an open booking’s payment deadline (`paymentDueAt`, set at booking time from ' +
+      'the event’s paymentDeadlineHours) or removes it (null). Past it, the sweeper cancels the ' +
+      'unpaid booking without a fee within about a second, frees its seats and mails the ' +
+      'booker; a reminder (the event’s paymentReminderHours before) is due again for the new ' +
+      'deadline. Not in the future: 400 paymentDueAt/notFuture; a paid or cancelled booking: ' +
+      '409 notOpenForPayment.',
+  })
+  @ApiEnvelope(Booking)
+  @ApiResponse({ status: 409, description: 'Not an open confirmed booking' })
+  setPaymentDeadline(
+    @Ctx() ctx: RequestContext,
+    @Param('id') id: string,
+    @Body() body: SetPaymentDeadlineInput,
+  ): Promise<Booking> {
+    return this.bookings.setPaymentDeadline(ctx, id, body);
   }
 
   @Post(':id/consistency-check')

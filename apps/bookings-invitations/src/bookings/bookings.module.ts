@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EventCopiesModule } from '../event-copies/event-copies.module';
+import { HoldsDataModule } from '../holds/holds-data.module';
 import { BookingCancellation } from './booking-cancellation';
 import { BookingBatchWriter } from './booking-batch-writer';
 import { BookingCreation } from './booking-creation.service';
@@ -10,6 +11,8 @@ import { BookingsController } from './bookings.controller';
 import { BookingsRepository } from './bookings.repository';
 import { BookingsResolver } from './bookings.resolver';
 import { BookingsService } from './bookings.service';
+import { EventSales } from './event-sales';
+import { PaymentDeadlines } from './payment-deadlines';
 import { IdempotencyKeyPurge } from './idempotency-keys';
 
 /**
@@ -17,19 +20,21 @@ import { IdempotencyKeyPurge } from './idempotency-keys';
  * deleted event cancel bookings with it) and BookingsRepository.
  */
 @Module({
-  imports: [EventCopiesModule],
+  imports: [EventCopiesModule, HoldsDataModule],
   controllers: [BookingsPublicController, BookingsController],
   providers: [
     BookingsRepository,
     BookingMails,
     BookingBatchWriter,
+    EventSales,
     BookingCreation,
     BookingCancellation,
     BookingsService,
     BookingReports,
     BookingsResolver,
     IdempotencyKeyPurge,
+    PaymentDeadlines,
   ],
-  exports: [BookingCancellation, BookingsRepository, BookingMails],
+  exports: [BookingCancellation, BookingsRepository, BookingMails, EventSales, HoldsDataModule],
 })
 export class BookingsModule {}

@@ -28,6 +28,8 @@ export interface NewBookingRow {
   totalGross: string;
   cancellationTiers: unknown;
   confirmationToken: string;
+  /** An unpaid booking is cancelled when this passes (the event's payment deadline). */
+  paymentDueAt: Date | null;
 }
 
 /** A valid ticket of a new booking, its price frozen. */
@@ -48,6 +50,22 @@ export interface NewTicketRow {
   participantEmail: string | null;
   dateCreated: Date;
   dateModified: Date;
+}
+
+/** An open booking whose payment reminder is due, with what the mail says. */
+export interface DueReminder {
+  bookingId: string;
+  tenantId: string;
+  eventId: string;
+  language: string;
+  bookerName: string;
+  bookerEmail: string;
+  currency: string;
+  totalGross: string;
+  paymentDueAt: Date;
+  title: string;
+  startsAt: Date | null;
+  timeZone: string;
 }
 
 export const BOOKING_SORT_FIELDS = [
@@ -87,10 +105,11 @@ export class BookingsRepository {
       INSERT INTO "Booking" (id, "tenantId", "eventId", status, "paymentStatus", "bookerFirstname",
         "bookerLastname", "bookerEmail", "bookerPersonId", language, answers, "invitationId",
         "websiteId", currency, "totalNet", "totalTax", "totalGross", "cancellationTiers",
-        "confirmationToken", "createdBy", "modifiedBy", "dateCreated", "dateModified")
+        "confirmationToken", "paymentDueAt", "createdBy", "modifiedBy", "dateCreated",
+        "dateModified")
       SELECT x.id, x.tenant, x.event, 'confirmed', x.payment, x.firstname, x.lastname, x.email,
              x.person, x.language, x.answers, x.invitation, x.website, x.currency, x.net, x.tax,
-             x.gross, x.tiers, x.token, 'public', 'public', ${utc(at)}::timestamp,
+             x.gross, x.tiers, x.token, x.due, 'public', 'public', ${utc(at)}::timestamp,
              ${utc(at)}::timestamp
         FROM unnest(${col('id')}::uuid[], ${col('tenantId')}::text[], ${col('eventId')}::uuid[],
                ${col('paymentStatus')}::text[], ${col('bookerFirstname')}::text[],
@@ -100,9 +119,10 @@ export class BookingsRepository {
                ${col('websiteId')}::uuid[], ${col('currency')}::text[], ${col('totalNet')}::numeric[],
                ${col('totalTax')}::numeric[], ${col('totalGross')}::numeric[],
                ${rows.map((r) => json(r.cancellationTiers))}::jsonb[],
-               ${col('confirmationToken')}::text[])
+               ${col('confirmationToken')}::text[],
+               ${rows.map((r) => (r.paymentDueAt ? utc(r.paymentDueAt) : null))}::timestamp[])
           AS x(id, tenant, event, payment, firstname, lastname, email, person, language, answers,
-               invitation, website, currency, net, tax, gross, tiers, token)`;
+               invitation, website, currency, net, tax, gross, tiers, token, due)`;
   }
 
   /** Inserts a batch's tickets in one statement (see insertMany). */
@@ -125,6 +145,61 @@ export class BookingsRepository {
                ${rows.map((r) => utc(r.dateModified))}::timestamp[])
           AS x(id, tenant, event, booking, type, name, gross, net, tax, rate, rate_id, firstname,
                lastname, email, created, modified)`;
+  }
+
+  /** BK20: a new deadline; a reminder is due again for it. */
+  async setPaymentDue(
+    tx: Tx,
+    id: string,
+    dueAt: Date | null,
+    actor: string,
+    actorUserId: string | null,
+  ) {
+    await tx.booking.update({
+      where: { id },
+      data: {
+        paymentDueAt: dueAt,
+        paymentRemindedAt: null,
+        modifiedBy: actor,
+        modifiedByUserId: actorUserId,
+      },
+    });
+  }
+
+  /** Open bookings past their payment deadline (by the database's clock), oldest first. */
+  overdue(limit: number): Promise<{ id: string; tenantId: string }[]> {
+    return this.prisma.$queryRaw`
+      SELECT id::text, "tenantId" FROM "Booking"
+       WHERE status = 'confirmed' AND "paymentStatus" = 'open' AND "paymentDueAt" IS NOT NULL
+         AND "paymentDueAt" <= (clock_timestamp() AT TIME ZONE 'UTC')
+       ORDER BY "paymentDueAt" LIMIT ${limit}`;
+  }
+
+  /**
+   * Marks up to `limit` open bookings whose reminder is due (their event's paymentReminderHours
+   * before the deadline, not reminded for this deadline yet) as reminded, and returns them with
+   * what the reminder says. Rows locked elsewhere are left to the next sweep.
+   */
+  claimReminders(tx: Tx, limit: number): Promise<DueReminder[]> {
+    return tx.$queryRaw<DueReminder[]>`
+      UPDATE "Booking" b SET "paymentRemindedAt" = now()
+        FROM "EventCopy" e
+       WHERE b.id IN (
+               SELECT x.id FROM "Booking" x
+                 JOIN "EventCopy" c ON c."tenantId" = x."tenantId" AND c."eventId" = x."eventId"
+                WHERE x.status = 'confirmed' AND x."paymentStatus" = 'open'
+                  AND x."paymentDueAt" IS NOT NULL AND x."paymentRemindedAt" IS NULL
+                  AND c."paymentReminderHours" IS NOT NULL
+                  AND x."paymentDueAt" - c."paymentReminderHours" * interval '1 hour'
+                      <= (clock_timestamp() AT TIME ZONE 'UTC')
+                  AND x."paymentDueAt" > (clock_timestamp() AT TIME ZONE 'UTC')
+                ORDER BY x."paymentDueAt" LIMIT ${limit}
+                  FOR UPDATE OF x SKIP LOCKED)
+         AND e."tenantId" = b."tenantId" AND e."eventId" = b."eventId"
+      RETURNING b.id::text AS "bookingId", b."tenantId", b."eventId"::text, b.language,
+                b."bookerFirstname" || ' ' || b."bookerLastname" AS "bookerName",
+                b."bookerEmail", b.currency, b."totalGross"::text AS "totalGross",
+                b."paymentDueAt", e.title, e."startsAt", e."timeZone"`;
   }
 
   find(tenantId: string, id: string, db: Tx = this.prisma): Promise<BookingWithTickets | null> {

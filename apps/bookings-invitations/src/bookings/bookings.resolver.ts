@@ -22,6 +22,7 @@ import {
   DeleteBookingsInput,
   HistoryArgs,
   SetBookerInput,
+  SetPaymentDeadlineInput,
   SetPaymentStatusInput,
   StatisticsArgs,
 } from './dto/booking.input';
@@ -127,6 +128,18 @@ export class BookingsResolver {
     @Args('input') input: SetPaymentStatusInput,
   ) {
     return this.service.setPaymentStatus(ctx, bookingId, input);
+  }
+
+  @Mutation(() => Booking, {
+    description:
+      'BK20 Set the payment deadline of an open booking (see PUT /bookings/{id}/payment-deadline)',
+  })
+  setBookingPaymentDeadline(
+    @Ctx() ctx: RequestContext,
+    @id() bookingId: string,
+    @Args('input') input: SetPaymentDeadlineInput,
+  ) {
+    return this.service.setPaymentDeadline(ctx, bookingId, input);
   }
 
   @Query(() => BookingStatistics, { description: 'BK13 Booking statistics of an event per day' })

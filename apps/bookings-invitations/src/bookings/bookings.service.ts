@@ -25,6 +25,7 @@ import type {
   BookingListQuery,
   CancelBookingInput,
   SetBookerInput,
+  SetPaymentDeadlineInput,
   SetPaymentStatusInput,
 } from './dto/booking.input';
 import type {
@@ -85,6 +86,7 @@ export class BookingsService {
       bookingId: row.id,
       status: row.status,
       paymentStatus: row.paymentStatus,
+      paymentDueAt: row.paymentDueAt?.toISOString() ?? null,
       event: {
         id: row.eventId,
         title: event?.title ?? '',
@@ -383,6 +385,42 @@ export class BookingsService {
         bookingId: row.id,
         action: 'payment-status-changed',
         data: { from: row.paymentStatus, to, note: input.note ?? null },
+      });
+    });
+    return this.get(ctx, id);
+  }
+
+  /**
+   * BK20: moves (or removes) an open booking's payment deadline; a reminder is due again for the
+   * new one. In the past: 400 (the sweeper would cancel it at once); a paid or cancelled booking:
+   * 409.
+   */
+  async setPaymentDeadline(
+    ctx: RequestContext,
+    id: string,
+    input: SetPaymentDeadlineInput,
+  ): Promise<Booking> {
+    const due = input.paymentDueAt === null ? null : new Date(input.paymentDueAt);
+    if (due && due.getTime() <= Date.now()) throwIfProblems([problem('paymentDueAt', 'notFuture')]);
+    await this.repo.transaction(async (tx) => {
+      const row = isUuid(id) ? await this.repo.lock(tx, ctx.tenantId, id.toLowerCase()) : null;
+      if (!row) throw this.notFound(ctx, id);
+      if (row.status !== 'confirmed' || row.paymentStatus !== 'open') {
+        const status = row.status === 'confirmed' ? row.paymentStatus : row.status;
+        throw conflict('notOpenForPayment', { status }, [
+          problem('paymentDueAt', 'notOpenForPayment', { status }),
+        ]);
+      }
+      await this.repo.setPaymentDue(tx, row.id, due, ctx.integrationName, ctx.callerId ?? null);
+      await addBookingHistory(tx, actorOf(ctx), {
+        tenantId: ctx.tenantId,
+        eventId: row.eventId,
+        bookingId: row.id,
+        action: 'payment-deadline-set',
+        data: {
+          from: row.paymentDueAt?.toISOString() ?? null,
+          to: due?.toISOString() ?? null,
+        },
       });
     });
     return this.get(ctx, id);

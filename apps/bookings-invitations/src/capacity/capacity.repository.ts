@@ -14,8 +14,9 @@ export interface SeatRequest {
 export type SoldOut = { kind: 'ticketType'; ticketTypeId: string } | { kind: 'event' };
 
 /**
- * The capacity counters: TicketType.sold (a quota) and EventCopy.sold (the event's capacity).
- * A take is one conditional UPDATE per row, `sold + n <= limit`, so the check and the write are
+ * The capacity counters: TicketType.sold (a quota) and EventCopy.sold (the event's capacity),
+ * and beside each `held`, the seats of active holds (holds/): free is limit - sold - held.
+ * A take is one conditional UPDATE per row, `sold + held + n <= limit`, so the check and the write are
  * one statement and the row lock lasts from that statement to the commit. Callers take last in
  * their transaction (nothing slow after it: mails and messages go to outboxes) and always in
  * the same order (ticket types sorted by id, then the event), so two bookings cannot deadlock.
@@ -38,14 +39,14 @@ export class CapacityRepository {
         UPDATE "TicketType" SET sold = sold + ${count}
          WHERE "tenantId" = ${tenantId} AND id = ${ticketTypeId}::uuid
            AND "eventId" = ${eventId}::uuid
-           AND (quota IS NULL OR sold + ${count} <= quota)`;
+           AND (quota IS NULL OR sold + held + ${count} <= quota)`;
       if (n === 0) return { kind: 'ticketType', ticketTypeId };
     }
     const total = merged.reduce((sum, s) => sum + s.count, 0);
     const n = await tx.$executeRaw`
       UPDATE "EventCopy" SET sold = sold + ${total}
        WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid AND NOT deleted
-         AND (capacity IS NULL OR sold + ${total} <= capacity)`;
+         AND (capacity IS NULL OR sold + held + ${total} <= capacity)`;
     return n === 0 ? { kind: 'event' } : null;
   }
 
@@ -63,11 +64,11 @@ export class CapacityRepository {
   ): Promise<FreeSeats | null> {
     const ids = [...new Set(ticketTypeIds.map((id) => id.toLowerCase()))].sort();
     const types = await tx.$queryRaw<{ id: string; free: number | null }[]>`
-      SELECT id::text, quota - sold AS free FROM "TicketType"
+      SELECT id::text, quota - sold - held AS free FROM "TicketType"
        WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid AND id = ANY(${ids}::uuid[])
        ORDER BY id FOR UPDATE`;
     const [event] = await tx.$queryRaw<{ free: number | null }[]>`
-      SELECT capacity - sold AS free FROM "EventCopy"
+      SELECT capacity - sold - held AS free FROM "EventCopy"
        WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid AND NOT deleted
        FOR UPDATE`;
     if (!event) return null;
@@ -78,17 +79,57 @@ export class CapacityRepository {
   }
 
   /** Counts seats decided under lockFree's locks as sold. */
-  async add(tx: Tx, tenantId: string, eventId: string, seats: SeatRequest[]): Promise<void> {
-    const merged = mergeSeats(seats);
-    if (!merged.length) return;
+  add(tx: Tx, tenantId: string, eventId: string, seats: SeatRequest[]): Promise<void> {
+    return this.shift(tx, tenantId, eventId, { sold: seats }, true);
+  }
+
+  /**
+   * Moves seats between sold and held under lockFree's locks (or taking the counters' locks in
+   * the same order: ticket types by id, then the event): `held` seats are added to the holds'
+   * count (negative: a hold confirmed, released or expired gives them back), `sold` to the sold
+   * count. A hold that becomes a booking is `sold: n, held: -n` in one call. `locked`: the
+   * caller holds lockFree's locks; else they are taken here first, in their order (a multi-row
+   * UPDATE locks in no defined order, which could deadlock with a batch's lockFree).
+   */
+  async shift(
+    tx: Tx,
+    tenantId: string,
+    eventId: string,
+    change: { sold?: SeatRequest[]; held?: SeatRequest[] },
+    locked = false,
+  ): Promise<void> {
+    const byType = new Map<string, { sold: number; held: number }>();
+    const add = (seats: SeatRequest[] | undefined, k: 'sold' | 'held') => {
+      for (const s of seats ?? []) {
+        const id = s.ticketTypeId.toLowerCase();
+        const e = byType.get(id) ?? { sold: 0, held: 0 };
+        e[k] += s.count;
+        byType.set(id, e);
+      }
+    };
+    add(change.sold, 'sold');
+    add(change.held, 'held');
+    const rows = [...byType.entries()]
+      .filter(([, e]) => e.sold !== 0 || e.held !== 0)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    if (!rows.length) return;
+    if (!locked)
+      await this.lockFree(
+        tx,
+        tenantId,
+        eventId,
+        rows.map(([id]) => id),
+      );
     await tx.$executeRaw`
-      UPDATE "TicketType" t SET sold = t.sold + s.count
-        FROM unnest(${merged.map((m) => m.ticketTypeId)}::uuid[], ${merged.map((m) => m.count)}::int[])
-          AS s(id, count)
+      UPDATE "TicketType" t SET sold = t.sold + s.sold, held = t.held + s.held
+        FROM unnest(${rows.map(([id]) => id)}::uuid[], ${rows.map(([, e]) => e.sold)}::int[],
+                    ${rows.map(([, e]) => e.held)}::int[]) AS s(id, sold, held)
        WHERE t."tenantId" = ${tenantId} AND t.id = s.id`;
-    const total = merged.reduce((sum, m) => sum + m.count, 0);
+    const sold = rows.reduce((n, [, e]) => n + e.sold, 0);
+    const held = rows.reduce((n, [, e]) => n + e.held, 0);
+    if (sold === 0 && held === 0) return;
     await tx.$executeRaw`
-      UPDATE "EventCopy" SET sold = sold + ${total}
+      UPDATE "EventCopy" SET sold = sold + ${sold}, held = held + ${held}
        WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid`;
   }
 

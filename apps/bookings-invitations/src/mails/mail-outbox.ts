@@ -13,6 +13,8 @@ export type MailKind =
   | 'invitation-free-text'
   | 'booking-confirmation'
   | 'booking-cancellation'
+  | 'payment-reminder'
+  | 'payment-overdue'
   | 'invoice'
   | 'tickets'
   | 'ticket-free-text';

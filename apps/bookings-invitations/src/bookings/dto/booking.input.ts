@@ -157,6 +157,19 @@ export class CreateBookingInput {
   @IsOptional()
   @IsUUID()
   websiteId?: string | null;
+
+  @ApiPropertyOptional({
+    maxLength: 64,
+    description:
+      'The token of a seat hold of this event (BK17): the booking takes the held seats (at most ' +
+      'as many tickets per type as held; seats held and not booked return to sale)',
+  })
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  holdToken?: string | null;
 }
 
 /** BK3: the tenant's bookings. */
@@ -283,6 +296,23 @@ export class SetPaymentStatusInput {
   @IsString()
   @MaxLength(1000)
   note?: string | null;
+}
+
+/** BK20 */
+@InputType('SetPaymentDeadlineInput')
+export class SetPaymentDeadlineInput {
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the unpaid booking is cancelled without a fee: in the future; null: never',
+  })
+  @Field(() => String, { nullable: true })
+  @IsDefined({ message: 'paymentDueAt is required (null removes the deadline)' })
+  @ValidateIf((_, v) => v !== null)
+  @IsISO8601({ strict: true })
+  @MaxLength(40)
+  paymentDueAt!: string | null;
 }
 
 /** BK13 */

@@ -70,6 +70,17 @@ export class Booking {
   @Field()
   paymentStatus!: string;
 
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'An open booking not paid by then is cancelled without a fee (the event’s ' +
+      'paymentDeadlineHours, never after its start; BK20 moves it); null: no deadline',
+  })
+  @Field(() => String, { nullable: true })
+  paymentDueAt!: string | null;
+
   @ApiProperty({ type: BookingBooker }) @Field(() => BookingBooker) booker!: BookingBooker;
 
   @ApiPropertyOptional({
@@ -175,6 +186,9 @@ export class BookingConfirmation {
   @ApiProperty({ format: 'uuid' }) @Field(() => ID) bookingId!: string;
   @ApiProperty() @Field() status!: string;
   @ApiProperty() @Field() paymentStatus!: string;
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true })
+  @Field(() => String, { nullable: true })
+  paymentDueAt!: string | null;
   @ApiProperty({ type: ConfirmationEvent })
   @Field(() => ConfirmationEvent)
   event!: ConfirmationEvent;
