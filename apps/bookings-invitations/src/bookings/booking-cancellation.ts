@@ -20,8 +20,11 @@ export interface CancelOptions {
   reason: string;
   /** Who cancels (history). */
   actor: Actor;
-  /** tiers: the fee of BK7 (the tiers frozen onto the booking); none: no fee, all refunded */
-  fee: 'tiers' | 'none';
+  /**
+   * tiers: the fee of BK7 (the tiers frozen onto the booking); none: no fee, all refunded;
+   * unpaid: no fee and no refund (an open booking past its payment deadline: nothing was paid)
+   */
+  fee: 'tiers' | 'none' | 'unpaid';
   /** A note for the history (BK8's reason text). */
   note?: string | null;
   /** Language of the error messages (not of the mail: that is the booker's). */
@@ -82,8 +85,8 @@ export class BookingCancellation {
     const event = await this.copies.find(tenantId, booking.eventId, tx);
     const total = booking.totalGross.toFixed(2);
     const quote =
-      opts.fee === 'none'
-        ? cancellationQuote([], null, 'UTC', total, now)
+      opts.fee !== 'tiers'
+        ? cancellationQuote([], null, 'UTC', opts.fee === 'unpaid' ? '0.00' : total, now)
         : cancellationQuote(
             booking.cancellationTiers,
             event?.startsAt ?? null,
@@ -115,7 +118,7 @@ export class BookingCancellation {
         note: opts.note ?? null,
         fee: quote.fee,
         refund: quote.refund,
-        rule: opts.fee === 'none' ? 'none' : quote.rule,
+        rule: opts.fee === 'tiers' ? quote.rule : opts.fee,
         tickets: cancelled.ticketIds.length,
         paymentStatus: {
           from: booking.paymentStatus,

@@ -76,7 +76,7 @@ export class PaymentDeadlines implements OnModuleInit, OnModuleDestroy {
         await this.cancellation.cancel(tx, tenantId, id, {
           reason: 'payment-overdue',
           actor: SYSTEM_ACTOR,
-          fee: 'none',
+          fee: 'unpaid',
         });
         return 1;
       });
