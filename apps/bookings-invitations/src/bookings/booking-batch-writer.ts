@@ -29,7 +29,7 @@ import type { SeatHold } from '../holds/dto/hold.output';
 
 const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 
-/** What an event's writer is asked for: a booking (BK1) or a hold of seats (BK17). */
+/** What an event's writer is asked for: a booking (BK1) or a hold of seats (BK18). */
 export type SaleRequest = BookingRequest | HoldRequest;
 
 /** What became of a hold of a batch. */

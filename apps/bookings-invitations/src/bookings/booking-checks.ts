@@ -57,7 +57,7 @@ export interface PreparedBooking {
   currency: string;
   /** The year of the event's start day in its zone at booking time (invoice numbers). */
   invoiceYear: number;
-  /** The hold whose seats the booking takes (BK17), if any. */
+  /** The hold whose seats the booking takes (BK18), if any. */
   holdToken?: string;
   now: Date;
 }

@@ -198,9 +198,9 @@ export class BookingsController {
 
   @Put(':id/payment-deadline')
   @ApiOperation({
-    summary: 'BK20 Set the payment deadline (ours)',
+    summary: 'BK21 Set the payment deadline (ours)',
     description:
-      'BK20 Moves an open booking’s payment deadline (`paymentDueAt`, set at booking time from ' +
+      'BK21 Moves an open booking’s payment deadline (`paymentDueAt`, set at booking time from ' +
       'the event’s paymentDeadlineHours) or removes it (null). Past it, the sweeper cancels the ' +
       'unpaid booking without a fee within about a second, frees its seats and mails the ' +
       'booker; a reminder (the event’s paymentReminderHours before) is due again for the new ' +

@@ -147,7 +147,7 @@ export class BookingsRepository {
                lastname, email, created, modified)`;
   }
 
-  /** BK20: a new deadline; a reminder is due again for it. */
+  /** BK21: a new deadline; a reminder is due again for it. */
   async setPaymentDue(
     tx: Tx,
     id: string,

@@ -132,7 +132,7 @@ export class BookingsResolver {
 
   @Mutation(() => Booking, {
     description:
-      'BK20 Set the payment deadline of an open booking (see PUT /bookings/{id}/payment-deadline)',
+      'BK21 Set the payment deadline of an open booking (see PUT /bookings/{id}/payment-deadline)',
   })
   setBookingPaymentDeadline(
     @Ctx() ctx: RequestContext,

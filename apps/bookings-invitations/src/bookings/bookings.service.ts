@@ -391,7 +391,7 @@ export class BookingsService {
   }
 
   /**
-   * BK20: moves (or removes) an open booking's payment deadline; a reminder is due again for the
+   * BK21: moves (or removes) an open booking's payment deadline; a reminder is due again for the
    * new one. In the past: 400 (the sweeper would cancel it at once); a paid or cancelled booking:
    * 409.
    */

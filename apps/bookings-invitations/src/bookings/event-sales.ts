@@ -19,7 +19,7 @@ const MAX_BATCH_SEATS = 1000;
 
 /**
  * The sale of each event: one writer per event (per replica; across replicas the counters'
- * locks take turns), fed by public bookings (BK1) and holds (BK17) in the order they arrive.
+ * locks take turns), fed by public bookings (BK1) and holds (BK18) in the order they arrive.
  * What arrives while the writer writes goes into its next batch (BookingBatchWriter).
  */
 @Injectable()

@@ -1,6 +1,6 @@
 import { BookingTestKit } from './test/booking-test-kit';
 
-// Payment deadlines (the event's paymentDeadlineHours, BK20) with the real sweeper (every
+// Payment deadlines (the event's paymentDeadlineHours, BK21) with the real sweeper (every
 // 500 ms): an open booking past its deadline is cancelled without a fee, its seats return to
 // sale and the booker gets a mail; a reminder goes out once per deadline.
 
@@ -170,7 +170,7 @@ it('a reminder goes out once per deadline, the event’s reminder hours before i
   expect(row.paymentRemindedAt).toBeNull();
 });
 
-it('BK20 refuses a past deadline, a paid or cancelled booking and another tenant’s booking', async () => {
+it('BK21 refuses a past deadline, a paid or cancelled booking and another tenant’s booking', async () => {
   const eventId = await t.event();
   const type = await t.ticketType(eventId, {});
   const b = await t.booked(eventId, [{ ticketTypeId: type }]);

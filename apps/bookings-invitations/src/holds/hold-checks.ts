@@ -5,7 +5,7 @@ import type { EventCopy, TicketType } from '../generated/prisma/client';
 import { checkEventOpen, checkTicketTypes, ticketLines } from '../bookings/booking-checks';
 import type { CreateHoldInput } from './dto/hold.input';
 
-/** A public hold as it came in (BK17), its body checked against the DTO. */
+/** A public hold as it came in (BK18), its body checked against the DTO. */
 export interface HoldRequest {
   kind: 'hold';
   tenantId: string;

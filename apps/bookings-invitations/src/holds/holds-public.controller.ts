@@ -10,7 +10,7 @@ const PUBLIC_DOC =
   '**public**: no API key; the tenant header X-Service-TenantId is required and scopes the ' +
   'request. Rate limited per client address by the gateway (429, Retry-After).';
 
-/** BK17-BK19: seat holds (ours: a hold is a booking's first step, BK1 with holdToken the second). */
+/** BK18-BK20: seat holds (ours: a hold is a booking's first step, BK1 with holdToken the second). */
 @ApiTags('Bookings (public)')
 @Controller('bookings/public/holds')
 export class HoldsPublicController {
@@ -19,9 +19,9 @@ export class HoldsPublicController {
   @Post()
   @HttpCode(201)
   @ApiOperation({
-    summary: 'BK17 Hold seats (ours)',
+    summary: 'BK18 Hold seats (ours)',
     description:
-      'BK17 Holds seats of one or more ticket types of an event while the buyer fills in the ' +
+      'BK18 Holds seats of one or more ticket types of an event while the buyer fills in the ' +
       'booking form, for the event’s hold time (holdMinutes, default 15): they count against ' +
       'the quotas and the capacity like sold ones. The same rules as BK1 for the event and ' +
       'the ticket types (open, not started, on sale, per-booking limits, one currency); not ' +
@@ -39,8 +39,8 @@ export class HoldsPublicController {
 
   @Get(':token')
   @ApiOperation({
-    summary: 'BK18 A seat hold (ours)',
-    description: `BK18 The hold’s status (active, confirmed, released, expired), expiry and seats. ${PUBLIC_DOC}`,
+    summary: 'BK19 A seat hold (ours)',
+    description: `BK19 The hold’s status (active, confirmed, released, expired), expiry and seats. ${PUBLIC_DOC}`,
   })
   @ApiEnvelope(SeatHold)
   @ApiResponse({ status: 404, description: 'Unknown token or another tenant’s hold' })
@@ -51,9 +51,9 @@ export class HoldsPublicController {
   @Delete(':token')
   @HttpCode(204)
   @ApiOperation({
-    summary: 'BK19 Release a seat hold (ours)',
+    summary: 'BK20 Release a seat hold (ours)',
     description:
-      'BK19 Gives the held seats back at once (the buyer left). Again on a released or ' +
+      'BK20 Gives the held seats back at once (the buyer left). Again on a released or ' +
       `expired hold: 204, nothing changes; a hold that became a booking: 409 holdNotActive. ${PUBLIC_DOC}`,
   })
   @ApiResponse({ status: 204, description: 'Released' })

@@ -1,7 +1,7 @@
 import { tenantHeaders, TestAnswer } from '@crm/testing';
 import { BookingTestKit } from '../bookings/test/booking-test-kit';
 
-// Seat holds (BK17-BK19) on two replicas of the service sharing one database, with the real
+// Seat holds (BK18-BK20) on two replicas of the service sharing one database, with the real
 // sweeper (every 500 ms): held seats count against quotas, a booking with the hold's token takes
 // them, a release or an expiry puts them back on sale, each hold ends exactly once.
 

@@ -5,7 +5,7 @@ import { HoldsResolver } from './holds.resolver';
 import { HoldsService } from './holds.service';
 
 /**
- * BK17-BK19: the public seat-hold operations. The holds' table and their expiry live in
+ * BK18-BK20: the public seat-hold operations. The holds' table and their expiry live in
  * HoldsDataModule (the bookings' writer needs them, and this module needs the writer).
  */
 @Module({

@@ -4,25 +4,25 @@ import { CreateHoldInput } from './dto/hold.input';
 import { SeatHold } from './dto/hold.output';
 import { HoldsService } from './holds.service';
 
-/** BK17-BK19 over GraphQL: the same service, the same rules. */
+/** BK18-BK20 over GraphQL: the same service, the same rules. */
 @Resolver(() => SeatHold)
 export class HoldsResolver {
   constructor(private readonly holds: HoldsService) {}
 
   @Mutation(() => SeatHold, {
-    description: 'BK17 Hold seats, with the rules of POST /bookings/public/holds',
+    description: 'BK18 Hold seats, with the rules of POST /bookings/public/holds',
   })
   holdSeats(@Ctx() ctx: RequestContext, @Args('input') input: CreateHoldInput) {
     return this.holds.create(ctx, input);
   }
 
-  @Query(() => SeatHold, { description: 'BK18 A seat hold by its token' })
+  @Query(() => SeatHold, { description: 'BK19 A seat hold by its token' })
   seatHold(@Ctx() ctx: RequestContext, @Args('token') token: string) {
     return this.holds.find(ctx, token);
   }
 
   @Mutation(() => Boolean, {
-    description: 'BK19 Release a seat hold (true; see DELETE /bookings/public/holds/{token})',
+    description: 'BK20 Release a seat hold (true; see DELETE /bookings/public/holds/{token})',
   })
   async releaseSeatHold(@Ctx() ctx: RequestContext, @Args('token') token: string) {
     await this.holds.release(ctx, token);

@@ -11,7 +11,7 @@ import { toSeatHold } from './hold.mapper';
 import { HoldsRepository } from './holds.repository';
 
 /**
- * BK17-BK19: seats held while a buyer fills in the booking form. A hold is decided by its
+ * BK18-BK20: seats held while a buyer fills in the booking form. A hold is decided by its
  * event's writer like a booking (EventSales), so holds and bookings of an on-sale share one
  * order and one count; BK1 with `holdToken` turns it into a booking.
  */

@@ -161,7 +161,7 @@ export class CreateBookingInput {
   @ApiPropertyOptional({
     maxLength: 64,
     description:
-      'The token of a seat hold of this event (BK17): the booking takes the held seats (at most ' +
+      'The token of a seat hold of this event (BK18): the booking takes the held seats (at most ' +
       'as many tickets per type as held; seats held and not booked return to sale)',
   })
   @Field(() => String, { nullable: true })
@@ -298,7 +298,7 @@ export class SetPaymentStatusInput {
   note?: string | null;
 }
 
-/** BK20 */
+/** BK21 */
 @InputType('SetPaymentDeadlineInput')
 export class SetPaymentDeadlineInput {
   @ApiProperty({

@@ -76,7 +76,7 @@ export class Booking {
     nullable: true,
     description:
       'An open booking not paid by then is cancelled without a fee (the event’s ' +
-      'paymentDeadlineHours, never after its start; BK20 moves it); null: no deadline',
+      'paymentDeadlineHours, never after its start; BK21 moves it); null: no deadline',
   })
   @Field(() => String, { nullable: true })
   paymentDueAt!: string | null;

@@ -32,7 +32,7 @@ export class HoldTicketsInput {
   count!: number;
 }
 
-/** BK17: seats to hold while the buyer fills in the booking form. */
+/** BK18: seats to hold while the buyer fills in the booking form. */
 @InputType('CreateSeatHoldInput')
 export class CreateHoldInput {
   @ApiProperty({ format: 'uuid', description: 'The event (of the events service)' })

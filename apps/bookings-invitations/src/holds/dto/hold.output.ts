@@ -9,10 +9,10 @@ export class HeldSeats {
   @ApiProperty() @Field(() => Int) count!: number;
 }
 
-/** A seat hold as the buyer sees it (BK17-BK19). */
+/** A seat hold as the buyer sees it (BK18-BK20). */
 @ObjectType('SeatHold')
 export class SeatHold {
-  @ApiProperty({ description: 'The key to the hold: BK1 `holdToken`, BK18, BK19' })
+  @ApiProperty({ description: 'The key to the hold: BK1 `holdToken`, BK19, BK20' })
   @Field()
   token!: string;
 
