@@ -85,3 +85,60 @@ it.each([
     message: text,
   });
 });
+
+// The payment terms' cross-field rules are the events domain's own (events.validation.<rule>).
+it.each([
+  [
+    'en',
+    { paymentDeadlineHours: 48, paymentReminderHours: 48 },
+    'lessThanDeadline',
+    'paymentReminderHours must be less than paymentDeadlineHours (48): the reminder comes before the deadline',
+  ],
+  [
+    'de',
+    { paymentDeadlineHours: 48, paymentReminderHours: 48 },
+    'lessThanDeadline',
+    'paymentReminderHours muss kleiner als paymentDeadlineHours (48) sein: die Erinnerung kommt vor der Frist',
+  ],
+  [
+    'en',
+    { paymentReminderHours: 24 },
+    'needsDeadline',
+    'paymentReminderHours needs paymentDeadlineHours: without a payment deadline there is nothing to remind of',
+  ],
+  [
+    'de',
+    { paymentReminderHours: 24 },
+    'needsDeadline',
+    'paymentReminderHours braucht paymentDeadlineHours: ohne Zahlungsfrist gibt es nichts, woran erinnert werden kann',
+  ],
+])('payment terms (E3) in %s: %j', async (lang, terms, rule, text) => {
+  const res = await api.restAs(
+    A,
+    'POST',
+    '/events',
+    { title: 'Terms', ...terms },
+    { 'Accept-Language': lang },
+  );
+  expect(res.status).toBe(400);
+  expect(res.body.errors).toEqual([{ field: 'paymentReminderHours', rule, message: text }]);
+});
+
+it.each([
+  ['en', 'holdMinutes must be at most 1440'],
+  ['de', 'holdMinutes darf höchstens 1440 sein'],
+])('holdMinutes out of range (E3) in %s', async (lang, text) => {
+  const res = await api.restAs(
+    A,
+    'POST',
+    '/events',
+    { title: 'Hold', holdMinutes: 1441 },
+    { 'Accept-Language': lang },
+  );
+  expect(res.status).toBe(400);
+  expect(fieldError(res.body, 'holdMinutes')).toEqual({
+    field: 'holdMinutes',
+    rule: 'max',
+    message: text,
+  });
+});

@@ -67,6 +67,46 @@ describe('events.events.changed', () => {
     expect(await t.copy(t.A, eventId)).toMatchObject({ sequence: 3, bookingFormFields: null });
   });
 
+  it('keeps the sale terms; a snapshot without them (older producer) keeps the copy’s, a new copy the defaults', async () => {
+    const eventId = randomUUID();
+    // as events wrote snapshots before the terms: the column defaults
+    await t.snapshot(t.A, eventId, { sequence: 1 });
+    expect(await t.copy(t.A, eventId)).toMatchObject({
+      holdMinutes: 15,
+      paymentDeadlineHours: null,
+      paymentReminderHours: null,
+    });
+    const terms = { holdMinutes: 30, paymentDeadlineHours: 72, paymentReminderHours: 24 };
+    await t.snapshot(t.A, eventId, { sequence: 2, ...terms });
+    expect(await t.copy(t.A, eventId)).toMatchObject({ sequence: 2, ...terms });
+    await t.snapshot(t.A, eventId, { sequence: 3, title: 'Renamed' });
+    expect(await t.copy(t.A, eventId)).toMatchObject({ sequence: 3, title: 'Renamed', ...terms });
+    // null clears the deadline and the reminder
+    await t.snapshot(t.A, eventId, {
+      sequence: 4,
+      holdMinutes: 15,
+      paymentDeadlineHours: null,
+      paymentReminderHours: null,
+    });
+    expect(await t.copy(t.A, eventId)).toMatchObject({
+      sequence: 4,
+      holdMinutes: 15,
+      paymentDeadlineHours: null,
+      paymentReminderHours: null,
+    });
+    // an older snapshot does not bring old terms back
+    await t.snapshot(t.A, eventId, { sequence: 3, ...terms });
+    expect(await t.copy(t.A, eventId)).toMatchObject({ sequence: 4, holdMinutes: 15 });
+    // the first snapshot of a copy with the terms
+    const other = randomUUID();
+    await t.snapshot(t.A, other, { sequence: 1, holdMinutes: 5, paymentDeadlineHours: 1 });
+    expect(await t.copy(t.A, other)).toMatchObject({
+      holdMinutes: 5,
+      paymentDeadlineHours: 1,
+      paymentReminderHours: null,
+    });
+  });
+
   it('an older snapshot arriving after a newer one changes nothing', async () => {
     const eventId = randomUUID();
     await t.snapshot(t.A, eventId, { sequence: 5, title: 'Newer', capacity: 80 });

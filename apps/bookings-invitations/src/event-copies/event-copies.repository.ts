@@ -29,21 +29,29 @@ export class EventCopiesRepository {
   /**
    * Keeps the snapshot when it is newer than the copy (a higher sequence): JetStream may
    * redeliver an older one after a newer one. A deleted event stays deleted. A snapshot without
-   * `bookingFormFields` (an older producer) keeps the fields the copy has.
+   * `bookingFormFields` (an older producer) keeps the fields the copy has; one without the sale
+   * terms (`holdMinutes`, `paymentDeadlineHours`, `paymentReminderHours`) keeps the copy's terms,
+   * a new copy the column defaults (15 minutes, no deadline, no reminder).
    */
   async applySnapshot(tx: Tx, e: EventChangedEvent): Promise<boolean> {
     const hasFields = e.bookingFormFields !== undefined;
     const fields = e.bookingFormFields == null ? null : JSON.stringify(e.bookingFormFields);
+    const hold = e.holdMinutes ?? null;
+    const hasDeadline = e.paymentDeadlineHours !== undefined;
+    const hasReminder = e.paymentReminderHours !== undefined;
     const n = await tx.$executeRaw`
       INSERT INTO "EventCopy" ("tenantId", "eventId", sequence, title, "startsAt", "endsAt",
         "timeZone", capacity, published, status, "taxRateId", "cancellationTiers",
-        "bookingFormFieldSetId", "bookingFormFields", "websiteIds", deleted, "dateModified")
+        "bookingFormFieldSetId", "bookingFormFields", "websiteIds", "holdMinutes",
+        "paymentDeadlineHours", "paymentReminderHours", deleted, "dateModified")
       VALUES (${e.tenantId}, ${e.eventId}::uuid, ${e.sequence}, ${e.title},
         ${e.startsAt ? new Date(e.startsAt) : null}, ${e.endsAt ? new Date(e.endsAt) : null},
         ${e.timeZone}, ${e.capacity ?? null}, ${e.published}, ${e.status}, ${e.taxRateId ?? null},
         ${e.cancellationTiers == null ? null : JSON.stringify(e.cancellationTiers)}::jsonb,
         ${e.bookingFormFieldSetId ?? null}::uuid, ${fields}::jsonb, ${e.websiteIds}::uuid[],
-        false, now())
+        -- 15: the column's default, for a snapshot without it
+        coalesce(${hold}::int, 15), ${e.paymentDeadlineHours ?? null}::int,
+        ${e.paymentReminderHours ?? null}::int, false, now())
       ON CONFLICT ("tenantId", "eventId") DO UPDATE SET
         sequence = excluded.sequence, title = excluded.title, "startsAt" = excluded."startsAt",
         "endsAt" = excluded."endsAt", "timeZone" = excluded."timeZone",
@@ -52,7 +60,14 @@ export class EventCopiesRepository {
         "bookingFormFieldSetId" = excluded."bookingFormFieldSetId",
         "bookingFormFields" = CASE WHEN ${hasFields} THEN excluded."bookingFormFields"
           ELSE "EventCopy"."bookingFormFields" END,
-        "websiteIds" = excluded."websiteIds", "dateModified" = now()
+        "websiteIds" = excluded."websiteIds",
+        "holdMinutes" = CASE WHEN ${hold !== null} THEN excluded."holdMinutes"
+          ELSE "EventCopy"."holdMinutes" END,
+        "paymentDeadlineHours" = CASE WHEN ${hasDeadline} THEN excluded."paymentDeadlineHours"
+          ELSE "EventCopy"."paymentDeadlineHours" END,
+        "paymentReminderHours" = CASE WHEN ${hasReminder} THEN excluded."paymentReminderHours"
+          ELSE "EventCopy"."paymentReminderHours" END,
+        "dateModified" = now()
       WHERE excluded.sequence > "EventCopy".sequence AND NOT "EventCopy".deleted`;
     return n > 0;
   }

@@ -39,9 +39,30 @@ export class EventChecks {
     return end > start ? [] : [problem('endsAt', 'endsAfterStart')];
   }
 
-  /** Every problem of a body that passed the shape checks: dates and references. */
+  /**
+   * Cross-field rules of the payment terms: a reminder needs a deadline and comes before it
+   * (a reminder at or after the deadline would reach a booking already cancelled).
+   */
+  paymentTermProblems(input: EventFieldsInput): FieldProblem[] {
+    const reminder = input.paymentReminderHours;
+    const deadline = input.paymentDeadlineHours;
+    if (typeof reminder !== 'number' || !Number.isInteger(reminder)) return [];
+    if (deadline == null) return [problem('paymentReminderHours', 'needsDeadline')];
+    // a deadline of the wrong shape has its own problem
+    if (!Number.isInteger(deadline) || deadline < 1) return [];
+    return reminder < deadline
+      ? []
+      : [problem('paymentReminderHours', 'lessThanDeadline', { deadline })];
+  }
+
+  /** The rules between fields of a body: dates and payment terms. */
+  crossFieldProblems(input: EventFieldsInput): FieldProblem[] {
+    return [...this.dateProblems(input), ...this.paymentTermProblems(input)];
+  }
+
+  /** Every problem of a body that passed the shape checks: cross-field rules and references. */
   async problems(ctx: RequestContext, input: EventFieldsInput): Promise<FieldProblem[]> {
-    return [...this.dateProblems(input), ...(await this.references.problems(ctx, input))];
+    return [...this.crossFieldProblems(input), ...(await this.references.problems(ctx, input))];
   }
 
   /** Malformed ids of an id list -> problems naming each by index (`ids[2]`). */

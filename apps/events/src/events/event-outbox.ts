@@ -41,6 +41,9 @@ export function changedEvent(
     bookingFormFieldSetId: r.bookingFormFieldSetId,
     bookingFormFields,
     websiteIds: r.websites.map((w) => w.websiteId).sort(),
+    holdMinutes: r.holdMinutes,
+    paymentDeadlineHours: r.paymentDeadlineHours,
+    paymentReminderHours: r.paymentReminderHours,
   };
 }
 

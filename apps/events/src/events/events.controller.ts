@@ -37,7 +37,7 @@ const NOT_FOUND = ApiResponse({
 });
 
 const FIELDS_DOC =
-  'title is required (1-200, trimmed). startsAt/endsAt are ISO 8601 instants in UTC with Z, the end after the start. timeZone is an IANA zone (default: the time zone of the event settings). venue { name, street, zip, city, country (ISO 3166-1 alpha-2) } and/or onlineMeeting { platformId (online-meeting-platforms vendor list), url (https) }. capacity >= 1 or null (unlimited). categoryId (event-categories), contributors (at most 100: name, roleId of contributor-roles, personId), contactPerson (templateId: fields left out are copied from the contact person template), orgaTags/portalTags ({ id } or { text }: found in any case, else created), bookingFormFieldSetId, cancellationConditionId, taxRateId (tax-rates vendor list), status draft|scheduled|cancelled|completed. The note (E10) and the publication (E11) have their own operations and are refused here, as are unknown fields.';
+  'title is required (1-200, trimmed). startsAt/endsAt are ISO 8601 instants in UTC with Z, the end after the start. timeZone is an IANA zone (default: the time zone of the event settings). venue { name, street, zip, city, country (ISO 3166-1 alpha-2) } and/or onlineMeeting { platformId (online-meeting-platforms vendor list), url (https) }. capacity >= 1 or null (unlimited). categoryId (event-categories), contributors (at most 100: name, roleId of contributor-roles, personId), contactPerson (templateId: fields left out are copied from the contact person template), orgaTags/portalTags ({ id } or { text }: found in any case, else created), bookingFormFieldSetId, cancellationConditionId, taxRateId (tax-rates vendor list), holdMinutes 1-1440 (minutes a public seat hold keeps its seats; absent or null: 15), paymentDeadlineHours 1-8760 or null (an unpaid booking is cancelled without a fee this many hours after it was made; null: no deadline), paymentReminderHours 1-8759 or null (the booker is reminded this many hours before that deadline: only with paymentDeadlineHours and less than it), status draft|scheduled|cancelled|completed. The note (E10) and the publication (E11) have their own operations and are refused here, as are unknown fields.';
 
 @ApiTags('Events')
 @Controller('events')
@@ -70,7 +70,7 @@ export class EventsController {
   @Put(':id')
   @ApiOperation({
     summary: 'E4 Update an event',
-    description: `E4. PUT replaces: the same fields as E3, a field left out is cleared (no defaults), except timeZone and status, which stay. ${FIELDS_DOC} sequence grows by one; events.events.changed is written in the same transaction.`,
+    description: `E4. PUT replaces: the same fields as E3, a field left out is cleared (no defaults of the event settings; holdMinutes goes back to 15), except timeZone and status, which stay. ${FIELDS_DOC} sequence grows by one; events.events.changed is written in the same transaction.`,
   })
   @ApiEnvelope(Event)
   @NOT_FOUND

@@ -14,7 +14,7 @@ import { parseSort, skipTake, SortField } from '@crm/paging';
 import { createdStamps, modifiedStamps } from '@crm/persistence';
 import type { RequestContext } from '@crm/request-context';
 import { Prisma } from '../generated/prisma/client';
-import { EventInput } from './dto/event.input';
+import { EventInput, HOLD_MINUTES_DEFAULT } from './dto/event.input';
 import type {
   Event,
   EventNoteOutput,
@@ -154,6 +154,9 @@ export class EventsService {
       bookingFormFieldSetId: lower(input.bookingFormFieldSetId),
       cancellationConditionId: lower(input.cancellationConditionId),
       taxRateId: input.taxRateId ?? null,
+      holdMinutes: input.holdMinutes ?? HOLD_MINUTES_DEFAULT,
+      paymentDeadlineHours: input.paymentDeadlineHours ?? null,
+      paymentReminderHours: input.paymentReminderHours ?? null,
     };
   }
 
@@ -309,7 +312,7 @@ export class EventsService {
   async validate(ctx: RequestContext, raw: unknown): Promise<EventValidationResult> {
     const { value, problems } = checkObject(EventInput, raw);
     if (!problems.length) problems.push(...(await this.checks.problems(ctx, value)));
-    else problems.push(...this.checks.dateProblems(value));
+    else problems.push(...this.checks.crossFieldProblems(value));
     const { errors } = translateError(this.i18n, AppException.validation(problems), ctx.language);
     return { valid: problems.length === 0, errors };
   }
@@ -340,6 +343,9 @@ export class EventsService {
         bookingFormFieldSetId: s.bookingFormFieldSetId,
         cancellationConditionId: s.cancellationConditionId,
         taxRateId: s.taxRateId,
+        holdMinutes: s.holdMinutes,
+        paymentDeadlineHours: s.paymentDeadlineHours,
+        paymentReminderHours: s.paymentReminderHours,
         note: s.note,
         status: s.status === 'cancelled' || s.status === 'completed' ? 'draft' : s.status,
         ...createdStamps(ctx),

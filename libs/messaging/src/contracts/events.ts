@@ -61,6 +61,15 @@ export class EventChangedEvent extends TenantScoped {
    */
   @IsOptional() @IsArray() bookingFormFields?: unknown[] | null;
   @IsArray() @IsUUID('all', { each: true }) websiteIds!: string[];
+  /**
+   * The event's sale terms: minutes a public seat hold keeps its seats; hours after a booking
+   * until it is cancelled unpaid (null: never); hours before that deadline the booker is
+   * reminded (null: no reminder). Absent in messages of older producers: the consumer then
+   * keeps what it has (a new copy: 15, null, null).
+   */
+  @IsOptional() @IsInt() @Min(1) holdMinutes?: number;
+  @IsOptional() @IsInt() @Min(1) paymentDeadlineHours?: number | null;
+  @IsOptional() @IsInt() @Min(1) paymentReminderHours?: number | null;
 }
 
 /** An event became published (E11): webhooks `event.published`. */

@@ -36,6 +36,12 @@ export const TAGS_MAX = 200;
 export const TEXT_MAX = 200;
 /** Places of one event: far beyond any venue, well inside a 32-bit column. */
 export const CAPACITY_MAX = 1_000_000;
+/** Minutes a public seat hold keeps its seats: a day at most. */
+export const HOLD_MINUTES_MIN = 1;
+export const HOLD_MINUTES_MAX = 1440;
+export const HOLD_MINUTES_DEFAULT = 15;
+/** Hours after a booking was made until it is cancelled unpaid: a year at most. */
+export const PAYMENT_DEADLINE_HOURS_MAX = 8760;
 export const EVENT_STATUSES = ['draft', 'scheduled', 'cancelled', 'completed'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
@@ -402,6 +408,55 @@ export abstract class EventFieldsInput {
   @IsString()
   @MaxLength(64)
   taxRateId?: string | null;
+
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: HOLD_MINUTES_MIN,
+    maximum: HOLD_MINUTES_MAX,
+    default: HOLD_MINUTES_DEFAULT,
+    description:
+      'Minutes a public seat hold keeps its seats while the buyer fills in the booking form. Absent or null: 15.',
+    example: 15,
+  })
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @IsInt()
+  @Min(HOLD_MINUTES_MIN)
+  @Max(HOLD_MINUTES_MAX)
+  holdMinutes?: number | null;
+
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: 1,
+    maximum: PAYMENT_DEADLINE_HOURS_MAX,
+    description:
+      'An unpaid booking is cancelled without a fee this many hours after it was made; null: no deadline',
+    example: 72,
+  })
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(PAYMENT_DEADLINE_HOURS_MAX)
+  paymentDeadlineHours?: number | null;
+
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: 1,
+    maximum: PAYMENT_DEADLINE_HOURS_MAX - 1,
+    description:
+      'The booker of an unpaid booking is reminded this many hours before the payment deadline: less than paymentDeadlineHours, which it needs; null: no reminder',
+    example: 24,
+  })
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(PAYMENT_DEADLINE_HOURS_MAX - 1)
+  paymentReminderHours?: number | null;
 
   @ApiPropertyOptional({ enum: EVENT_STATUSES, default: 'draft' })
   @Field(() => String, { nullable: true })

@@ -107,6 +107,30 @@ export class Event {
   cancellationConditionId!: string | null;
   @ApiPropertyOptional(nullableText) @Field(() => String, { nullable: true }) taxRateId!:
     string | null;
+  @ApiProperty({ description: 'Minutes a public seat hold keeps its seats (1-1440)' })
+  @Field(() => Int, { description: 'Minutes a public seat hold keeps its seats (1-1440)' })
+  holdMinutes!: number;
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    description:
+      'Hours after a booking was made until it is cancelled unpaid, without a fee; null: no deadline',
+  })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Hours after a booking until it is cancelled unpaid; null: no deadline',
+  })
+  paymentDeadlineHours!: number | null;
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    description: 'Hours before the payment deadline the booker is reminded; null: no reminder',
+  })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Hours before the payment deadline the booker is reminded; null: no reminder',
+  })
+  paymentReminderHours!: number | null;
   @ApiPropertyOptional({ ...nullableText, description: 'Internal; set with E10' })
   @Field(() => String, { nullable: true })
   note!: string | null;
