@@ -109,6 +109,16 @@ it('a hold takes seats for the event’s hold time; a booking with its token tak
   expect((await t.book(eventId, [{ ticketTypeId: type, n: 3 }])).status).toBe(201);
 });
 
+it('the event’s hold time, from the events service’s snapshot, sets the expiry', async () => {
+  const eventId = await t.event(t.A, { holdMinutes: 5 });
+  const type = await t.ticketType(eventId, {});
+  const before = Date.now();
+  const h = (await hold(eventId, [{ ticketTypeId: type, count: 1 }])).body.data;
+  const ms = Date.parse(h.expiresAt) - before;
+  expect(ms).toBeGreaterThan(4.9 * 60_000);
+  expect(ms).toBeLessThan(5.1 * 60_000);
+});
+
 it('a booking may not book more than its hold holds, nor with another event’s or tenant’s hold', async () => {
   const eventId = await t.event();
   const type = await t.ticketType(eventId, { quota: 10 });
