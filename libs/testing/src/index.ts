@@ -11,3 +11,4 @@ export * from './smtp-server';
 export * from './pdf-text';
 export * from './s3-server';
 export * from './tcp-relay';
+export * from './until';

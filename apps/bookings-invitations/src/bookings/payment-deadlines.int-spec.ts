@@ -1,3 +1,4 @@
+import { until } from '@crm/testing';
 import { BookingTestKit } from './test/booking-test-kit';
 
 // Payment deadlines (the event's paymentDeadlineHours, BK21) with the real sweeper (every
@@ -21,16 +22,6 @@ async function paymentTerms(
     `UPDATE "EventCopy" SET "paymentDeadlineHours" = $2, "paymentReminderHours" = $3 WHERE "eventId" = $1::uuid`,
     [eventId, deadlineHours, reminderHours],
   );
-}
-
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean) {
-  const end = Date.now() + 30000;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`${what}: still ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const mails = (bookingId: string, kind: string) =>

@@ -1,4 +1,4 @@
-import { tenantHeaders, TestAnswer } from '@crm/testing';
+import { tenantHeaders, TestAnswer, until } from '@crm/testing';
 import { BookingTestKit } from '../bookings/test/booking-test-kit';
 
 // Seat holds (BK18-BK20) on two replicas of the service sharing one database, with the real
@@ -44,16 +44,6 @@ async function expireIn(token: string, ms: number) {
       WHERE token = $1`,
     [token, ms],
   );
-}
-
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean) {
-  const end = Date.now() + 30000;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`${what}: still ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const statuses = (answers: TestAnswer[]) =>
