@@ -299,3 +299,68 @@ it('GraphQL: Booking.event resolves from events, Booking.bookerPerson from crm-p
   );
   expect(cancel.body.data.cancelBooking.status).toBe('cancelled');
 });
+
+it('BK18-BK21: the event’s sale terms reach bookings; a visitor holds seats without a key and books them; an unpaid booking past its deadline is cancelled', async () => {
+  const { eventId, typeId } = await bookableEvent(
+    a,
+    { quota: 2 },
+    { holdMinutes: 5, paymentDeadlineHours: 72, paymentReminderHours: 24 },
+  );
+  const visitor = { ...tenantHeaders(a.id), 'Content-Type': 'application/json' };
+  const before = Date.now();
+  const held = await client.raw('/v1/crm/bookings/public/holds', {
+    method: 'POST',
+    headers: visitor,
+    body: JSON.stringify({ eventId, tickets: [{ ticketTypeId: typeId, count: 2 }] }),
+  });
+  expect(held.status).toBe(201);
+  const hold = held.body.data;
+  // the event's hold time, set at events, came over with its snapshot
+  expect(Date.parse(hold.expiresAt) - before).toBeGreaterThan(4.9 * 60_000);
+  expect(Date.parse(hold.expiresAt) - before).toBeLessThan(5.1 * 60_000);
+  // both seats are held: nobody else gets one
+  expect((await publicBooking(a, eventId, typeId, 1)).status).toBe(409);
+  // another tenant sees nothing of the hold
+  const foreign = await client.raw(`/v1/crm/bookings/public/holds/${hold.token}`, {
+    headers: tenantHeaders(b.id),
+  });
+  expect(foreign.status).toBe(404);
+
+  const booked = await client.raw('/v1/crm/bookings/public', {
+    method: 'POST',
+    headers: visitor,
+    body: JSON.stringify({
+      eventId,
+      holdToken: hold.token,
+      booker: { firstname: 'Ada', lastname: 'Lovelace', email: 'ada@example.org' },
+      tickets: [{ ticketTypeId: typeId, participant: { firstname: 'Ada', lastname: 'Lovelace' } }],
+    }),
+  });
+  expect(booked.status).toBe(201);
+  const booking = booked.body.data;
+  const due = Date.parse(booking.paymentDueAt) - before;
+  expect(due).toBeGreaterThan(71.9 * 3600_000);
+  expect(due).toBeLessThan(72.1 * 3600_000);
+  const after = await client.raw(`/v1/crm/bookings/public/holds/${hold.token}`, {
+    headers: tenantHeaders(a.id),
+  });
+  expect(after.body.data).toMatchObject({ status: 'confirmed', bookingId: booking.id });
+  // the held seat the booking did not take is on sale again
+  const second = await publicBooking(a, eventId, typeId, 1);
+  expect(second.status).toBe(201);
+
+  // the organiser moves the first booking's deadline; past it, the booking is cancelled
+  const moved = await client.rest(a, 'PUT', `/bookings/${booking.id}/payment-deadline`, {
+    paymentDueAt: new Date(Date.now() + 1500).toISOString(),
+  });
+  expect(moved.status).toBe(200);
+  await eventually(async () => {
+    const read = await client.rest(a, 'GET', `/bookings/${booking.id}`);
+    expect(read.body.data).toMatchObject({
+      status: 'cancelled',
+      paymentStatus: 'cancelled',
+      refundAmount: '0.00',
+    });
+  }, 20000);
+  expect((await publicBooking(a, eventId, typeId, 1)).status).toBe(201);
+});
