@@ -1,6 +1,7 @@
 import { ValidationPipe } from '@nestjs/common';
 import { getMetadataStorage, ValidationError } from 'class-validator';
 import { AppException, FieldProblem } from './app.exception';
+import { cacheValidationMetadata } from './validation-metadata-cache';
 
 function formatConstraint(value: unknown): string {
   if (Array.isArray(value)) return value.join(', ');
@@ -69,6 +70,7 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
  * problem reported with its field path and rule (translated later by the exception filter).
  */
 export function createValidationPipe(): ValidationPipe {
+  cacheValidationMetadata();
   return new ValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
