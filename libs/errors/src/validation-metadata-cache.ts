@@ -1,7 +1,10 @@
 import { getMetadataStorage } from 'class-validator';
 
+/** A decorated class (class-validator's own parameter type). */
+type Target = abstract new (...args: never[]) => unknown;
+
 type Lookup = (
-  target: Function,
+  target: Target,
   schema: string,
   always: boolean,
   strictGroups: boolean,
@@ -27,7 +30,7 @@ export function cacheValidationMetadata(): void {
   storage.crmCached = true;
   const lookup = storage.getTargetValidationMetadatas.bind(storage);
   const add = storage.addValidationMetadata.bind(storage);
-  let cache = new WeakMap<Function, Map<string, unknown[]>>();
+  let cache = new WeakMap<Target, Map<string, unknown[]>>();
   storage.addValidationMetadata = (metadata) => {
     cache = new WeakMap();
     add(metadata);
