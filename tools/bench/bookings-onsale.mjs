@@ -4,8 +4,9 @@
 // bookings/s, the buyers' p50/p99, beside the same sale in plain SQL by the design the service
 // uses (raw/onsale.mjs batch-writer: one writer per event committing micro-batches), and
 // checked exact: seats sold = quota = bookings = valid tickets, invoice numbers 1..N, no 5xx.
-// Goal (issue 19): at least 1,000 bookings/s with p99 at most 500 ms. Not yet: every app and
-// worker of `npm start` running beside it (see the README's on-sale section).
+// Goal (issue 19): at least 1,000 bookings/s with p99 at most 500 ms. The same sale with every
+// app and worker of `npm start` running beside it, its mails, webhooks and touchpoints drained,
+// spread over tenants, events and replicas: `npm run bench -- onsale` (onsale-stack.mjs).
 import { Agent } from 'undici';
 import { problems } from './measure.mjs';
 import { measureDesign } from './raw/onsale.mjs';
