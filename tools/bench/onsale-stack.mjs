@@ -540,10 +540,10 @@ export async function main() {
     `bench onsale: raw batch writer (plain SQL, same database server): ${rate(raw)} bookings/s ` +
       `(p50 ${raw.p50.toFixed(0)} ms, p99 ${raw.p99.toFixed(0)} ms${raw.exact ? ', exact' : ', NOT exact'})`,
   );
+  if (!raw.exact) problems.push(`raw batch writer: not exact: ${JSON.stringify(raw.verdict)}`);
   const hot = rows.find((r) => r.scenario.startsWith('1 '));
-  rows.unshift({
-    ...tableRow('1 on-sale, whole stack', 'raw batch writer (plain SQL)', { ...raw, exact: true }),
-  });
+  // the service's bookings/s over the plain-SQL design's (no goal: the goal is 1,000/s)
+  rows.unshift(tableRow('1 on-sale, whole stack', 'raw batch writer (plain SQL)', raw));
   if (hot) Object.assign(hot, { ratio: hot.reqPerSec / rows[0].reqPerSec });
   console.log('');
   printTable(rows);
