@@ -4,8 +4,9 @@
 // bookings/s, the buyers' p50/p99, beside the same sale in plain SQL by the design the service
 // uses (raw/onsale.mjs batch-writer: one writer per event committing micro-batches), and
 // checked exact: seats sold = quota = bookings = valid tickets, invoice numbers 1..N, no 5xx.
-// Goal (issue 19): at least 1,000 bookings/s with p99 at most 500 ms. Not yet: every app and
-// worker of `npm start` running beside it (see the README's on-sale section).
+// Goal (issue 19): at least 1,000 bookings/s with p99 at most 500 ms. The same sale with every
+// app and worker of `npm start` running beside it, its mails, webhooks and touchpoints drained,
+// spread over tenants, events and replicas: `npm run bench -- onsale` (onsale-stack.mjs).
 import { Agent } from 'undici';
 import { problems } from './measure.mjs';
 import { measureDesign } from './raw/onsale.mjs';
@@ -14,51 +15,85 @@ const SEATS = Number(process.env.ONSALE_SEATS ?? 6000);
 const CLIENTS = Number(process.env.ONSALE_CLIENTS ?? 200);
 const SCENARIO = '4 on-sale: one hot ticket type, 1 paid ticket per booking, sold out';
 
-/** CLIENTS buyers booking until the first sold-out answer; latencies of the 201s. */
-async function sell(ctx, eventId, typeId) {
-  const dispatcher = new Agent({ connections: CLIENTS, pipelining: 1 });
-  const latencies = [];
-  const statuses = {};
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+
+/** sold, seconds, p50 and p99 of the 201s, and the answers by status. */
+function figures(latencies, statuses, seconds) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    sold: sorted.length,
+    seconds,
+    p50: percentile(sorted, 0.5) ?? NaN,
+    p99: percentile(sorted, 0.99) ?? NaN,
+    statuses,
+  };
+}
+
+/**
+ * Buyers booking one paid ticket each (booker and participant, answers to the bench form) until
+ * the first sold-out answer (409) of their event. `targets`: `{ url, headers, eventId, typeId,
+ * clients }` each (several targets may sell the same event, e.g. through two replicas). Answers
+ * the figures of each target (`perTarget`, in order, its seconds until its last buyer stopped)
+ * and of all together.
+ */
+export async function sell(targets) {
+  const clients = targets.reduce((n, t) => n + t.clients, 0);
+  const dispatcher = new Agent({ connections: clients, pipelining: 1 });
+  const soldOut = new Set();
+  const all = { latencies: [], statuses: {} };
   let next = 0;
-  let soldOut = false;
   const started = process.hrtime.bigint();
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (!soldOut) {
-        const i = next++;
-        const t0 = process.hrtime.bigint();
-        const res = await fetch(`${ctx.url}/v1/crm/bookings/public`, {
-          method: 'POST',
-          dispatcher,
-          headers: { ...ctx.headers, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            eventId,
-            booker: { firstname: 'Ada', lastname: `Buyer ${i}`, email: `buyer${i}@example.org` },
-            tickets: [
-              {
-                ticketTypeId: typeId,
-                participant: {
+  const since = () => Number(process.hrtime.bigint() - started) / 1e9;
+  const perTarget = await Promise.all(
+    targets.map(async (t) => {
+      const latencies = [];
+      const statuses = {};
+      await Promise.all(
+        Array.from({ length: t.clients }, async () => {
+          while (!soldOut.has(t.eventId)) {
+            const i = next++;
+            const t0 = process.hrtime.bigint();
+            const res = await fetch(`${t.url}/v1/crm/bookings/public`, {
+              method: 'POST',
+              dispatcher,
+              headers: { ...t.headers, 'content-type': 'application/json' },
+              body: JSON.stringify({
+                eventId: t.eventId,
+                booker: {
                   firstname: 'Ada',
                   lastname: `Buyer ${i}`,
-                  email: `b${i}@example.org`,
+                  email: `buyer${i}@example.org`,
                 },
-              },
-            ],
-            answers: { company: 'ACME', diet: 'vegan', newsletter: i % 2 === 0 },
-          }),
-        });
-        await res.arrayBuffer();
-        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-        if (res.status === 201) latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
-        else if (res.status === 409) soldOut = true;
-      }
+                tickets: [
+                  {
+                    ticketTypeId: t.typeId,
+                    participant: {
+                      firstname: 'Ada',
+                      lastname: `Buyer ${i}`,
+                      email: `b${i}@example.org`,
+                    },
+                  },
+                ],
+                answers: { company: 'ACME', diet: 'vegan', newsletter: i % 2 === 0 },
+              }),
+            });
+            await res.arrayBuffer();
+            for (const s of [statuses, all.statuses]) s[res.status] = (s[res.status] ?? 0) + 1;
+            if (res.status === 201) {
+              const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+              latencies.push(ms);
+              all.latencies.push(ms);
+            } else if (res.status === 409) soldOut.add(t.eventId);
+          }
+        }),
+      );
+      return figures(latencies, statuses, since());
     }),
   );
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const seconds = since();
   await dispatcher.close();
-  latencies.sort((a, b) => a - b);
-  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))];
-  return { sold: latencies.length, seconds, p50: pct(0.5), p99: pct(0.99), statuses };
+  return { ...figures(all.latencies, all.statuses, seconds), perTarget };
 }
 
 export async function onSaleScenario(ctx) {
@@ -69,7 +104,9 @@ export async function onSaleScenario(ctx) {
     `SELECT coalesce(max(last), 0)::int AS last FROM "InvoiceCounter" WHERE "tenantId" = $1`,
     [ctx.tenantId],
   );
-  const service = await sell(ctx, eventId, typeId);
+  const service = await sell([
+    { url: ctx.url, headers: ctx.headers, eventId, typeId, clients: CLIENTS },
+  ]);
   const { rows } = await ctx.pool.query(
     `SELECT (SELECT sold FROM "TicketType" WHERE id = $1) AS sold,
             (SELECT count(*)::int FROM "Booking" WHERE "eventId" = $2) AS bookings,

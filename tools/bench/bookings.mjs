@@ -29,7 +29,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const TENANT = 'bench-bookings';
 const SPREAD_TYPES = 100;
 
-const FORM = [
+export const FORM = [
   { key: 'company', label: 'Company', type: 'text', required: true },
   {
     key: 'diet',

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- all|list|companies|events|bookings|onsale-designs|consumer]
+// npm run bench [-- all|list|companies|events|bookings|onsale|onsale-designs|consumer]
 //
 // No argument: scenarios 1-5 against one stack (built apps from dist/, started once), each
 // target warmed up for 2 s, then the targets of a scenario measured in turn for BENCH_ROUNDS rounds
@@ -19,6 +19,8 @@
 // `list` and `companies` run the older list and company search benches on their own stacks;
 // `events` the events service's (events.mjs: website event list, public read, webhook fan-out);
 // `bookings` bookings-invitations' (bookings.mjs: public booking throughput, hot vs spread);
+// `onsale` the on-sale of issue 19 on the whole stack (onsale-stack.mjs: mails, webhooks and
+// touchpoints drained, 10 tenants, two events, two replicas);
 // `onsale-designs` the on-sale designs in plain SQL (raw/onsale.mjs: bookings/s of each, exactness);
 // `consumer` what the events service's consumer of people.created costs (consumer.mjs).
 // A failed request (non-2xx, error, timeout, failed body check) is printed after the table
@@ -117,12 +119,13 @@ const parts = {
   companies: async () => (await import('./companies.mjs')).main(),
   events: async () => (await import('./events.mjs')).main(),
   bookings: async () => (await import('./bookings.mjs')).main(),
+  onsale: async () => (await import('./onsale-stack.mjs')).main(),
   'onsale-designs': async () => (await import('./raw/onsale.mjs')).main(process.argv.slice(3)),
   consumer: async () => (await import('./consumer.mjs')).main(),
 };
 if (!parts[part]) {
   console.error(
-    `usage: npm run bench [-- all|list|companies|events|bookings|onsale-designs|consumer]  (unknown part: ${part})`,
+    `usage: npm run bench [-- all|list|companies|events|bookings|onsale|onsale-designs|consumer]  (unknown part: ${part})`,
   );
   process.exit(2);
 }

@@ -168,18 +168,23 @@ export function apiClient(base, headers) {
 
 /**
  * tenant-info, crm-people, crm-companies (when companiesDb is given), events (when eventsDb is
- * given, with `eventsEnv`) and the gateway (with `gatewayEnv`) on the given
- * databases and ports, with one tenant on the tariff holding every module and an API key for it.
+ * given, with `eventsEnv`), bookings-invitations (when bookingsDb is given, with `bookingsEnv`;
+ * `serviceEnv` is what it was started with, for a second replica) and the gateway (with
+ * `gatewayEnv`; events and bookings-invitations are subgraphs when bookings-invitations runs, as
+ * under `npm start`) on the given databases and ports, with one tenant on the tariff holding every
+ * module and an API key for it; `addTenant(id)` makes another one the same way.
  * `stop()` ends every process started here and anything given to `add()` (e.g. a raw baseline).
  */
 export async function startBenchStack({
   peopleDb,
   companiesDb,
   eventsDb,
+  bookingsDb,
   tenantDb,
   ports,
   tenantId,
   eventsEnv = {},
+  bookingsEnv = {},
   gatewayEnv = {},
 }) {
   const adminToken = secret();
@@ -214,6 +219,11 @@ export async function startBenchStack({
         }),
       );
     }
+    const bookingsServiceEnv = { ...service, DATABASE_URL: bookingsDb, ...bookingsEnv };
+    if (bookingsDb) {
+      apps.push(await startApp('bookings-invitations', ports.bookings, bookingsServiceEnv));
+      subgraphs.push(...(eventsDb ? ['events'] : []), 'bookings-invitations');
+    }
     apps.push(
       await startApp('gateway', ports.gateway, {
         ...service,
@@ -221,6 +231,7 @@ export async function startBenchStack({
         CRM_PEOPLE_URL: `http://127.0.0.1:${ports.people}`,
         ...(companiesDb ? { CRM_COMPANIES_URL: `http://127.0.0.1:${ports.companies}` } : {}),
         ...(eventsDb ? { EVENTS_URL: `http://127.0.0.1:${ports.events}` } : {}),
+        ...(bookingsDb ? { BOOKINGS_INVITATIONS_URL: `http://127.0.0.1:${ports.bookings}` } : {}),
         ...gatewayEnv,
         TENANT_INFO_URL: `http://127.0.0.1:${ports.tenant}`,
         GRAPHQL_SUBGRAPHS: subgraphs.join(','),
@@ -233,28 +244,42 @@ export async function startBenchStack({
         headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
         body: b && JSON.stringify(b),
       }).then((r) => r.json());
-    await admin('POST', '/tenants', { id: tenantId, name: `Bench tenant ${tenantId}` });
-    await admin('PUT', `/tenants/${tenantId}/tariff`, { tariffId: 'complete' });
-    const issued = (await admin('POST', `/tenants/${tenantId}/api-keys`, { name: 'bench' })).data;
-    const key = issued.key;
-    const headers = {
-      'x-integration-name': 'bench',
-      'x-integration-provider': 'bench',
-      'x-service-tenantid': tenantId,
+    /** A tenant on tariff `complete` with an API key, and what its callers send. */
+    const addTenant = async (id) => {
+      await admin('POST', '/tenants', { id, name: `Bench tenant ${id}` });
+      await admin('PUT', `/tenants/${id}/tariff`, { tariffId: 'complete' });
+      const issued = (await admin('POST', `/tenants/${id}/api-keys`, { name: 'bench' })).data;
+      const headers = {
+        'x-integration-name': 'bench',
+        'x-integration-provider': 'bench',
+        'x-service-tenantid': id,
+      };
+      return {
+        tenantId: id,
+        key: issued.key,
+        headers,
+        gatewayHeaders: { authorization: `Bearer ${issued.key}`, ...headers },
+        serviceHeaders: { ...headers, 'x-internal-token': internalToken, 'x-caller-id': issued.id },
+      };
     };
+    const first = await addTenant(tenantId);
     return {
       gatewayUrl,
       peopleUrl: `http://127.0.0.1:${ports.people}`,
       companiesUrl: companiesDb ? `http://127.0.0.1:${ports.companies}` : undefined,
       eventsUrl: eventsDb ? `http://127.0.0.1:${ports.events}` : undefined,
+      bookingsUrl: bookingsDb ? `http://127.0.0.1:${ports.bookings}` : undefined,
+      /** bookings-invitations' environment (a second replica is started with it). */
+      bookingsEnv: bookingsDb ? bookingsServiceEnv : undefined,
       natsUrl: nats.url,
       internalToken,
-      key,
-      headers,
+      key: first.key,
+      headers: first.headers,
       /** What a client of the gateway sends. */
-      gatewayHeaders: { authorization: `Bearer ${key}`, ...headers },
+      gatewayHeaders: first.gatewayHeaders,
       /** What the gateway sends a service: the tenant headers, its token and the verified key id. */
-      serviceHeaders: { ...headers, 'x-internal-token': internalToken, 'x-caller-id': issued.id },
+      serviceHeaders: first.serviceHeaders,
+      addTenant,
       add: (app) => apps.push(app),
       /** The process id of an app started here (its CPU time, for instance). */
       pid: (name) => apps.find((a) => a.name === name)?.child.pid,
