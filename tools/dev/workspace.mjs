@@ -75,7 +75,8 @@ const WORKER_PORTS = Object.fromEntries(
 
 /**
  * The port of each app: `PORT` for the gateway, `<APP>_PORT` for a service (CRM_PEOPLE_PORT) or
- * a worker process (by its name: BOOKINGS_MAIL_WORKER_PORT), else the design's default. Throws on a value that is not a port number.
+ * a worker process (by its name: BOOKINGS_MAIL_WORKER_PORT), else the design's default. Throws on
+ * a value that is not a port number.
  */
 export function appPorts(apps, env = process.env) {
   const ports = {};

@@ -85,7 +85,8 @@ export class BookingsInvitationsConfig extends FileStorageConfig {
   /**
    * Mail worker: how long a claimed mail is hidden from other workers while this one sends it.
    * Longer than a send can take (SMTP timeouts: 15 s to connect, 60 s per socket read); a worker
-   * that dies (kill -9, OOM) leaves its claimed mails for the next claim after this. Tests shorten it.
+   * that dies (kill -9, OOM) leaves its claimed mails for the next claim after this. Tests
+   * shorten it.
    */
   @IsInt()
   @Min(1000)

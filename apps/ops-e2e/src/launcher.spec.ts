@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { STACK_WORKERS } from '@crm/testing';
 import { callEsm, runEsm, tool } from './support/esm';
 
 const WORKSPACE = tool('tools/dev/workspace.mjs');
@@ -138,6 +139,16 @@ describe('ports', () => {
         env: { MAIL_WORKER_NICE: '10' },
       },
     ]);
+    // the e2e stack (@crm/testing startStack) starts the same processes as npm start
+    const apps = await callEsm<string[]>(WORKSPACE, 'listApps');
+    const workers = await callEsm<{ app: string; name: string; role: string }[]>(
+      WORKSPACE,
+      'workersOf',
+      apps,
+    );
+    expect(workers.map(({ app, name, role }) => ({ app, name, role }))).toEqual(
+      Object.entries(STACK_WORKERS).flatMap(([app, ws]) => ws.map((w) => ({ app, ...w }))),
+    );
     const names = ['bookings-invitations', 'bookings-mail-worker'];
     await expect(callEsm(WORKSPACE, 'appPorts', names, {})).resolves.toEqual({
       'bookings-invitations': 3004,
