@@ -11,7 +11,7 @@ import os from 'node:os';
 import { listenAddress, logLevels } from '@crm/config';
 import { Readiness } from '@crm/service-kit';
 import { SERVICE_NAME, serviceCore } from '../app.module';
-import type { BookingsInvitationsConfig } from '../config';
+import { BookingsInvitationsConfig } from '../config';
 import { CapacityModule } from '../capacity/capacity.module';
 import { DatabaseModule } from '../database/database.module';
 import { EventTicketsModule } from '../event-tickets/event-tickets.module';
@@ -96,7 +96,10 @@ export async function startMailWorkerProcess(
 ): Promise<MailWorkerProcess> {
   const logger = new Logger(`${SERVICE_NAME} mail-worker`);
   lowerPriority(config.MAIL_WORKER_NICE, logger);
-  const app = await NestFactory.createApplicationContext(MailWorkerProcessModule.forRoot(config), {
+  // The bookings domain comes along for the ticket renderer; its sweeps (payment deadlines) are
+  // the api process's work, not this one's.
+  const own = Object.assign(new BookingsInvitationsConfig(), config, { SALE_SWEEP_INTERVAL_MS: 0 });
+  const app = await NestFactory.createApplicationContext(MailWorkerProcessModule.forRoot(own), {
     logger: new ConsoleLogger({
       logLevels: logLevels(config.NODE_ENV, config.LOG_LEVEL),
       colors: process.stdout.isTTY === true,
