@@ -51,7 +51,9 @@ async function waitReady(p: StackProcess, timeoutMs = 90_000): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 150));
   }
-  throw new Error(`${p.name} did not become ready (${last}). Output:\n${p.log.join('')}`);
+  const exit = p.child?.exitCode ?? p.child?.signalCode;
+  const ended = exit !== null && exit !== undefined ? `, exited: ${exit}` : '';
+  throw new Error(`${p.name} did not become ready (${last}${ended}). Output:\n${p.log.join('')}`);
 }
 
 function spawnProcess(p: StackProcess): void {
@@ -61,6 +63,7 @@ function spawnProcess(p: StackProcess): void {
     env: { ...process.env, ...p.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  child.once('error', (err) => p.log.push(`spawn failed: ${err.message}\n`));
   const keep = (b: Buffer) => {
     p.log.push(b.toString());
     if (p.log.length > 400) p.log.splice(0, p.log.length - 400);
@@ -182,7 +185,7 @@ export async function startStack(
           started.push(wp);
         }
         for (const x of started) spawnProcess(x);
-        await Promise.all(started.map(waitReady));
+        await Promise.all(started.map((x) => waitReady(x)));
       }),
     );
     const failed = settled.find((r) => r.status === 'rejected');
