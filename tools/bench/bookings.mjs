@@ -12,6 +12,10 @@
 // a pg pool on its database, the seeding helpers).
 // Settings: BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS (see measure.mjs),
 // BENCH_DATABASE_SERVER, NATS_URL (else a nats-server of its own).
+// Processes as `npm start` runs them: the API (PROCESS_ROLE=api) and the mail worker in a process
+// of its own at nice 10 (tools/dev/workspace.mjs WORKER_PROCESSES). BENCH_MAIL_WORKER=in-app runs
+// the worker inside the API's process (PROCESS_ROLE=all, as before), =off none;
+// BENCH_MAIL_WORKER_NICE overrides the worker's nice value.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -24,6 +28,7 @@ import { importScenario } from './bookings-import.mjs';
 import { onSaleScenario } from './bookings-onsale.mjs';
 import { benchAll, freePort, printTable, problems, row } from './measure.mjs';
 import { benchDbName, benchServer, recreateDatabase, secret, startApp } from './stack.mjs';
+import { workersOf } from '../dev/workspace.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TENANT = 'bench-bookings';
@@ -178,12 +183,47 @@ export async function main() {
   const nats = await ownNats();
   const internalToken = secret();
   const port = await freePort();
-  const app = await startApp('bookings-invitations', port, {
+  const env = {
     NATS_URL: nats.url,
     INTERNAL_TOKEN: internalToken,
     HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,
+  };
+  const mailWorker = process.env.BENCH_MAIL_WORKER ?? 'process';
+  if (!['process', 'in-app', 'off'].includes(mailWorker))
+    throw new Error(`BENCH_MAIL_WORKER=${mailWorker}: process, in-app or off`);
+  const workers = mailWorker === 'process' ? workersOf(['bookings-invitations']) : [];
+  const app = await startApp('bookings-invitations', port, {
+    ...env,
+    PROCESS_ROLE: mailWorker === 'process' ? 'api' : 'all',
+    ...(mailWorker === 'off' ? { MAIL_WORKER_ENABLED: 'false' } : {}),
   });
+  const started = [app];
+  try {
+    for (const w of workers)
+      started.push(
+        await startApp(
+          w.name,
+          await freePort(),
+          {
+            ...w.env,
+            ...env,
+            PROCESS_ROLE: w.role,
+            ...(process.env.BENCH_MAIL_WORKER_NICE
+              ? { MAIL_WORKER_NICE: process.env.BENCH_MAIL_WORKER_NICE }
+              : {}),
+          },
+          { app: w.app },
+        ),
+      );
+  } catch (err) {
+    for (const p of started) await p.stop();
+    await nats.stop();
+    throw err;
+  }
+  console.log(
+    `bench bookings: mail worker ${mailWorker === 'process' ? `in ${workers.map((w) => w.name).join(', ')} (nice ${process.env.BENCH_MAIL_WORKER_NICE ?? workers[0]?.env.MAIL_WORKER_NICE ?? 0})` : mailWorker}`,
+  );
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   const rows = [];
   try {
@@ -211,9 +251,17 @@ export async function main() {
         problems.push(`${scenario.name}: ${err.stack ?? err}`);
       }
     }
+    // Mails lag behind an on-sale, none is lost: where the outbox stands when the scenarios end.
+    const { rows: mails } = await pool.query(
+      `SELECT count(*)::int AS total, count(*) FILTER (WHERE attempts > 0)::int AS attempted,
+              count(*) FILTER (WHERE status = 'sent')::int AS sent FROM "Mail"`,
+    );
+    console.log(
+      `bench bookings: mail outbox at the end: ${mails[0].total} mails, ${mails[0].attempted} attempted, ${mails[0].sent} sent`,
+    );
   } finally {
     await pool.end();
-    await app.stop();
+    for (const p of started.reverse()) await p.stop();
     await nats.stop();
   }
   console.log('');

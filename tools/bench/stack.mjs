@@ -74,13 +74,17 @@ async function waitReady(url, child, name) {
   throw new Error(`${name} did not become ready at ${url}`);
 }
 
-export async function startApp(name, port, env) {
+/**
+ * Starts the build of `app` (default: `name`) as `name`: a service's worker process runs its
+ * service's build in another PROCESS_ROLE (tools/dev/workspace.mjs WORKER_PROCESSES).
+ */
+export async function startApp(name, port, env, { app = name } = {}) {
   // BENCH_CPU_PROFILE=<dir>: each app writes a V8 CPU profile there when it stops (open it in
   // Chrome's DevTools or speedscope) - profile before optimising.
   const profile = process.env.BENCH_CPU_PROFILE
     ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROFILE)]
     : [];
-  const main = path.join(root, 'dist/apps', name, 'src/main.js');
+  const main = path.join(root, 'dist/apps', app, 'src/main.js');
   const child = spawn(process.execPath, [...profile, main], {
     cwd: root,
     env: {

@@ -19,6 +19,8 @@ export const SERVICES_HOST_DEFAULT = '127.0.0.1';
  * A service: its port, database, NATS, the internal token (only the gateway's calls are served)
  * and the address to listen on: 127.0.0.1 unless SERVICES_HOST is set (clients reach the stack
  * through the gateway only). `smtpUrl`: the development mailbox the launcher started, if any.
+ * `role`: PROCESS_ROLE of a service that runs in several processes (workspace.mjs
+ * WORKER_PROCESSES); `defaults`: variables of that process the launcher's environment may override.
  */
 export function serviceEnv({
   env = process.env,
@@ -27,14 +29,18 @@ export function serviceEnv({
   natsUrl,
   internalToken,
   smtpUrl,
+  role,
+  defaults = {},
 }) {
   return {
+    ...defaults,
     ...common(env, natsUrl),
     PORT: String(port),
     DATABASE_URL: databaseUrl,
     HOST: env.SERVICES_HOST || SERVICES_HOST_DEFAULT,
     INTERNAL_TOKEN: internalToken,
     ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}),
+    ...(role ? { PROCESS_ROLE: role } : {}),
   };
 }
 

@@ -1,6 +1,8 @@
 // Structural rules for docker-compose.yml that `docker compose config` cannot know: every app has
 // a service, images are built from an app that exists, the environment uses the names the apps
-// read, each service is migrated before it starts and has its database. Returns problems as text.
+// read, each service is migrated before it starts and has its database, a service's worker
+// processes (workspace.mjs WORKER_PROCESSES) run in services of their own with their
+// PROCESS_ROLE. Returns problems as text.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -12,6 +14,8 @@ import {
   listApps,
   ROOT,
   RUNTIME_ENV,
+  WORKER_PROCESSES,
+  workersOf,
 } from './workspace.mjs';
 
 const CONDITIONS = ['service_started', 'service_healthy', 'service_completed_successfully'];
@@ -139,6 +143,18 @@ export function checkCompose(doc, { root = ROOT, composeDir = root } = {}) {
 
   for (const app of apps)
     if (!services[app]) problems.push(`app ${app} (apps/${app}/src/main.ts) has no service`);
+  // A service's worker processes: a service each, of the same image, with their role; the
+  // service's own container then serves only its API.
+  const workers = Object.fromEntries(
+    workersOf(Object.keys(WORKER_PROCESSES)).map((w) => [w.name, w]),
+  );
+  for (const w of Object.values(workers)) {
+    if (!services[w.app]) continue;
+    if (!services[w.name])
+      problems.push(`app ${w.app} runs ${w.name} (PROCESS_ROLE=${w.role}): it has no service`);
+    else if (environmentOf(services[w.app]).PROCESS_ROLE !== 'api')
+      problems.push(`${w.app}: PROCESS_ROLE should be api (${w.name} runs the ${w.role})`);
+  }
 
   for (const [name, svc] of Object.entries(services)) {
     const deps = dependsOn(svc);
@@ -170,7 +186,12 @@ export function checkCompose(doc, { root = ROOT, composeDir = root } = {}) {
         problems.push(`${name}: DATABASE_URL should name database ${databaseName(migrateOf)}`);
       continue;
     }
-    if (name !== app) problems.push(`${name}: runs app ${app}; name the service after its app`);
+    if (name !== app) {
+      const w = workers[name];
+      if (w?.app !== app) problems.push(`${name}: runs app ${app}; name the service after its app`);
+      else if (env.PROCESS_ROLE !== w.role)
+        problems.push(`${name}: PROCESS_ROLE should be ${w.role}`);
+    }
 
     // Environment names: only what the app reads, and everything it requires.
     // KEY_FILE names a file holding KEY (loadConfig reads it when KEY is unset)

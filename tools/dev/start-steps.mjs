@@ -133,33 +133,50 @@ export async function migrations(ctx, step) {
 export async function services(ctx, step) {
   // Every port, the gateway's too, is checked before anything listens, so a clash names the
   // variable to change.
-  for (const app of ctx.apps)
+  const workers = ctx.opts.workers ?? [];
+  for (const app of [...ctx.apps, ...workers.map((w) => w.name)])
     if (await portAnswers(ctx.opts.ports[app]))
       throw new StepError(
         `port ${ctx.opts.ports[app]} (${app}) is in use`,
         `stop what uses it, or set ${app === GATEWAY ? 'PORT' : `${envPrefix(app)}_PORT`} to a free port`,
       );
+  const env = (app, port, more) =>
+    serviceEnv({
+      env: ctx.childEnv,
+      port,
+      databaseUrl: databaseUrl(ctx, app),
+      natsUrl: ctx.opts.natsUrl,
+      internalToken: ctx.secrets.internalToken,
+      smtpUrl: ctx.mailbox?.smtpUrl,
+      ...more,
+    });
+  // A service with worker processes serves only its API itself (PROCESS_ROLE=api).
+  const withWorkers = new Set(workers.map((w) => w.app));
   const entries = ctx.opts.services.map((app) =>
     ctx.stack.supervisor.start(app, process.execPath, [distMain(app)], {
       cwd: ROOT,
-      env: serviceEnv({
-        env: ctx.childEnv,
-        port: ctx.opts.ports[app],
-        databaseUrl: databaseUrl(ctx, app),
-        natsUrl: ctx.opts.natsUrl,
-        internalToken: ctx.secrets.internalToken,
-        smtpUrl: ctx.mailbox?.smtpUrl,
-      }),
+      env: env(app, ctx.opts.ports[app], withWorkers.has(app) ? { role: 'api' } : {}),
+    }),
+  );
+  // Started after the services, so stopped before them (Supervisor.stopAll: newest first).
+  const workerEntries = workers.map((w) =>
+    ctx.stack.supervisor.start(w.name, process.execPath, [distMain(w.app)], {
+      cwd: ROOT,
+      env: env(w.app, ctx.opts.ports[w.name], { role: w.role, defaults: w.env }),
     }),
   );
   await Promise.all(
-    entries.map((entry) => waitForHttp(`${appUrl(ctx, entry.name)}/health/ready`, { entry })),
+    [...entries, ...workerEntries].map((entry) =>
+      waitForHttp(`${appUrl(ctx, entry.name)}/health/ready`, { entry }),
+    ),
   );
   const subgraphs = [];
   const headers = { 'X-Internal-Token': ctx.secrets.internalToken };
   for (const app of ctx.opts.services)
     if (await servesSubgraph(appUrl(ctx, app), headers)) subgraphs.push(app);
   step.note(ctx.opts.services.map((a) => `${a} :${ctx.opts.ports[a]}`).join(', ') || 'none');
+  if (workers.length)
+    step.note(workers.map((w) => `${w.name} :${ctx.opts.ports[w.name]} (health)`).join(', '));
   step.note(`GraphQL: ${subgraphs.join(', ') || 'none'}`);
   return subgraphs;
 }

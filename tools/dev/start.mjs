@@ -10,7 +10,7 @@ import { failureReport, Output, StepError, Steps } from './output.mjs';
 import { describeExit, Supervisor } from './processes.mjs';
 import { loadDevSecrets } from './secrets.mjs';
 import * as step from './start-steps.mjs';
-import { appPorts, classifyApps, GATEWAY, listApps, ROOT } from './workspace.mjs';
+import { appPorts, classifyApps, GATEWAY, listApps, ROOT, workersOf } from './workspace.mjs';
 
 const USAGE = `Usage: npm start [-- --no-build]
 
@@ -18,7 +18,9 @@ Environment (all optional):
   DATABASE_URL       a PostgreSQL server to use (its database name is replaced per service);
                      unset: an embedded PostgreSQL in .data/postgres on EMBEDDED_PG_PORT (5433)
   NATS_URL           default nats://127.0.0.1:4222; nats-server is started when none answers
-  PORT               the gateway's port (3000); <APP>_PORT for a service, e.g. CRM_PEOPLE_PORT
+  PORT               the gateway's port (3000); <APP>_PORT for a service, e.g. CRM_PEOPLE_PORT;
+                     BOOKINGS_MAIL_WORKER_PORT the health port of bookings-invitations's mail
+                     worker (3014), a process of its own (PROCESS_ROLE=mail-worker, nice 10)
   ADMIN_TOKEN        the gateway's operator token (else generated once, kept in .data/dev-secrets.json)
   DEMO_TENANT_ID     the demo tenant (demo); DEMO_API_KEY its key (else generated and kept)
   INTERNAL_TOKEN     shared secret gateway -> services, always on (else generated once, kept in
@@ -40,11 +42,17 @@ function options(argv, env) {
       `apps: ${apps.join(', ')}`,
     );
   const { gateway, services } = classifyApps(only ? apps.filter((a) => only.includes(a)) : apps);
+  // Processes of a service besides its API (bookings-mail-worker), from the same build.
+  const workers = workersOf(services);
   return {
     build: !argv.includes('--no-build'),
     gateway,
     services,
-    ports: appPorts([...(gateway ? [GATEWAY] : []), ...services], env),
+    workers,
+    ports: appPorts(
+      [...(gateway ? [GATEWAY] : []), ...services, ...workers.map((w) => w.name)],
+      env,
+    ),
     natsUrl: env.NATS_URL || 'nats://127.0.0.1:4222',
     tenantId: env.DEMO_TENANT_ID || 'demo',
   };

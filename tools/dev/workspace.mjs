@@ -18,6 +18,28 @@ export const DEFAULT_PORTS = Object.freeze({
 });
 const FIRST_EXTRA_PORT = 3010;
 
+/**
+ * Processes of a service besides the one serving its API, started from the same build (its
+ * dist main.js) with PROCESS_ROLE set; the service's own process then runs with PROCESS_ROLE=api.
+ * bookings-invitations sends its mails from a process of its own, at a lower priority (nice), so
+ * rendering and sending never compete with bookings for the API's event loop. `port`: its health
+ * port (<NAME>_PORT overrides it, e.g. BOOKINGS_MAIL_WORKER_PORT).
+ */
+export const WORKER_PROCESSES = Object.freeze({
+  'bookings-invitations': Object.freeze([
+    Object.freeze({
+      name: 'bookings-mail-worker',
+      role: 'mail-worker',
+      port: 3014,
+      env: Object.freeze({ MAIL_WORKER_NICE: '10' }),
+    }),
+  ]),
+});
+
+/** The worker processes of `services`, each with `app`: the service it belongs to. */
+export const workersOf = (services) =>
+  services.flatMap((app) => (WORKER_PROCESSES[app] ?? []).map((w) => ({ ...w, app })));
+
 /** Variables any Node process may be given without its config class reading them. */
 export const RUNTIME_ENV = Object.freeze(['APOLLO_TELEMETRY_DISABLED', 'NODE_OPTIONS', 'TZ']);
 
@@ -47,9 +69,14 @@ export function hasMigrations(app, root = ROOT) {
   return existsSync(path.join(root, 'prisma', app, 'migrations'));
 }
 
+const WORKER_PORTS = Object.fromEntries(
+  Object.values(WORKER_PROCESSES).flatMap((ws) => ws.map((w) => [w.name, w.port])),
+);
+
 /**
- * The port of each app: `PORT` for the gateway, `<APP>_PORT` for a service (CRM_PEOPLE_PORT),
- * else the design's default. Throws on a value that is not a port number.
+ * The port of each app: `PORT` for the gateway, `<APP>_PORT` for a service (CRM_PEOPLE_PORT) or
+ * a worker process (by its name: BOOKINGS_MAIL_WORKER_PORT), else the design's default. Throws on
+ * a value that is not a port number.
  */
 export function appPorts(apps, env = process.env) {
   const ports = {};
@@ -63,7 +90,7 @@ export function appPorts(apps, env = process.env) {
         throw new Error(`${name}=${JSON.stringify(raw)} is not a port number (1-65535)`);
       ports[app] = port;
     } else {
-      ports[app] = DEFAULT_PORTS[app] ?? extra++;
+      ports[app] = DEFAULT_PORTS[app] ?? WORKER_PORTS[app] ?? extra++;
     }
   }
   const seen = new Map();

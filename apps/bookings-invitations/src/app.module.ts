@@ -17,18 +17,24 @@ import { TicketTypesModule } from './ticket-types/ticket-types.module';
 
 export const SERVICE_NAME = 'bookings-invitations';
 
-// Domain modules, one folder each (src/<domain>/<domain>.module.ts).
+/** Config, i18n (the app's texts), NATS: every process of the service has them. */
+export const serviceCore = (config: BookingsInvitationsConfig) =>
+  ServiceCoreModule.forRoot({
+    service: SERVICE_NAME,
+    config,
+    localeDirs: [path.join(__dirname, 'i18n')],
+  });
+
+// Domain modules, one folder each (src/<domain>/<domain>.module.ts). The process of role
+// `mail-worker` boots MailWorkerProcessModule (mails/mail-worker-process.ts) instead: only what
+// sending mails needs.
 @Module({})
 export class AppModule {
   static forRoot(config: BookingsInvitationsConfig): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        ServiceCoreModule.forRoot({
-          service: SERVICE_NAME,
-          config,
-          localeDirs: [path.join(__dirname, 'i18n')],
-        }),
+        serviceCore(config),
         DatabaseModule,
         OutboxModule,
         subgraphModule(),

@@ -1,6 +1,18 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
 import { FileStorageConfig, toBool } from '@crm/config';
+
+/**
+ * What one process of the service runs (PROCESS_ROLE):
+ * - `api`: REST, GraphQL, NATS consumers, the outbox relay and the import worker; no mail worker;
+ * - `mail-worker`: only the mail worker (renders the PDFs, sends the mail outbox), and on PORT
+ *   nothing but /health/live and /health/ready;
+ * - `all`: both in one process (the default: the app run alone behaves as it always did).
+ * `npm start`, docker-compose.yml and deploy/k8s run an `api` and a `mail-worker` process from
+ * the same build, so rendering and sending never compete with bookings for one event loop.
+ */
+export const PROCESS_ROLES = ['all', 'api', 'mail-worker'] as const;
+export type ProcessRole = (typeof PROCESS_ROLES)[number];
 
 /**
  * FileStorageConfig: the same file settings as the other services (FILE_STORAGE_BACKEND, disk
@@ -70,10 +82,34 @@ export class BookingsInvitationsConfig extends FileStorageConfig {
   @Max(600000)
   SALE_SWEEP_INTERVAL_MS: number = 500;
 
+  /**
+   * Mail worker: how long a claimed mail is hidden from other workers while this one sends it.
+   * Longer than a send can take (SMTP timeouts: 15 s to connect, 60 s per socket read); a worker
+   * that dies (kill -9, OOM) leaves its claimed mails for the next claim after this. Tests
+   * shorten it.
+   */
+  @IsInt()
+  @Min(1000)
+  @Max(86400000)
+  MAIL_LEASE_MS: number = 600000;
+
   /** Mail worker: off on a replica that should not send (mails stay queued for the others). */
   @Transform(toBool)
   @IsBoolean()
   MAIL_WORKER_ENABLED: boolean = true;
+
+  /** What this process runs: `api`, `mail-worker` or `all` (see PROCESS_ROLES above). */
+  @IsIn(PROCESS_ROLES)
+  PROCESS_ROLE: ProcessRole = 'all';
+
+  /**
+   * Role `mail-worker`: the process's nice value (0 normal ... 19 lowest priority), set at start.
+   * On a host it shares with the API (npm start, one compose host) the API gets the CPU first.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(19)
+  MAIL_WORKER_NICE: number = 0;
 
   /**
    * The public link of an invitation (IN9 mails, IN3/IN4 `publicUrl`): `{token}` is replaced by

@@ -147,6 +147,23 @@ describe('docker-compose.yml', () => {
       );
     });
 
+    it('a mail worker of bookings-invitations missing, or in the wrong role', async () => {
+      await expect(edited((d) => delete d.services['bookings-mail-worker'])).resolves.toContain(
+        'app bookings-invitations runs bookings-mail-worker (PROCESS_ROLE=mail-worker): it has no service',
+      );
+      const problems = await edited((d) => {
+        d.services['bookings-mail-worker'].environment!.PROCESS_ROLE = 'all';
+        delete d.services['bookings-invitations'].environment!.PROCESS_ROLE;
+      });
+      expect(problems).toContain('bookings-mail-worker: PROCESS_ROLE should be mail-worker');
+      expect(problems).toContain(
+        'bookings-invitations: PROCESS_ROLE should be api (bookings-mail-worker runs the mail-worker)',
+      );
+      await expect(
+        edited((d) => (d.services['bookings-mail-worker'].build!.args.APP = 'events')),
+      ).resolves.toContain('bookings-mail-worker: runs app events; name the service after its app');
+    });
+
     it('a gateway that does not know where a service is', async () => {
       await expect(
         edited((d) => delete d.services.gateway.environment!.TENANT_INFO_URL),

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { STACK_WORKERS } from '@crm/testing';
 import { callEsm, runEsm, tool } from './support/esm';
 
 const WORKSPACE = tool('tools/dev/workspace.mjs');
@@ -126,6 +127,38 @@ describe('ports', () => {
     });
   });
 
+  it('starts bookings-invitations with a mail worker process of its own, its health port overridable', async () => {
+    await expect(
+      callEsm(WORKSPACE, 'workersOf', ['crm-people', 'bookings-invitations']),
+    ).resolves.toEqual([
+      {
+        app: 'bookings-invitations',
+        name: 'bookings-mail-worker',
+        role: 'mail-worker',
+        port: 3014,
+        env: { MAIL_WORKER_NICE: '10' },
+      },
+    ]);
+    // the e2e stack (@crm/testing startStack) starts the same processes as npm start
+    const apps = await callEsm<string[]>(WORKSPACE, 'listApps');
+    const workers = await callEsm<{ app: string; name: string; role: string }[]>(
+      WORKSPACE,
+      'workersOf',
+      apps,
+    );
+    expect(workers.map(({ app, name, role }) => ({ app, name, role }))).toEqual(
+      Object.entries(STACK_WORKERS).flatMap(([app, ws]) => ws.map((w) => ({ app, ...w }))),
+    );
+    const names = ['bookings-invitations', 'bookings-mail-worker'];
+    await expect(callEsm(WORKSPACE, 'appPorts', names, {})).resolves.toEqual({
+      'bookings-invitations': 3004,
+      'bookings-mail-worker': 3014,
+    });
+    await expect(
+      callEsm(WORKSPACE, 'appPorts', names, { BOOKINGS_MAIL_WORKER_PORT: '23014' }),
+    ).resolves.toMatchObject({ 'bookings-mail-worker': 23014 });
+  });
+
   it('names the variable of a bad port and the apps of a clash', async () => {
     await expect(callEsm(WORKSPACE, 'appPorts', apps, { TENANT_INFO_PORT: 'x1' })).rejects.toThrow(
       'TENANT_INFO_PORT="x1" is not a port number',
@@ -167,6 +200,27 @@ describe('app environment', () => {
       smtpUrl: 'smtp://127.0.0.1:2525',
     });
     expect(env.SMTP_URL).toBe('smtp://127.0.0.1:2525');
+  });
+
+  it('sets the role of a process of a service that runs in several, its defaults overridable', async () => {
+    const worker = (env: Record<string, string>) =>
+      callEsm<Record<string, string>>(APP_ENV, 'serviceEnv', {
+        env,
+        port: 3014,
+        databaseUrl: 'postgresql://p@h/bookings_invitations',
+        natsUrl: 'nats://127.0.0.1:24222',
+        internalToken: 'generated-internal-token',
+        role: 'mail-worker',
+        defaults: { MAIL_WORKER_NICE: '10' },
+      });
+    await expect(worker({ PROCESS_ROLE: 'all' })).resolves.toMatchObject({
+      PROCESS_ROLE: 'mail-worker',
+      MAIL_WORKER_NICE: '10',
+      PORT: '3014',
+    });
+    await expect(worker({ MAIL_WORKER_NICE: '0' })).resolves.toMatchObject({
+      MAIL_WORKER_NICE: '0',
+    });
   });
 
   it('lets SERVICES_HOST open the services to other interfaces', async () => {

@@ -56,7 +56,8 @@ describe('deploy/k8s/base', () => {
   it('deploys every app found in apps/ (today at least crm-people, tenant-info, gateway)', () => {
     expect(facts.apps).toEqual(expect.arrayContaining(['crm-people', 'gateway', 'tenant-info']));
     const deployments = [...byKind(docs, 'Deployment').keys()];
-    expect(deployments.sort()).toEqual([...facts.apps].sort());
+    // and the worker processes of services (bookings-mail-worker), which have no Service
+    expect(deployments.sort()).toEqual([...facts.apps, ...facts.workers.map((w) => w.name)].sort());
     expect([...byKind(docs, 'Service').keys()].sort()).toEqual([...facts.apps].sort());
   });
 
@@ -105,6 +106,33 @@ describe('deploy/k8s/base', () => {
           ),
         ),
       ).toContainEqual(expect.stringMatching(/^app \S+: no Deployment$/));
+    });
+
+    it('a mail worker without its Deployment, in the wrong role, or behind the API Service', () => {
+      const worker = 'bookings-mail-worker';
+      expect(
+        problemsAfter((all) =>
+          all.splice(
+            all.findIndex((d) => d.kind === 'Deployment' && d.metadata?.name === worker),
+            1,
+          ),
+        ),
+      ).toContain(`worker ${worker} of bookings-invitations: no Deployment`);
+      const role = (c: Container) =>
+        (c.env as { name: string; value?: string }[]).find((e) => e.name === 'PROCESS_ROLE')!;
+      const problems = problemsAfter((all) => {
+        role(containerOf(all, 'Deployment', worker)).value = 'all';
+        role(containerOf(all, 'Deployment', 'bookings-invitations')).value = 'all';
+        const tpl = (byKind(all, 'Deployment').get(worker)!.spec as any).template;
+        tpl.metadata.labels['app.kubernetes.io/name'] = 'bookings-invitations';
+      });
+      expect(problems).toContain(`Deployment/${worker}: PROCESS_ROLE should be mail-worker`);
+      expect(problems).toContain(
+        `Deployment/bookings-invitations: PROCESS_ROLE should be api (${worker} runs the mail-worker)`,
+      );
+      expect(problems).toContain(
+        `Service/bookings-invitations: selector also matches the pods of Deployment/${worker}`,
+      );
     });
 
     it('a variable the app does not read', () => {
@@ -349,7 +377,9 @@ describe.each([['base'], ...OVERLAYS.map((o) => [`overlays/${o}`])])(
     (rendered ? it : it.skip)('renders objects that pass every rule', () => {
       const all = rendered!();
       expect(checkManifests(all, secrets, facts)).toEqual([]);
-      expect([...byKind(all, 'Deployment').keys()].sort()).toEqual([...facts.apps].sort());
+      expect([...byKind(all, 'Deployment').keys()].sort()).toEqual(
+        [...facts.apps, ...facts.workers.map((w) => w.name)].sort(),
+      );
     });
   },
 );

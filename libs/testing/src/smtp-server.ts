@@ -35,6 +35,11 @@ export async function startSmtpServer(
     port?: number;
     /** Recipients answered with 550 at RCPT TO (a permanent rejection). */
     refuseRecipient?: (address: string) => boolean;
+    /**
+     * A slow server: each message is accepted (kept, then answered 250) this long after its data
+     * arrived, so a test can stop a sender while mails are in flight.
+     */
+    acceptDelayMs?: number;
   } = {},
 ): Promise<TestSmtpServer> {
   const port = opts.port ?? (await freePort());
@@ -63,7 +68,11 @@ export async function startSmtpServer(
         stream.on('error', callback);
         stream.on('end', () => {
           const raw = Buffer.concat(chunks);
-          simpleParser(raw)
+          const accepted = opts.acceptDelayMs
+            ? new Promise((r) => setTimeout(r, opts.acceptDelayMs))
+            : Promise.resolve();
+          accepted
+            .then(() => simpleParser(raw))
             .then((parsed) => {
               messages.push({
                 to: session.envelope.rcptTo.map((r) => r.address),

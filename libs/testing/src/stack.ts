@@ -13,6 +13,8 @@ export const serviceUrlVariable = (service: string) =>
 
 export interface StackProcess {
   name: string;
+  /** The app whose build it runs, when not `name` (a worker process: bookings-mail-worker). */
+  app?: string;
   url: string;
   env: Record<string, string>;
   child: ChildProcess | null;
@@ -49,16 +51,19 @@ async function waitReady(p: StackProcess, timeoutMs = 90_000): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 150));
   }
-  throw new Error(`${p.name} did not become ready (${last}). Output:\n${p.log.join('')}`);
+  const exit = p.child?.exitCode ?? p.child?.signalCode;
+  const ended = exit !== null && exit !== undefined ? `, exited: ${exit}` : '';
+  throw new Error(`${p.name} did not become ready (${last}${ended}). Output:\n${p.log.join('')}`);
 }
 
 function spawnProcess(p: StackProcess): void {
-  const main = path.join(ROOT, 'dist/apps', p.name, 'src/main.js');
+  const main = path.join(ROOT, 'dist/apps', p.app ?? p.name, 'src/main.js');
   if (!existsSync(main)) throw new Error(`${main} is missing: run node tools/build.mjs first`);
   const child = spawn(process.execPath, ['--enable-source-maps', main], {
     env: { ...process.env, ...p.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  child.once('error', (err) => p.log.push(`spawn failed: ${err.message}\n`));
   const keep = (b: Buffer) => {
     p.log.push(b.toString());
     if (p.log.length > 400) p.log.splice(0, p.log.length - 400);
@@ -100,6 +105,15 @@ export function testMailWorkerEnv(env: Record<string, string> = {}): Record<stri
 }
 
 /**
+ * Processes of a service besides its API, as `npm start` runs them (tools/dev/workspace.mjs
+ * WORKER_PROCESSES; ops-e2e checks the two agree): bookings-invitations's mail worker. The
+ * service then runs with PROCESS_ROLE=api.
+ */
+export const STACK_WORKERS: Readonly<Record<string, readonly { name: string; role: string }[]>> = {
+  'bookings-invitations': [{ name: 'bookings-mail-worker', role: 'mail-worker' }],
+};
+
+/**
  * Starts the built services and the gateway as real processes (as `npm start` does), each service
  * on a fresh database of its own, all on free ports. `name` keeps databases of test files apart;
  * `options.env` is given to every process (e.g. a NATS_URL of the test's own).
@@ -113,7 +127,7 @@ export async function startStack(
   const internalToken = randomBytes(24).toString('base64url');
   const processes = new Map<string, StackProcess>();
   // Every process on 127.0.0.1 only, as under npm start.
-  const base = {
+  const base: Record<string, string> = {
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
     NATS_URL: NATS_TEST_URL,
@@ -138,7 +152,9 @@ export async function startStack(
   };
 
   try {
-    await Promise.all(
+    // Settled, not Promise.all: a service that fails must not leave the others (or a worker)
+    // still being started when the stack is shut down, to run on after the test.
+    const settled = await Promise.allSettled(
       services.map(async (svc) => {
         const db = await freshDatabase(svc, `${svc.replace(/-/g, '_')}_e2e_${name}`);
         const port = await freePort();
@@ -150,10 +166,30 @@ export async function startStack(
           log: [],
         };
         processes.set(svc, p);
-        spawnProcess(p);
-        await waitReady(p);
+        // The mail worker only where mails are sent (a test's SMTP_URL, testMailWorkerEnv):
+        // elsewhere it would idle, a process more on the shared cores.
+        const workers = base.MAIL_WORKER_ENABLED === 'false' ? [] : (STACK_WORKERS[svc] ?? []);
+        if (workers.length) p.env.PROCESS_ROLE = 'api';
+        const started = [p];
+        for (const w of workers) {
+          const wPort = await freePort();
+          const wp: StackProcess = {
+            name: w.name,
+            app: svc,
+            url: `http://127.0.0.1:${wPort}`,
+            env: { ...p.env, PORT: String(wPort), PROCESS_ROLE: w.role },
+            child: null,
+            log: [],
+          };
+          processes.set(w.name, wp);
+          started.push(wp);
+        }
+        for (const x of started) spawnProcess(x);
+        await Promise.all(started.map((x) => waitReady(x)));
       }),
     );
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
     const port = await freePort();
     const gateway: StackProcess = {
       name: 'gateway',

@@ -15,12 +15,6 @@ import { AttachmentGoneError, MailAttachments, type RenderedAttachment } from '.
 import { MAIL_CHANNEL, type MailAttachment } from './mail-outbox';
 import { isPermanentSmtpError, mailRetryDelayMs } from './mail-retry';
 
-/**
- * How long a claimed mail is hidden from other workers while this one sends it. Longer than a
- * send can take (SMTP timeouts below); a worker that dies meanwhile leaves it for the next claim.
- */
-const LEASE_MS = 10 * 60 * 1000;
-
 interface ClaimedMail {
   id: string;
   tenantId: string;
@@ -38,6 +32,14 @@ export function mailDomainOf(from: string): string {
   const address = /<([^>]+)>/.exec(from)?.[1] ?? from;
   return address.split('@')[1]?.trim() || 'localhost';
 }
+
+/**
+ * Whether this process sends the mail outbox: the worker is on (MAIL_WORKER_ENABLED) and the
+ * process is not an `api` one (PROCESS_ROLE; a `mail-worker` process sends for it).
+ */
+export const sendsMails = (
+  config: Pick<BookingsInvitationsConfig, 'MAIL_WORKER_ENABLED' | 'PROCESS_ROLE'>,
+): boolean => config.MAIL_WORKER_ENABLED && config.PROCESS_ROLE !== 'api';
 
 /** Deterministic from the mail's id: a receiver can drop a repeat sent after a crash. */
 export const messageIdOf = (mailId: string, domain: string) => `<${mailId}@${domain}>`;
@@ -69,7 +71,7 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   onApplicationBootstrap(): void {
-    if (this.config.MAIL_WORKER_ENABLED) this.start();
+    if (sendsMails(this.config)) this.start();
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -166,7 +168,7 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
         RETURNING m."id"::text AS "id", m."tenantId", m."toAddress", m."toName", m."language",
                   m."subject", m."text", m."attachments", m."attempts"`,
       this.config.MAIL_BATCH_SIZE,
-      LEASE_MS,
+      this.config.MAIL_LEASE_MS,
     );
   }
 

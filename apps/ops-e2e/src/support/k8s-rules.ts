@@ -6,7 +6,9 @@
 // read, a migration Job per service, requests and a memory limit, a PodDisruptionBudget, a
 // NetworkPolicy (and the namespace's default deny), a HorizontalPodAutoscaler, the preStop pause
 // and drain inside the grace period, the restricted security context, topology spread, and the
-// object storage for the services that keep files.
+// object storage for the services that keep files. A service's worker process (bookings-mail-worker)
+// is a Deployment of its own: the service's image in its PROCESS_ROLE, no Service, the same
+// platform rules except the preStop pause and drain (nothing routes to it).
 
 export type Doc = {
   apiVersion?: string;
@@ -26,6 +28,8 @@ export interface WorkspaceFacts {
   runtimeEnv: string[];
   databaseName: Record<string, string>;
   envPrefix: Record<string, string>;
+  /** Processes of a service besides its API (tools/dev/workspace.mjs WORKER_PROCESSES). */
+  workers: { app: string; name: string; role: string }[];
 }
 
 const API_VERSIONS: Record<string, string> = {
@@ -57,6 +61,8 @@ export const FILE_STORAGE_ENV = Object.freeze({
 const S3_SECRETS = ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'];
 /** Seconds a request in flight may still take after the drain, before SIGKILL. */
 export const IN_FLIGHT_BUDGET_S = 10;
+/** ServiceConfig's SHUTDOWN_TIMEOUT_MS when a Deployment does not set it. */
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 const ZONE = 'topology.kubernetes.io/zone';
 const HOSTNAME = 'kubernetes.io/hostname';
 
@@ -305,8 +311,78 @@ export function checkManifests(docs: Doc[], secrets: Doc[], facts: WorkspaceFact
         `secrets.example.yaml: ${appDb?.name} should name database ${facts.databaseName[app]}`,
       );
   }
+  for (const w of facts.workers ?? []) {
+    const dep = deployments.get(w.name);
+    const id = `Deployment/${w.name}`;
+    if (!dep) {
+      problems.push(`worker ${w.name} of ${w.app}: no Deployment`);
+      continue;
+    }
+    const spec = dep.spec as { selector?: Selector; template?: PodTemplate };
+    const podLabels = spec.template?.metadata?.labels;
+    if (!subset(spec.selector?.matchLabels, podLabels))
+      problems.push(`${id}: selector.matchLabels do not match the pod labels`);
+    for (const [name, svc] of services)
+      if (subset((svc.spec as { selector?: Record<string, string> }).selector, podLabels))
+        problems.push(`Service/${name}: selector also matches the pods of ${id}`);
+    const c = spec.template?.spec?.containers?.[0];
+    if (!c) {
+      problems.push(`${id}: no container`);
+      continue;
+    }
+    if (imagePath(c.image) !== `crm-events/${w.app}`)
+      problems.push(`${id}: image ${c.image}, expected crm-events/${w.app}`);
+    const appImage = containerOfDoc(deployments.get(w.app))?.image;
+    if (appImage && c.image !== appImage)
+      problems.push(`${id}: image ${c.image}, expected the image of ${w.app} (${appImage})`);
+    const portNames = (c.ports ?? []).map((p) => p.name);
+    if (!c.ports?.some((p) => p.name === 'http' && p.containerPort === 3000))
+      problems.push(`${id}: no container port "http" 3000`);
+    for (const [name, path] of [
+      ['readinessProbe', '/health/ready'],
+      ['livenessProbe', '/health/live'],
+    ] as const) {
+      const get = c[name]?.httpGet;
+      if (get?.path !== path) problems.push(`${id}: ${name} should GET ${path}`);
+      else if (typeof get.port === 'string' && !portNames.includes(get.port))
+        problems.push(`${id}: ${name} uses port ${get.port}, which the container lacks`);
+    }
+    if (
+      !c.resources?.requests?.cpu ||
+      !c.resources?.requests?.memory ||
+      !c.resources?.limits?.memory
+    )
+      problems.push(`${id}: resources need requests (cpu, memory) and a memory limit`);
+    const env = envOf(id, c);
+    const reads = facts.env[w.app];
+    for (const n of env)
+      if (!reads.names.includes(n) && !facts.runtimeEnv.includes(n))
+        problems.push(`${id}: environment ${n} is not read by ${w.app}`);
+    for (const n of [...reads.required, ...reads.production])
+      if (!env.includes(n)) problems.push(`${id}: environment ${n} is required by ${w.app}`);
+    for (const n of ['DATABASE_URL', 'INTERNAL_TOKEN', ...S3_SECRETS])
+      if (env.includes(n) && !secretOf(c, n)) problems.push(`${id}: ${n} must come from a Secret`);
+    const appDb = secretOf(containerOfDoc(deployments.get(w.app)), 'DATABASE_URL');
+    const db = secretOf(c, 'DATABASE_URL');
+    if (appDb && (db?.name !== appDb.name || db?.key !== appDb.key))
+      problems.push(`${id}: DATABASE_URL should come from the Secret ${w.app} reads`);
+    const role = (x: Container | undefined) =>
+      x?.env?.find((e) => e.name === 'PROCESS_ROLE')?.value;
+    if (role(c) !== w.role) problems.push(`${id}: PROCESS_ROLE should be ${w.role}`);
+    if (deployments.has(w.app) && role(containerOfDoc(deployments.get(w.app))) !== 'api')
+      problems.push(
+        `Deployment/${w.app}: PROCESS_ROLE should be api (${w.name} runs the ${w.role})`,
+      );
+    const ownsFiles = reads.names.includes('FILE_STORAGE_BACKEND');
+    problems.push(
+      ...platformProblems(id, w.name, spec, c, docs, ownsFiles, { s3Prefix: w.app, worker: true }),
+    );
+  }
   return problems;
 }
+
+const containerOfDoc = (d: Doc | undefined): Container | undefined =>
+  (d?.spec as { template?: PodTemplate } | undefined)?.template?.spec?.containers?.[0];
 
 /** Whether `selector` (non-empty) selects pods labelled `labels`. */
 const selects = (selector: Selector | undefined, labels: Record<string, string> | undefined) =>
@@ -320,6 +396,8 @@ function platformProblems(
   c: Container,
   docs: Doc[],
   ownsFiles: boolean,
+  /** `worker`: no Service routes to it (no preStop pause or drain); `s3Prefix`: else `app`. */
+  opts: { s3Prefix?: string; worker?: boolean } = {},
 ): string[] {
   const problems: string[] = [];
   const pod = spec.template?.spec ?? {};
@@ -398,16 +476,27 @@ function platformProblems(
   const preStop = c.lifecycle?.preStop;
   const execSleep = preStop?.exec?.command?.join(' ').match(/^(?:\/bin\/)?sleep (\d+)$/)?.[1];
   const pause = preStop?.sleep?.seconds ?? (execSleep ? Number(execSleep) : undefined);
-  if (pause === undefined) problems.push(`${id}: no preStop sleep`);
-  const drainMs = c.env?.find((e) => e.name === 'SHUTDOWN_DRAIN_MS')?.value;
-  if (drainMs === undefined || !/^\d+$/.test(drainMs))
-    problems.push(`${id}: SHUTDOWN_DRAIN_MS is not set to a number of milliseconds`);
   const grace = pod.terminationGracePeriodSeconds ?? 30;
-  const needed = (pause ?? 0) + Number(drainMs ?? 0) / 1000 + IN_FLIGHT_BUDGET_S;
-  if (grace <= needed)
-    problems.push(
-      `${id}: terminationGracePeriodSeconds ${grace} must exceed preStop ${pause ?? 0} s + drain ${Number(drainMs ?? 0) / 1000} s + ${IN_FLIGHT_BUDGET_S} s in flight`,
+  if (opts.worker) {
+    // It finishes its work in flight within SHUTDOWN_TIMEOUT_MS (default 10 s), before SIGKILL.
+    const closeMs = Number(
+      c.env?.find((e) => e.name === 'SHUTDOWN_TIMEOUT_MS')?.value ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
     );
+    if (!(grace > closeMs / 1000))
+      problems.push(
+        `${id}: terminationGracePeriodSeconds ${grace} must exceed SHUTDOWN_TIMEOUT_MS ${closeMs / 1000} s`,
+      );
+  } else {
+    if (pause === undefined) problems.push(`${id}: no preStop sleep`);
+    const drainMs = c.env?.find((e) => e.name === 'SHUTDOWN_DRAIN_MS')?.value;
+    if (drainMs === undefined || !/^\d+$/.test(drainMs))
+      problems.push(`${id}: SHUTDOWN_DRAIN_MS is not set to a number of milliseconds`);
+    const needed = (pause ?? 0) + Number(drainMs ?? 0) / 1000 + IN_FLIGHT_BUDGET_S;
+    if (grace <= needed)
+      problems.push(
+        `${id}: terminationGracePeriodSeconds ${grace} must exceed preStop ${pause ?? 0} s + drain ${Number(drainMs ?? 0) / 1000} s + ${IN_FLIGHT_BUDGET_S} s in flight`,
+      );
+  }
 
   // The restricted Pod Security Standard; the pod's settings count for its containers.
   const sc = { ...pod.securityContext, ...c.securityContext };
@@ -444,8 +533,9 @@ function platformProblems(
     }
     for (const n of FILE_STORAGE_ENV.files)
       if (!names.has(n)) problems.push(`${id}: keeps files but ${n} is not set`);
-    if (c.env?.find((e) => e.name === 'S3_PREFIX')?.value !== app)
-      problems.push(`${id}: S3_PREFIX should be ${app}`);
+    const prefix = opts.s3Prefix ?? app;
+    if (c.env?.find((e) => e.name === 'S3_PREFIX')?.value !== prefix)
+      problems.push(`${id}: S3_PREFIX should be ${prefix}`);
     if (pod.volumes?.some((v) => v.persistentVolumeClaim))
       problems.push(`${id}: files belong in the object storage, not a PersistentVolumeClaim`);
   }

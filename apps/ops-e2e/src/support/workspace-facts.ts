@@ -3,7 +3,7 @@ import type { WorkspaceFacts } from './k8s-rules';
 
 /**
  * What tools/dev/workspace.mjs finds in a repository (this one unless `root` names another):
- * apps, the env they read, migrations.
+ * apps, the env they read, migrations, the worker processes of services (WORKER_PROCESSES).
  */
 export function loadWorkspaceFacts(root?: string): Promise<WorkspaceFacts> {
   return runEsm<WorkspaceFacts>(
@@ -18,6 +18,7 @@ export function loadWorkspaceFacts(root?: string): Promise<WorkspaceFacts> {
        runtimeEnv: [...w.RUNTIME_ENV],
        databaseName: each(w.databaseName),
        envPrefix: each(w.envPrefix),
+       workers: w.workersOf(apps).map(({ app, name, role }) => ({ app, name, role })),
      };`,
   );
 }

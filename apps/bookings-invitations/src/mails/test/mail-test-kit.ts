@@ -44,8 +44,12 @@ export class MailTestKit {
     readonly smtp: TestSmtpServer,
   ) {}
 
-  static async start(dbName: string, env: Record<string, string> = {}): Promise<MailTestKit> {
-    const smtp = await startSmtpServer({ refuseRecipient: REFUSED });
+  static async start(
+    dbName: string,
+    env: Record<string, string> = {},
+    smtpOptions: { acceptDelayMs?: number } = {},
+  ): Promise<MailTestKit> {
+    const smtp = await startSmtpServer({ refuseRecipient: REFUSED, ...smtpOptions });
     try {
       const svc = await startBookingsInvitations(dbName, {
         SMTP_URL: smtp.url,
