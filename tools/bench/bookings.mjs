@@ -27,7 +27,14 @@ import { checkInScenario } from './bookings-checkin.mjs';
 import { importScenario } from './bookings-import.mjs';
 import { onSaleScenario } from './bookings-onsale.mjs';
 import { benchAll, freePort, printTable, problems, row } from './measure.mjs';
-import { benchDbName, benchServer, recreateDatabase, secret, startApp } from './stack.mjs';
+import {
+  benchDbName,
+  benchServer,
+  recreateDatabase,
+  secret,
+  startApp,
+  startService,
+} from './stack.mjs';
 import { workersOf } from '../dev/workspace.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -192,37 +199,24 @@ export async function main() {
   const mailWorker = process.env.BENCH_MAIL_WORKER ?? 'process';
   if (!['process', 'in-app', 'off'].includes(mailWorker))
     throw new Error(`BENCH_MAIL_WORKER=${mailWorker}: process, in-app or off`);
-  const workers = mailWorker === 'process' ? workersOf(['bookings-invitations']) : [];
-  const app = await startApp('bookings-invitations', port, {
-    ...env,
-    PROCESS_ROLE: mailWorker === 'process' ? 'api' : 'all',
-    ...(mailWorker === 'off' ? { MAIL_WORKER_ENABLED: 'false' } : {}),
-  });
-  const started = [app];
-  try {
-    for (const w of workers)
-      started.push(
-        await startApp(
-          w.name,
-          await freePort(),
-          {
-            ...w.env,
+  const started =
+    mailWorker === 'process'
+      ? await startService('bookings-invitations', port, {
+          ...env,
+          ...(process.env.BENCH_MAIL_WORKER_NICE
+            ? { MAIL_WORKER_NICE: process.env.BENCH_MAIL_WORKER_NICE }
+            : {}),
+        })
+      : [
+          await startApp('bookings-invitations', port, {
             ...env,
-            PROCESS_ROLE: w.role,
-            ...(process.env.BENCH_MAIL_WORKER_NICE
-              ? { MAIL_WORKER_NICE: process.env.BENCH_MAIL_WORKER_NICE }
-              : {}),
-          },
-          { app: w.app },
-        ),
-      );
-  } catch (err) {
-    for (const p of started) await p.stop();
-    await nats.stop();
-    throw err;
-  }
+            PROCESS_ROLE: 'all',
+            ...(mailWorker === 'off' ? { MAIL_WORKER_ENABLED: 'false' } : {}),
+          }),
+        ];
+  const [app, ...workers] = started;
   console.log(
-    `bench bookings: mail worker ${mailWorker === 'process' ? `in ${workers.map((w) => w.name).join(', ')} (nice ${process.env.BENCH_MAIL_WORKER_NICE ?? workers[0]?.env.MAIL_WORKER_NICE ?? 0})` : mailWorker}`,
+    `bench bookings: mail worker ${mailWorker === 'process' ? `in ${workers.map((w) => w.name).join(', ')} (nice ${process.env.BENCH_MAIL_WORKER_NICE ?? workersOf(['bookings-invitations'])[0]?.env.MAIL_WORKER_NICE ?? 0})` : mailWorker}`,
   );
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   const rows = [];

@@ -46,7 +46,7 @@ import {
   benchDbName,
   benchServer,
   recreateDatabase,
-  startApp,
+  startService,
   startBenchStack,
 } from './stack.mjs';
 
@@ -474,8 +474,12 @@ async function phases(ctx) {
     rows.push(tableRow(scenario, 'both events together', two, hot));
   }
   if (run(3)) {
-    const second = await startApp('bookings-invitations', await freePort(), ctx.stack.bookingsEnv);
-    ctx.stack.add(second);
+    const [second, ...workers] = await startService(
+      'bookings-invitations',
+      await freePort(),
+      ctx.stack.bookingsEnv,
+    );
+    for (const app of [second, ...workers]) ctx.stack.add(app);
     await warmUp(ctx, [url, second.url]);
     const sale = await eventOnSale(ctx, main, SEATS, 'Two replicas');
     const clients = split(CLIENTS, 2);

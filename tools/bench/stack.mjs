@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { workersOf } from '../dev/workspace.mjs';
 import { freePort } from './measure.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -72,6 +73,33 @@ async function waitReady(url, child, name) {
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${name} did not become ready at ${url}`);
+}
+
+/**
+ * A service as `npm start` runs it: its API process (PROCESS_ROLE=api when it has worker
+ * processes) and each worker process (tools/dev/workspace.mjs WORKER_PROCESSES, e.g.
+ * bookings-invitations' mail worker at nice 10), all with `env`. The API first in the list.
+ */
+export async function startService(name, port, env) {
+  const workers = workersOf([name]);
+  const started = [
+    await startApp(name, port, workers.length ? { ...env, PROCESS_ROLE: 'api' } : env),
+  ];
+  try {
+    for (const w of workers)
+      started.push(
+        await startApp(
+          w.name,
+          await freePort(),
+          { ...w.env, ...env, PROCESS_ROLE: w.role },
+          { app: w.app },
+        ),
+      );
+  } catch (err) {
+    for (const p of started) await p.stop();
+    throw err;
+  }
+  return started;
 }
 
 /**
@@ -225,7 +253,9 @@ export async function startBenchStack({
     }
     const bookingsServiceEnv = { ...service, DATABASE_URL: bookingsDb, ...bookingsEnv };
     if (bookingsDb) {
-      apps.push(await startApp('bookings-invitations', ports.bookings, bookingsServiceEnv));
+      apps.push(
+        ...(await startService('bookings-invitations', ports.bookings, bookingsServiceEnv)),
+      );
       subgraphs.push(...(eventsDb ? ['events'] : []), 'bookings-invitations');
     }
     apps.push(
