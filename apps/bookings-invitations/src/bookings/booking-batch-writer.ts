@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import Decimal from 'decimal.js';
 import { randomBytes } from 'node:crypto';
 import { AppException } from '@crm/errors';
 import {
@@ -10,6 +9,7 @@ import {
   Subjects,
 } from '@crm/messaging';
 import { CapacityRepository, SoldOut } from '../capacity/capacity.repository';
+import { Money } from '../common/money';
 import { admitInOrder } from '../capacity/seat-admission';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import type { Prisma } from '../generated/prisma/client';
@@ -22,8 +22,6 @@ import { conflict, problem } from './booking-problems';
 import { BookingsRepository, NewBookingRow, NewTicketRow, Tx } from './bookings.repository';
 import type { Booking } from './dto/booking.output';
 import { drawInvoiceNumbers } from './invoice-numbers';
-
-const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 
 /** What became of a booking of a batch. */
 export type BookingOutcome =

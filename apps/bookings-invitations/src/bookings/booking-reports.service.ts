@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import Decimal from 'decimal.js';
 import { I18nService } from 'nestjs-i18n';
 import { Paged, paged } from '@crm/envelope';
 import { AppException, isUuid, throwIfProblems } from '@crm/errors';
 import { skipTake } from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
 import { TicketCancellation } from '../capacity/ticket-cancellation';
+import { Money, sumMoney } from '../common/money';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import { dayIn } from '../ticket-types/ticket-prices';
 import { actorOf, addBookingHistory } from './booking-history';
@@ -18,8 +18,6 @@ import type {
   ConsistencyProblem,
   ConsistencyReport,
 } from './dto/booking.output';
-
-const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 
 const validZone = (tz: string) => {
   try {
@@ -190,8 +188,7 @@ export class BookingReports {
         }
       }
       // totals = the sums of the tickets' frozen prices (with the taxes as repaired above)
-      const sum = (f: (t: (typeof tickets)[number]) => string) =>
-        tickets.reduce((s, t) => s.plus(f(t)), new Money(0)).toFixed(2);
+      const sum = (f: (t: (typeof tickets)[number]) => string) => sumMoney(tickets, f);
       const totals = {
         totalNet: sum((t) => t.priceNet.toString()),
         totalTax: sum((t) => taxOf.get(t.id)!),
