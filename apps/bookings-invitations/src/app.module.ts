@@ -6,6 +6,7 @@ import { BookingsModule } from './bookings/bookings.module';
 import { CapacityModule } from './capacity/capacity.module';
 import { CrossServiceModule } from './cross-service/cross-service.module';
 import { DatabaseModule } from './database/database.module';
+import { RepositoriesModule } from './database/repositories.module';
 import { EventCopiesModule } from './event-copies/event-copies.module';
 import { EventTicketsModule } from './event-tickets/event-tickets.module';
 import { InvoicesModule } from './invoices/invoices.module';
@@ -29,6 +30,7 @@ export class AppModule {
           localeDirs: [path.join(__dirname, 'i18n')],
         }),
         DatabaseModule,
+        RepositoriesModule,
         OutboxModule,
         subgraphModule(),
         CapacityModule,

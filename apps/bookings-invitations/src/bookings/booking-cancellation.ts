@@ -4,13 +4,14 @@ import { AppException } from '@crm/errors';
 import { addOutboxEvent, BookingCancelledEvent, Subjects } from '@crm/messaging';
 import { TicketCancellation } from '../capacity/ticket-cancellation';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
-import { enqueueMail } from '../mails/mail-outbox';
-import { Actor, addBookingHistory } from './booking-history';
+import { Actor } from './booking-history';
 import { BookingMails } from './booking-mails';
 import { conflict } from './booking-problems';
 import { cancellationQuote, CancellationQuote } from './cancellation-rules';
 import { BookingsRepository, Tx } from './bookings.repository';
 import { paymentStatusAfterCancel } from './payment-status';
+import { BookingHistoryRepository } from './booking-history.repository';
+import { MailsRepository } from '../mails/mails.repository';
 
 export interface CancelOptions {
   /** booker | organiser | invitation-rejected | event-deleted (BookingCancelledEvent.reason) */
@@ -51,6 +52,8 @@ export class BookingCancellation {
     private readonly tickets: TicketCancellation,
     private readonly mails: BookingMails,
     private readonly i18n: I18nService,
+    private readonly history: BookingHistoryRepository,
+    private readonly mailbox: MailsRepository,
   ) {}
 
   async cancel(
@@ -102,7 +105,7 @@ export class BookingCancellation {
         modifiedByUserId: opts.actor.actorUserId ?? null,
       },
     });
-    await addBookingHistory(tx, opts.actor, {
+    await this.history.add(tx, opts.actor, {
       tenantId,
       eventId: booking.eventId,
       bookingId: booking.id,
@@ -137,7 +140,7 @@ export class BookingCancellation {
       subject: Subjects.bookingsInvitations.bookingCancelled,
       payload,
     });
-    await enqueueMail(
+    await this.mailbox.enqueue(
       tx,
       this.mails.cancellation(
         {

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
+import { utcTimestamp as utc } from '../database/utc-timestamp';
 import type { Prisma } from '../generated/prisma/client';
 import type { BookingWithTickets } from './booking.mapper';
 
 export type Tx = Prisma.TransactionClient;
-
-/** A date as the UTC wall-clock text a `timestamp` column holds (Prisma's convention). */
-const utc = (d: Date) => d.toISOString().replace('T', ' ').replace('Z', '');
 
 /** A public booking as BookingBatchWriter writes it (status confirmed, by `public`). */
 export interface NewBookingRow {
@@ -30,26 +28,6 @@ export interface NewBookingRow {
   confirmationToken: string;
 }
 
-/** A valid ticket of a new booking, its price frozen. */
-export interface NewTicketRow {
-  id: string;
-  tenantId: string;
-  eventId: string;
-  bookingId: string;
-  ticketTypeId: string;
-  ticketTypeName: string;
-  priceGross: string;
-  priceNet: string;
-  priceTax: string;
-  taxRatePercent: string;
-  taxRateId: string | null;
-  participantFirstname: string;
-  participantLastname: string;
-  participantEmail: string | null;
-  dateCreated: Date;
-  dateModified: Date;
-}
-
 export const BOOKING_SORT_FIELDS = [
   'dateCreated',
   'dateModified',
@@ -63,6 +41,16 @@ export const BOOKING_SORT_FIELDS = [
   'id',
 ] as const;
 
+/** BK13: one day of an event's bookings (in its zone), revenue as numeric text. */
+export interface DayStatistics {
+  day: string;
+  booked: number;
+  cancelled: number;
+  tickets: number;
+  net: string;
+  gross: string;
+}
+
 /** Waiting for a pooled connection under a burst of bookings is fine; a 500 is not. */
 export const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 } as const;
 
@@ -73,6 +61,11 @@ export class BookingsRepository {
 
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.prisma.$transaction(fn, TX_OPTIONS);
+  }
+
+  /** Runs `fn` with the plain client: the same steps as in a transaction, without one. */
+  withoutTransaction<T>(fn: (db: Tx) => Promise<T>): Promise<T> {
+    return fn(this.prisma);
   }
 
   /**
@@ -105,30 +98,52 @@ export class BookingsRepository {
                invitation, website, currency, net, tax, gross, tiers, token)`;
   }
 
-  /** Inserts a batch's tickets in one statement (see insertMany). */
-  async insertTickets(tx: Tx, rows: NewTicketRow[]): Promise<void> {
-    const col = <K extends keyof NewTicketRow>(k: K) => rows.map((r) => r[k]);
-    await tx.$executeRaw`
-      INSERT INTO "EventTicket" (id, "tenantId", "eventId", "bookingId", "ticketTypeId",
-        "ticketTypeName", "priceGross", "priceNet", "priceTax", "taxRatePercent", "taxRateId",
-        status, "participantFirstname", "participantLastname", "participantEmail", "dateCreated",
-        "dateModified")
-      SELECT x.id, x.tenant, x.event, x.booking, x.type, x.name, x.gross, x.net, x.tax, x.rate,
-             x.rate_id, 'valid', x.firstname, x.lastname, x.email, x.created, x.modified
-        FROM unnest(${col('id')}::uuid[], ${col('tenantId')}::text[], ${col('eventId')}::uuid[],
-               ${col('bookingId')}::uuid[], ${col('ticketTypeId')}::uuid[],
-               ${col('ticketTypeName')}::text[], ${col('priceGross')}::numeric[],
-               ${col('priceNet')}::numeric[], ${col('priceTax')}::numeric[],
-               ${col('taxRatePercent')}::numeric[], ${col('taxRateId')}::text[],
-               ${col('participantFirstname')}::text[], ${col('participantLastname')}::text[],
-               ${col('participantEmail')}::text[], ${rows.map((r) => utc(r.dateCreated))}::timestamp[],
-               ${rows.map((r) => utc(r.dateModified))}::timestamp[])
-          AS x(id, tenant, event, booking, type, name, gross, net, tax, rate, rate_id, firstname,
-               lastname, email, created, modified)`;
-  }
-
   find(tenantId: string, id: string, db: Tx = this.prisma): Promise<BookingWithTickets | null> {
     return db.booking.findFirst({ where: { tenantId, id }, include: { tickets: true } });
+  }
+
+  update(tx: Tx, id: string, data: Prisma.BookingUncheckedUpdateInput): Promise<unknown> {
+    return tx.booking.update({ where: { id }, data });
+  }
+
+  /**
+   * BK13: per day in the event's zone `tz`, in one SQL aggregation: bookings made (with their
+   * tickets and, unless cancelled since, their revenue) and bookings cancelled (on the
+   * cancellation day), between the days `from` and `to` (ISO, null: open).
+   */
+  statistics(
+    tenantId: string,
+    eventId: string,
+    tz: string,
+    from: string | null,
+    to: string | null,
+  ): Promise<DayStatistics[]> {
+    return this.prisma.$queryRaw<DayStatistics[]>`
+      WITH b AS (
+        SELECT b.id, b.status, b."totalNet", b."totalGross",
+               ((b."dateCreated" AT TIME ZONE 'UTC') AT TIME ZONE ${tz})::date AS booked_on,
+               ((b."cancelledAt" AT TIME ZONE 'UTC') AT TIME ZONE ${tz})::date AS cancelled_on
+          FROM "Booking" b
+         WHERE b."tenantId" = ${tenantId} AND b."eventId" = ${eventId}::uuid
+      ), t AS (
+        SELECT "bookingId", count(*)::int AS n FROM "EventTicket"
+         WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid
+         GROUP BY "bookingId"
+      ), facts AS (
+        SELECT b.booked_on AS day, 1 AS booked, 0 AS cancelled, coalesce(t.n, 0) AS tickets,
+               CASE WHEN b.status = 'cancelled' THEN 0 ELSE b."totalNet" END AS net,
+               CASE WHEN b.status = 'cancelled' THEN 0 ELSE b."totalGross" END AS gross
+          FROM b LEFT JOIN t ON t."bookingId" = b.id
+        UNION ALL
+        SELECT b.cancelled_on, 0, 1, 0, 0, 0 FROM b WHERE b.cancelled_on IS NOT NULL
+      )
+      SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(booked)::int AS booked,
+             sum(cancelled)::int AS cancelled, sum(tickets)::int AS tickets,
+             sum(net)::numeric(14,2)::text AS net, sum(gross)::numeric(14,2)::text AS gross
+        FROM facts
+       WHERE (${from}::date IS NULL OR day >= ${from}::date)
+         AND (${to}::date IS NULL OR day <= ${to}::date)
+       GROUP BY day ORDER BY day`;
   }
 
   /** The booking row locked until the transaction ends (null: not the tenant's). */

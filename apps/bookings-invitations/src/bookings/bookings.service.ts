@@ -15,7 +15,7 @@ import { parseSort, skipTake, toOrderBy } from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import { Prisma } from '../generated/prisma/client';
-import { actorOf, addBookingHistory } from './booking-history';
+import { actorOf } from './booking-history';
 import { BookingCancellation } from './booking-cancellation';
 import { conflict } from './booking-problems';
 import { toBooking } from './booking.mapper';
@@ -35,6 +35,7 @@ import type {
 } from './dto/booking.output';
 import { canTransition, PaymentStatus } from './payment-status';
 import { TicketCancellation } from '../capacity/ticket-cancellation';
+import { BookingHistoryRepository } from './booking-history.repository';
 
 /** BK9: most bytes of the booker information (JSON). */
 export const INFORMATION_MAX_BYTES = 16 * 1024;
@@ -62,6 +63,7 @@ export class BookingsService {
     private readonly tickets: TicketCancellation,
     private readonly bus: MessageBus,
     private readonly i18n: I18nService,
+    private readonly history: BookingHistoryRepository,
   ) {}
 
   notFound(ctx: RequestContext, id: string): AppException {
@@ -201,7 +203,7 @@ export class BookingsService {
         ctx.tenantId,
         ticketRows.map((t) => t.id),
       );
-      await addBookingHistory(
+      await this.history.add(
         tx,
         actorOf(ctx),
         ...rows.map((r) => ({
@@ -315,7 +317,7 @@ export class BookingsService {
       const changed = (
         ['firstname', 'lastname', 'email', 'personId', 'information'] as const
       ).filter((k) => input[k] !== undefined);
-      await addBookingHistory(tx, actorOf(ctx), {
+      await this.history.add(tx, actorOf(ctx), {
         tenantId: ctx.tenantId,
         eventId: row.eventId,
         bookingId: row.id,
@@ -377,7 +379,7 @@ export class BookingsService {
           modifiedByUserId: ctx.callerId,
         },
       });
-      await addBookingHistory(tx, actorOf(ctx), {
+      await this.history.add(tx, actorOf(ctx), {
         tenantId: ctx.tenantId,
         eventId: row.eventId,
         bookingId: row.id,

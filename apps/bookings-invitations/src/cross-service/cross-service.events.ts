@@ -9,9 +9,10 @@ import {
   WebsiteMigratedEvent,
 } from '@crm/messaging';
 import { BookingCancellation } from '../bookings/booking-cancellation';
-import { addBookingHistory, SYSTEM_ACTOR } from '../bookings/booking-history';
+import { SYSTEM_ACTOR } from '../bookings/booking-history';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import { CrossServiceRepository, Tx } from './cross-service.repository';
+import { BookingHistoryRepository } from '../bookings/booking-history.repository';
 
 const NOT_SENT_EVENT_DELETED = 'Not sent: the invitation was withdrawn (the event was deleted)';
 const NOT_SENT_PERSON_DELETED = 'Not sent: the invitation was withdrawn (the person was deleted)';
@@ -32,6 +33,7 @@ export class CrossServiceEvents {
     private readonly repo: CrossServiceRepository,
     private readonly copies: EventCopiesRepository,
     private readonly bookings: BookingCancellation,
+    private readonly history: BookingHistoryRepository,
   ) {}
 
   /**
@@ -82,7 +84,7 @@ export class CrossServiceEvents {
     const sources = lower(event.sourceIds).filter((id) => id !== target);
     if (!sources.length) return;
     const { bookings } = await this.repo.repointPeople(tx, event.tenantId, sources, target);
-    await addBookingHistory(
+    await this.history.add(
       tx,
       SYSTEM_ACTOR,
       ...bookings.map((b) => ({
@@ -108,7 +110,7 @@ export class CrossServiceEvents {
       lower(event.personIds),
     );
     await this.repo.dropInvitationMails(tx, event.tenantId, invitations, NOT_SENT_PERSON_DELETED);
-    await addBookingHistory(
+    await this.history.add(
       tx,
       SYSTEM_ACTOR,
       ...bookings.map((b) => ({

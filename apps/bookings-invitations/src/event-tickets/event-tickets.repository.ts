@@ -3,9 +3,30 @@ import { OUTBOX_CHANNEL, OUTBOX_TABLE, Subjects, uuidv7 } from '@crm/messaging';
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../bookings/booking-history';
 import { PrismaService } from '../database/prisma.service';
+import { utcTimestamp as utc } from '../database/utc-timestamp';
 import type { Prisma } from '../generated/prisma/client';
 
 export type Tx = Prisma.TransactionClient;
+
+/** A valid ticket of a new booking, its price frozen. */
+export interface NewTicketRow {
+  id: string;
+  tenantId: string;
+  eventId: string;
+  bookingId: string;
+  ticketTypeId: string;
+  ticketTypeName: string;
+  priceGross: string;
+  priceNet: string;
+  priceTax: string;
+  taxRatePercent: string;
+  taxRateId: string | null;
+  participantFirstname: string;
+  participantLastname: string;
+  participantEmail: string | null;
+  dateCreated: Date;
+  dateModified: Date;
+}
 
 export const EVENT_TICKET_SORT_FIELDS = [
   'participantLastname',
@@ -181,6 +202,31 @@ export class EventTicketsRepository {
     ]);
   }
 
+  /**
+   * Inserts a batch's tickets in one statement (plain SQL, as BookingsRepository.insertMany: Prisma's
+   * createMany compiled each row).
+   */
+  async insertMany(tx: Tx, rows: NewTicketRow[]): Promise<void> {
+    const col = <K extends keyof NewTicketRow>(k: K) => rows.map((r) => r[k]);
+    await tx.$executeRaw`
+      INSERT INTO "EventTicket" (id, "tenantId", "eventId", "bookingId", "ticketTypeId",
+        "ticketTypeName", "priceGross", "priceNet", "priceTax", "taxRatePercent", "taxRateId",
+        status, "participantFirstname", "participantLastname", "participantEmail", "dateCreated",
+        "dateModified")
+      SELECT x.id, x.tenant, x.event, x.booking, x.type, x.name, x.gross, x.net, x.tax, x.rate,
+             x.rate_id, 'valid', x.firstname, x.lastname, x.email, x.created, x.modified
+        FROM unnest(${col('id')}::uuid[], ${col('tenantId')}::text[], ${col('eventId')}::uuid[],
+               ${col('bookingId')}::uuid[], ${col('ticketTypeId')}::uuid[],
+               ${col('ticketTypeName')}::text[], ${col('priceGross')}::numeric[],
+               ${col('priceNet')}::numeric[], ${col('priceTax')}::numeric[],
+               ${col('taxRatePercent')}::numeric[], ${col('taxRateId')}::text[],
+               ${col('participantFirstname')}::text[], ${col('participantLastname')}::text[],
+               ${col('participantEmail')}::text[], ${rows.map((r) => utc(r.dateCreated))}::timestamp[],
+               ${rows.map((r) => utc(r.dateModified))}::timestamp[])
+          AS x(id, tenant, event, booking, type, name, gross, net, tax, rate, rate_id, firstname,
+               lastname, email, created, modified)`;
+  }
+
   find(tenantId: string, id: string, db: Tx = this.prisma): Promise<TicketRecord | null> {
     return db.eventTicket.findFirst({ where: { tenantId, id }, include: TICKET_INCLUDE });
   }
@@ -200,6 +246,11 @@ export class EventTicketsRepository {
       orderBy: [{ dateCreated: 'asc' }, { id: 'asc' }],
       take: max,
     });
+  }
+
+  /** Repairs a ticket's tax (BK15). */
+  async setPriceTax(tx: Tx, id: string, priceTax: string): Promise<void> {
+    await tx.eventTicket.update({ where: { id }, data: { priceTax } });
   }
 
   /** The tickets' rows locked until the transaction ends, in id order (no deadlock). */

@@ -15,11 +15,11 @@ import { SUPPORTED_LANGUAGES } from '@crm/i18n';
 import { parseSort, skipTake, toOrderBy } from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
 import { BookingCancellation } from '../bookings/booking-cancellation';
-import { actorOf, addBookingHistory, HistoryEntry } from '../bookings/booking-history';
+import { actorOf, HistoryEntry } from '../bookings/booking-history';
 import { TicketCancellation } from '../capacity/ticket-cancellation';
 import { EventLookup } from '../event-copies/event-lookup.service';
 import { Prisma } from '../generated/prisma/client';
-import { enqueueMails, MailDraft } from '../mails/mail-outbox';
+import { MailDraft } from '../mails/mail-outbox';
 import type {
   CheckInInput,
   EventTicketListQuery,
@@ -48,6 +48,8 @@ import { cellsOf, EXPORT_PAGE, ExportCells } from './ticket-export';
 import { CODE_FORMAT, TicketCodes } from './ticket-codes.service';
 import type { SigningKey } from '../ticket-codes/signing-keys';
 import { validUntilOf } from '../ticket-codes/ticket-code';
+import { BookingHistoryRepository } from '../bookings/booking-history.repository';
+import { MailsRepository } from '../mails/mails.repository';
 
 /** ET3, ET10: largest JSON object kept (serialized, UTF-8). */
 export const MAX_JSON_BYTES = 16 * 1024;
@@ -97,6 +99,8 @@ export class EventTicketsService {
     private readonly cancellation: TicketCancellation,
     private readonly bookings: BookingCancellation,
     private readonly i18n: I18nService,
+    private readonly history: BookingHistoryRepository,
+    private readonly mailbox: MailsRepository,
   ) {}
 
   private t(key: string, lang: string, args?: Record<string, unknown>): string {
@@ -367,7 +371,7 @@ export class EventTicketsService {
       const emptied = bookings.filter(
         (b) => b.status !== 'cancelled' && b.tickets.every((t) => t.status !== 'valid'),
       );
-      await addBookingHistory(
+      await this.history.add(
         tx,
         actorOf(ctx),
         ...bookings.map((b): HistoryEntry => ({
@@ -453,11 +457,11 @@ export class EventTicketsService {
       };
     });
     return this.repo.transaction(async (tx) => {
-      const mailIds = await enqueueMails(tx, drafts);
+      const mailIds = await this.mailbox.enqueueMany(tx, drafts);
       const byBooking = new Map<string, TicketRecord[]>();
       for (const r of uniqueRows(rows))
         byBooking.set(r.bookingId, [...(byBooking.get(r.bookingId) ?? []), r]);
-      await addBookingHistory(
+      await this.history.add(
         tx,
         actorOf(ctx),
         ...[...byBooking.values()].map((ts) => ({
@@ -544,7 +548,7 @@ export class EventTicketsService {
         eventId: r.eventId,
       });
     }
-    const mailIds = await this.repo.transaction((tx) => enqueueMails(tx, drafts));
+    const mailIds = await this.repo.transaction((tx) => this.mailbox.enqueueMany(tx, drafts));
     return { queued: mailIds.length, mailIds };
   }
 

@@ -5,7 +5,6 @@ import { InvitationBookings } from './invitation-bookings';
 import { InvitationImportService } from './invitation-import.service';
 import { InvitationMailsService } from './invitation-mails.service';
 import { InvitationsController } from './invitations.controller';
-import { InvitationsRepository } from './invitations.repository';
 import { InvitationsResolver } from './invitations.resolver';
 import { InvitationsService } from './invitations.service';
 import { PeopleContacts } from './people-contacts';
@@ -15,7 +14,6 @@ import { PeopleContacts } from './people-contacts';
   imports: [EventCopiesModule, BookingsModule],
   controllers: [InvitationsController],
   providers: [
-    InvitationsRepository,
     InvitationsService,
     InvitationMailsService,
     InvitationImportService,
@@ -23,6 +21,5 @@ import { PeopleContacts } from './people-contacts';
     InvitationBookings,
     PeopleContacts,
   ],
-  exports: [InvitationsRepository],
 })
 export class InvitationsModule {}

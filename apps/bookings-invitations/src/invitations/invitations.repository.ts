@@ -90,6 +90,47 @@ export class InvitationsRepository {
     return rows.length ? this.find(tenantId, rows[0].id, tx) : null;
   }
 
+  /** The event's invitations of `tokens`, locked in id order (a batch of public bookings). */
+  lockByTokens(
+    tx: Tx,
+    tenantId: string,
+    eventId: string,
+    tokens: string[],
+  ): Promise<
+    {
+      id: string;
+      token: string;
+      personId: string | null;
+      status: string;
+      bookingId: string | null;
+    }[]
+  > {
+    return tx.$queryRaw`
+      SELECT id::text, token, "personId"::text, status, "bookingId"::text FROM "Invitation"
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid
+         AND token = ANY(${tokens}::text[])
+       ORDER BY id FOR UPDATE`;
+  }
+
+  /** A public booking accepted the invitation (locked by lockByTokens). */
+  async acceptByBooking(tx: Tx, id: string, bookingId: string): Promise<void> {
+    await tx.$executeRaw`
+        UPDATE "Invitation" SET status = 'accepted', "respondedAt" = now(),
+               "bookingId" = ${bookingId}::uuid, "dateModified" = now(), "modifiedBy" = 'public'
+         WHERE id = ${id}::uuid`;
+  }
+
+  /**
+   * The booking of the invitation was cancelled: the invitee may book again with the same token
+   * (the invitation stays accepted).
+   */
+  async detachBooking(tx: Tx, tenantId: string, id: string, bookingId: string): Promise<void> {
+    await tx.$executeRaw`
+        UPDATE "Invitation" SET "bookingId" = NULL, "dateModified" = now()
+         WHERE "tenantId" = ${tenantId} AND id = ${id}::uuid
+           AND "bookingId" = ${bookingId}::uuid`;
+  }
+
   /** The tenant's invitations among `ids`, locked (in id order, so two batches cannot deadlock). */
   async lockMany(tx: Tx, tenantId: string, ids: string[]): Promise<InvitationRow[]> {
     if (!ids.length) return [];

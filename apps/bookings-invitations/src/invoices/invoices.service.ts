@@ -6,10 +6,9 @@ import { InvoiceSenderReply, InvoiceSenderRequest, MessageBus, Subjects } from '
 import { parseSort, skipTake, toOrderBy } from '@crm/paging';
 import { isUniqueViolation, modifiedStamps } from '@crm/persistence';
 import type { RequestContext } from '@crm/request-context';
-import { actorOf, addBookingHistory } from '../bookings/booking-history';
+import { actorOf } from '../bookings/booking-history';
 import type { Mail as MailRow } from '../generated/prisma/client';
 import { AttachmentGoneError, type RenderedAttachment } from '../mails/mail-attachments';
-import { enqueueMail } from '../mails/mail-outbox';
 import type { BookingMailListQuery, SetInvoiceNumberInput } from './dto/invoice.input';
 import type { BookingInvoiceNumber, BookingMail } from './dto/invoice.output';
 import { invoiceFileName, type InvoiceFacts } from './invoice-document';
@@ -19,6 +18,8 @@ import {
   type BookingWithTickets,
   InvoicesRepository,
 } from './invoices.repository';
+import { BookingHistoryRepository } from '../bookings/booking-history.repository';
+import { MailsRepository } from '../mails/mails.repository';
 
 /** BK11: letters, digits and - / . _ inside, 1 to 50 characters. */
 export const INVOICE_NUMBER_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9/._-]{0,48}[A-Za-z0-9])?$/;
@@ -90,6 +91,8 @@ export class InvoicesService {
     private readonly repo: InvoicesRepository,
     private readonly bus: MessageBus,
     private readonly i18n: I18nService,
+    private readonly history: BookingHistoryRepository,
+    private readonly mailbox: MailsRepository,
   ) {}
 
   private notFound(ctx: RequestContext, id: string): AppException {
@@ -200,7 +203,7 @@ export class InvoicesService {
         name: `${b.bookerFirstname} ${b.bookerLastname}`.trim(),
         event: event?.title ?? '',
       };
-      const mailId = await enqueueMail(tx, {
+      const mailId = await this.mailbox.enqueue(tx, {
         tenantId: ctx.tenantId,
         kind: 'invoice',
         toAddress: b.bookerEmail,
@@ -212,7 +215,7 @@ export class InvoicesService {
         bookingId,
         eventId: b.eventId,
       });
-      await addBookingHistory(tx, actorOf(ctx), {
+      await this.history.add(tx, actorOf(ctx), {
         tenantId: ctx.tenantId,
         eventId: b.eventId,
         bookingId,
@@ -284,7 +287,7 @@ export class InvoicesService {
             number: b.invoiceNumber,
           });
         }
-        await addBookingHistory(tx, actorOf(ctx), {
+        await this.history.add(tx, actorOf(ctx), {
           tenantId: ctx.tenantId,
           eventId: b.eventId,
           bookingId,

@@ -66,6 +66,16 @@ export class TicketTypesRepository {
     return db.ticketType.findFirst({ where: { tenantId, id } });
   }
 
+  /** The event's ticket types among `ids` (a batch of bookings reads them once). */
+  findMany(
+    tenantId: string,
+    eventId: string,
+    ids: string[],
+    db: Tx = this.prisma,
+  ): Promise<TicketTypeRow[]> {
+    return db.ticketType.findMany({ where: { tenantId, eventId, id: { in: ids } } });
+  }
+
   /** The row locked until the transaction ends (null: not the tenant's). */
   async lock(tx: Tx, tenantId: string, id: string): Promise<TicketTypeRow | null> {
     const rows = await tx.$queryRaw<{ id: string }[]>`
