@@ -102,6 +102,44 @@ export class BookingsRepository {
     return db.booking.findFirst({ where: { tenantId, id }, include: { tickets: true } });
   }
 
+  /** The tenant's bookings among `ids`, locked in id order (two batches cannot deadlock). */
+  lockMany(
+    tx: Tx,
+    tenantId: string,
+    ids: string[],
+  ): Promise<{ id: string; eventId: string; invoiceNumber: string | null }[]> {
+    return tx.$queryRaw<{ id: string; eventId: string; invoiceNumber: string | null }[]>`
+        SELECT id::text, "eventId"::text, "invoiceNumber" FROM "Booking"
+         WHERE "tenantId" = ${tenantId} AND id = ANY(${ids}::uuid[])
+         ORDER BY id FOR UPDATE`;
+  }
+
+  /** The booking's status, the row locked until the transaction ends (undefined: none). */
+  async lockStatus(tx: Tx, tenantId: string, id: string): Promise<{ status: string } | undefined> {
+    const [booking] = await tx.$queryRaw<{ status: string }[]>`
+      SELECT status FROM "Booking" WHERE "tenantId" = ${tenantId} AND id = ${id}::uuid
+      FOR UPDATE`;
+    return booking;
+  }
+
+  /** The bookings with their tickets' statuses, in id order. */
+  withTicketStatuses(tx: Tx, tenantId: string, ids: string[]) {
+    return tx.booking.findMany({
+      where: { tenantId, id: { in: ids } },
+      select: {
+        id: true,
+        eventId: true,
+        status: true,
+        tickets: { select: { id: true, status: true } },
+      },
+      orderBy: { id: 'asc' },
+    });
+  }
+
+  async deleteMany(tx: Tx, tenantId: string, ids: string[]): Promise<void> {
+    await tx.booking.deleteMany({ where: { tenantId, id: { in: ids } } });
+  }
+
   update(tx: Tx, id: string, data: Prisma.BookingUncheckedUpdateInput): Promise<unknown> {
     return tx.booking.update({ where: { id }, data });
   }

@@ -13,6 +13,7 @@ import { SYSTEM_ACTOR } from '../bookings/booking-history';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import { CrossServiceRepository, Tx } from './cross-service.repository';
 import { BookingHistoryRepository } from '../bookings/booking-history.repository';
+import { TicketTypesRepository } from '../ticket-types/ticket-types.repository';
 
 const NOT_SENT_EVENT_DELETED = 'Not sent: the invitation was withdrawn (the event was deleted)';
 const NOT_SENT_PERSON_DELETED = 'Not sent: the invitation was withdrawn (the person was deleted)';
@@ -34,6 +35,7 @@ export class CrossServiceEvents {
     private readonly copies: EventCopiesRepository,
     private readonly bookings: BookingCancellation,
     private readonly history: BookingHistoryRepository,
+    private readonly types: TicketTypesRepository,
   ) {}
 
   /**
@@ -60,7 +62,7 @@ export class CrossServiceEvents {
     }
     const withdrawn = await this.repo.withdrawInvitationsOfEvents(tx, tenantId, ids);
     await this.repo.dropInvitationMails(tx, tenantId, withdrawn, NOT_SENT_EVENT_DELETED);
-    await tx.ticketType.deleteMany({ where: { tenantId, eventId: { in: ids } } });
+    await this.types.deleteOfEvents(tx, tenantId, ids);
     this.logger.log(
       `${ids.length} event(s) deleted: ${bookingIds.length} booking(s) cancelled, ` +
         `${withdrawn.length} invitation(s) withdrawn`,

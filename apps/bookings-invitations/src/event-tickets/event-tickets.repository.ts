@@ -248,6 +248,39 @@ export class EventTicketsRepository {
     });
   }
 
+  /** Sets fields of the tenant's ticket (ET3, ET10); how many rows changed (0 or 1). */
+  async updateFields(
+    db: Tx,
+    tenantId: string,
+    id: string,
+    data: Prisma.EventTicketUncheckedUpdateManyInput,
+  ): Promise<number> {
+    return (await db.eventTicket.updateMany({ where: { tenantId, id }, data })).count;
+  }
+
+  /** The ids of the bookings' valid tickets. */
+  validIdsOf(tx: Tx, tenantId: string, bookingIds: string[]): Promise<{ id: string }[]> {
+    return tx.eventTicket.findMany({
+      where: { tenantId, bookingId: { in: bookingIds }, status: 'valid' },
+      select: { id: true },
+    });
+  }
+
+  /**
+   * Cancels the valid ones among the tickets, revoked from now; the rows changed, with what
+   * their seats' release needs.
+   */
+  cancelValid(
+    tx: Tx,
+    tenantId: string,
+    ids: string[],
+  ): Promise<{ id: string; eventId: string; ticketTypeId: string; bookingId: string }[]> {
+    return tx.$queryRaw<{ id: string; eventId: string; ticketTypeId: string; bookingId: string }[]>`
+      UPDATE "EventTicket" SET status = 'cancelled', "revokedAt" = now(), "dateModified" = now()
+       WHERE "tenantId" = ${tenantId} AND id = ANY(${ids}::uuid[]) AND status = 'valid'
+      RETURNING id, "eventId", "ticketTypeId", "bookingId"`;
+  }
+
   /** Repairs a ticket's tax (BK15). */
   async setPriceTax(tx: Tx, id: string, priceTax: string): Promise<void> {
     await tx.eventTicket.update({ where: { id }, data: { priceTax } });

@@ -49,6 +49,7 @@ import { CODE_FORMAT, TicketCodes } from './ticket-codes.service';
 import type { SigningKey } from '../ticket-codes/signing-keys';
 import { validUntilOf } from '../ticket-codes/ticket-code';
 import { BookingHistoryRepository } from '../bookings/booking-history.repository';
+import { BookingsRepository } from '../bookings/bookings.repository';
 import { MailsRepository } from '../mails/mails.repository';
 
 /** ET3, ET10: largest JSON object kept (serialized, UTF-8). */
@@ -100,6 +101,7 @@ export class EventTicketsService {
     private readonly bookings: BookingCancellation,
     private readonly i18n: I18nService,
     private readonly history: BookingHistoryRepository,
+    private readonly bookingRows: BookingsRepository,
     private readonly mailbox: MailsRepository,
   ) {}
 
@@ -184,9 +186,8 @@ export class EventTicketsService {
     const json = this.checkJsonObject('body', data);
     const row = await this.find(ctx, id);
     await this.repo.transaction((tx) =>
-      tx.eventTicket.updateMany({
-        where: { tenantId: ctx.tenantId, id: row.id },
-        data: { integrationData: json as Prisma.InputJsonValue },
+      this.repo.updateFields(tx, ctx.tenantId, row.id, {
+        integrationData: json as Prisma.InputJsonValue,
       }),
     );
     return this.get(ctx, row.id);
@@ -224,24 +225,19 @@ export class EventTicketsService {
     if (input.information != null) this.checkJsonObject('information', input.information);
     const row = await this.find(ctx, id);
     await this.repo.transaction((tx) =>
-      tx.eventTicket.updateMany({
-        where: { tenantId: ctx.tenantId, id: row.id },
-        data: {
-          ...(input.firstname !== undefined
-            ? { participantFirstname: input.firstname.trim() }
-            : {}),
-          ...(input.lastname !== undefined ? { participantLastname: input.lastname.trim() } : {}),
-          ...(input.email !== undefined ? { participantEmail: input.email?.trim() || null } : {}),
-          ...(input.information !== undefined
-            ? {
-                participantInformation:
-                  input.information === null
-                    ? Prisma.DbNull
-                    : (input.information as Prisma.InputJsonValue),
-              }
-            : {}),
-          dateModified: new Date(),
-        },
+      this.repo.updateFields(tx, ctx.tenantId, row.id, {
+        ...(input.firstname !== undefined ? { participantFirstname: input.firstname.trim() } : {}),
+        ...(input.lastname !== undefined ? { participantLastname: input.lastname.trim() } : {}),
+        ...(input.email !== undefined ? { participantEmail: input.email?.trim() || null } : {}),
+        ...(input.information !== undefined
+          ? {
+              participantInformation:
+                input.information === null
+                  ? Prisma.DbNull
+                  : (input.information as Prisma.InputJsonValue),
+            }
+          : {}),
+        dateModified: new Date(),
       }),
     );
     return this.get(ctx, row.id);
@@ -357,16 +353,11 @@ export class EventTicketsService {
       }
       const cancelled = await this.cancellation.cancel(tx, ctx.tenantId, unique);
       if (!cancelled.ticketIds.length) return { changed: 0, cancelledBookingIds: [] };
-      const bookings = await tx.booking.findMany({
-        where: { tenantId: ctx.tenantId, id: { in: cancelled.bookingIds } },
-        select: {
-          id: true,
-          eventId: true,
-          status: true,
-          tickets: { select: { id: true, status: true } },
-        },
-        orderBy: { id: 'asc' },
-      });
+      const bookings = await this.bookingRows.withTicketStatuses(
+        tx,
+        ctx.tenantId,
+        cancelled.bookingIds,
+      );
       const mine = new Set(cancelled.ticketIds);
       const emptied = bookings.filter(
         (b) => b.status !== 'cancelled' && b.tickets.every((t) => t.status !== 'valid'),

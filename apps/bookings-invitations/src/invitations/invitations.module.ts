@@ -8,12 +8,14 @@ import { InvitationsController } from './invitations.controller';
 import { InvitationsResolver } from './invitations.resolver';
 import { InvitationsService } from './invitations.service';
 import { PeopleContacts } from './people-contacts';
+import { ImportJobsRepository } from './import-jobs.repository';
 
 /** Invitations IN1-IN17: create, public answer, mails, import as a job, export. */
 @Module({
   imports: [EventCopiesModule, BookingsModule],
   controllers: [InvitationsController],
   providers: [
+    ImportJobsRepository,
     InvitationsService,
     InvitationMailsService,
     InvitationImportService,

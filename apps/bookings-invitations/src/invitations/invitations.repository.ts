@@ -82,6 +82,11 @@ export class InvitationsRepository {
     return this.prisma.invitation.findFirst({ where: { tenantId, token } });
   }
 
+  /** The tenant's invitations among `ids` (any order). */
+  findMany(tenantId: string, ids: string[], db: Tx = this.prisma): Promise<InvitationRow[]> {
+    return db.invitation.findMany({ where: { tenantId, id: { in: ids } } });
+  }
+
   /** The invitation of the token, locked until the transaction ends (null: not the tenant's). */
   async lockByToken(tx: Tx, tenantId: string, token: string): Promise<InvitationRow | null> {
     const rows = await tx.$queryRaw<{ id: string }[]>`

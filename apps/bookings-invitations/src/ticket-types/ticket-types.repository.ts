@@ -97,6 +97,11 @@ export class TicketTypesRepository {
     return tx.eventTicket.count({ where: { tenantId, ticketTypeId, status: 'valid' } });
   }
 
+  /** Deletes the ticket types of the events (deleted events). */
+  async deleteOfEvents(tx: Tx, tenantId: string, eventIds: string[]): Promise<void> {
+    await tx.ticketType.deleteMany({ where: { tenantId, eventId: { in: eventIds } } });
+  }
+
   async delete(tx: Tx, tenantId: string, id: string): Promise<number> {
     return (await tx.ticketType.deleteMany({ where: { tenantId, id } })).count;
   }
