@@ -57,7 +57,7 @@ export const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 } as const;
 /** Booking rows; every query is scoped to the tenant. */
 @Injectable()
 export class BookingsRepository {
-  constructor(readonly prisma: PrismaService) {}
+  constructor(private readonly prisma: PrismaService) {}
 
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.prisma.$transaction(fn, TX_OPTIONS);
