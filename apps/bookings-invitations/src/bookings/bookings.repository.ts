@@ -51,6 +51,16 @@ export interface DayStatistics {
   gross: string;
 }
 
+/** Who a change made by another service's event is recorded as made by. */
+const SYSTEM = 'system';
+
+/** A booking whose booker reference changed: what its history entry needs. */
+export interface ChangedBooking {
+  id: string;
+  eventId: string;
+  personId: string;
+}
+
 /** Waiting for a pooled connection under a burst of bookings is fine; a 500 is not. */
 export const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 } as const;
 
@@ -182,6 +192,58 @@ export class BookingsRepository {
        WHERE (${from}::date IS NULL OR day >= ${from}::date)
          AND (${to}::date IS NULL OR day <= ${to}::date)
        GROUP BY day ORDER BY day`;
+  }
+
+  /** The confirmed bookings of the events, oldest first (cancelled ones stay as they are). */
+  async confirmedOfEvents(tx: Tx, tenantId: string, eventIds: string[]): Promise<string[]> {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id::text FROM "Booking"
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ANY(${eventIds}::uuid[])
+         AND status = 'confirmed'
+       ORDER BY "dateCreated", id`;
+    return rows.map((r) => r.id);
+  }
+
+  /** W11: bookings of the events made through website `from` now name `to`; how many. */
+  migrateWebsite(
+    tx: Tx,
+    tenantId: string,
+    eventIds: string[],
+    from: string,
+    to: string,
+  ): Promise<number> {
+    return tx.$executeRaw`
+      UPDATE "Booking" SET "websiteId" = ${to}::uuid, "dateModified" = now()
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ANY(${eventIds}::uuid[])
+         AND "websiteId" = ${from}::uuid`;
+  }
+
+  /** P20: bookings of the merged people now name the target (by the system). */
+  repointPeople(
+    tx: Tx,
+    tenantId: string,
+    sourceIds: string[],
+    targetId: string,
+  ): Promise<ChangedBooking[]> {
+    // the old value comes from a self-join: RETURNING sees the row as updated
+    return tx.$queryRaw<ChangedBooking[]>`
+      UPDATE "Booking" b SET "bookerPersonId" = ${targetId}::uuid, "dateModified" = now(),
+             "modifiedBy" = ${SYSTEM}, "modifiedByUserId" = NULL
+        FROM "Booking" old
+       WHERE old.id = b.id AND b."tenantId" = ${tenantId}
+         AND b."bookerPersonId" = ANY(${sourceIds}::uuid[])
+      RETURNING b.id::text, b."eventId"::text AS "eventId", old."bookerPersonId"::text AS "personId"`;
+  }
+
+  /** P6, P10: bookings of the people lose the person, keep the booker's name and e-mail. */
+  forgetPeople(tx: Tx, tenantId: string, personIds: string[]): Promise<ChangedBooking[]> {
+    return tx.$queryRaw<ChangedBooking[]>`
+      UPDATE "Booking" b SET "bookerPersonId" = NULL, "dateModified" = now(),
+             "modifiedBy" = ${SYSTEM}, "modifiedByUserId" = NULL
+        FROM "Booking" old
+       WHERE old.id = b.id AND b."tenantId" = ${tenantId}
+         AND b."bookerPersonId" = ANY(${personIds}::uuid[])
+      RETURNING b.id::text, b."eventId"::text AS "eventId", old."bookerPersonId"::text AS "personId"`;
   }
 
   /** The booking row locked until the transaction ends (null: not the tenant's). */

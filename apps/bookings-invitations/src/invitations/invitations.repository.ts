@@ -35,6 +35,9 @@ export interface NewInvitation {
   language: string;
 }
 
+/** Who a change made by another service's event is recorded as made by. */
+const SYSTEM = 'system';
+
 /** Invitation rows; every query is scoped to the tenant. */
 @Injectable()
 export class InvitationsRepository {
@@ -134,6 +137,49 @@ export class InvitationsRepository {
         UPDATE "Invitation" SET "bookingId" = NULL, "dateModified" = now()
          WHERE "tenantId" = ${tenantId} AND id = ${id}::uuid
            AND "bookingId" = ${bookingId}::uuid`;
+  }
+
+  /** Withdraws the invitations of the events that are not withdrawn yet (deleted events); their ids. */
+  async withdrawOfEvents(tx: Tx, tenantId: string, eventIds: string[]): Promise<string[]> {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE "Invitation" SET status = 'withdrawn', "dateModified" = now(),
+             "modifiedBy" = ${SYSTEM}, "modifiedByUserId" = NULL
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ANY(${eventIds}::uuid[])
+         AND status <> 'withdrawn'
+      RETURNING id::text`;
+    return rows.map((r) => r.id);
+  }
+
+  /** W11: invitations of the events made through website `from` now name `to`; how many. */
+  migrateWebsite(
+    tx: Tx,
+    tenantId: string,
+    eventIds: string[],
+    from: string,
+    to: string,
+  ): Promise<number> {
+    return tx.$executeRaw`
+      UPDATE "Invitation" SET "websiteId" = ${to}::uuid, "dateModified" = now()
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ANY(${eventIds}::uuid[])
+         AND "websiteId" = ${from}::uuid`;
+  }
+
+  /** P20: invitations of the merged people now name the target; how many. */
+  repointPeople(tx: Tx, tenantId: string, sourceIds: string[], targetId: string): Promise<number> {
+    return tx.$executeRaw`
+      UPDATE "Invitation" SET "personId" = ${targetId}::uuid, "dateModified" = now(),
+             "modifiedBy" = ${SYSTEM}, "modifiedByUserId" = NULL
+       WHERE "tenantId" = ${tenantId} AND "personId" = ANY(${sourceIds}::uuid[])`;
+  }
+
+  /** P6, P10: invitations of the people are withdrawn and lose the person; their ids. */
+  async forgetPeople(tx: Tx, tenantId: string, personIds: string[]): Promise<string[]> {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE "Invitation" SET "personId" = NULL, status = 'withdrawn', "dateModified" = now(),
+             "modifiedBy" = ${SYSTEM}, "modifiedByUserId" = NULL
+       WHERE "tenantId" = ${tenantId} AND "personId" = ANY(${personIds}::uuid[])
+      RETURNING id::text`;
+    return rows.map((r) => r.id);
   }
 
   /** The tenant's invitations among `ids`, locked (in id order, so two batches cannot deadlock). */

@@ -82,6 +82,23 @@ export class MailsRepository {
   }
 
   /**
+   * The queued mails of withdrawn invitations (the invitation, free texts to the invitee) are
+   * not sent: `failed` with the reason, as BK17/IN17 show it. Mails of bookings still go.
+   */
+  dropInvitationMails(
+    tx: Tx,
+    tenantId: string,
+    invitationIds: string[],
+    reason: string,
+  ): Promise<number> {
+    if (!invitationIds.length) return Promise.resolve(0);
+    return tx.$executeRaw`
+      UPDATE "Mail" SET status = 'failed', "lastError" = ${reason}
+       WHERE "tenantId" = ${tenantId} AND "invitationId" = ANY(${invitationIds}::uuid[])
+         AND "bookingId" IS NULL AND status = 'queued'`;
+  }
+
+  /**
    * One statement: up to `limit` due mails no other worker holds, leased for `leaseMs` at once. A
    * concurrent claim skips the locked rows, and after the commit sees them not due.
    */

@@ -97,6 +97,17 @@ export class TicketTypesRepository {
     return tx.eventTicket.count({ where: { tenantId, ticketTypeId, status: 'valid' } });
   }
 
+  /**
+   * Locks the events' ticket types in id order, the order a booking takes them in before the
+   * event's capacity row, so a deletion and a booking of the event never wait on each other.
+   */
+  async lockOfEvents(tx: Tx, tenantId: string, eventIds: string[]): Promise<void> {
+    await tx.$queryRaw`
+      SELECT id FROM "TicketType"
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ANY(${eventIds}::uuid[])
+       ORDER BY id FOR UPDATE`;
+  }
+
   /** Deletes the ticket types of the events (deleted events). */
   async deleteOfEvents(tx: Tx, tenantId: string, eventIds: string[]): Promise<void> {
     await tx.ticketType.deleteMany({ where: { tenantId, eventId: { in: eventIds } } });
