@@ -61,6 +61,15 @@ export interface ChangedBooking {
   personId: string;
 }
 
+const withOrderedTickets = {
+  tickets: { orderBy: [{ dateCreated: 'asc' }, { id: 'asc' }] },
+} satisfies Prisma.BookingInclude;
+
+/** A booking with its tickets in their booking order (an invoice lists them so). */
+export type BookingWithOrderedTickets = Prisma.BookingGetPayload<{
+  include: typeof withOrderedTickets;
+}>;
+
 /** Waiting for a pooled connection under a burst of bookings is fine; a 500 is not. */
 export const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 } as const;
 
@@ -244,6 +253,39 @@ export class BookingsRepository {
        WHERE old.id = b.id AND b."tenantId" = ${tenantId}
          AND b."bookerPersonId" = ANY(${personIds}::uuid[])
       RETURNING b.id::text, b."eventId"::text AS "eventId", old."bookerPersonId"::text AS "personId"`;
+  }
+
+  /** The booking with its tickets in order (one query), null when it is not the tenant's. */
+  findWithOrderedTickets(
+    tenantId: string,
+    id: string,
+    db: Tx = this.prisma,
+  ): Promise<BookingWithOrderedTickets | null> {
+    return db.booking.findFirst({ where: { tenantId, id }, include: withOrderedTickets });
+  }
+
+  exists(tenantId: string, id: string): Promise<{ id: string } | null> {
+    return this.prisma.booking.findFirst({ where: { tenantId, id }, select: { id: true } });
+  }
+
+  /**
+   * Sets the number of a booking that has none (count 0: it has one, or is not the tenant's). A
+   * number another booking of the tenant holds fails on the unique index (tenantId,
+   * invoiceNumber), also when both writes race.
+   */
+  async setInvoiceNumber(
+    tx: Tx,
+    tenantId: string,
+    id: string,
+    invoiceNumber: string,
+    stamps: { modifiedBy: string; modifiedByUserId: string | null },
+  ): Promise<Date | null> {
+    const invoiceDate = new Date();
+    const { count } = await tx.booking.updateMany({
+      where: { tenantId, id, invoiceNumber: null },
+      data: { invoiceNumber, invoiceDate, ...stamps },
+    });
+    return count ? invoiceDate : null;
   }
 
   /** The booking row locked until the transaction ends (null: not the tenant's). */

@@ -5,6 +5,7 @@ import { EventTicketsRepository } from '../event-tickets/event-tickets.repositor
 import { InvitationsRepository } from '../invitations/invitations.repository';
 import { InvoiceCounterRepository } from '../invoices/invoice-counter.repository';
 import { TicketTypesRepository } from '../ticket-types/ticket-types.repository';
+import { Transactions } from './transactions';
 
 /**
  * The repositories that steps of several folders write through (a booking writes tickets, history,
@@ -20,6 +21,7 @@ import { TicketTypesRepository } from '../ticket-types/ticket-types.repository';
     InvitationsRepository,
     InvoiceCounterRepository,
     TicketTypesRepository,
+    Transactions,
   ],
   exports: [
     BookingHistoryRepository,
@@ -28,6 +30,7 @@ import { TicketTypesRepository } from '../ticket-types/ticket-types.repository';
     InvitationsRepository,
     InvoiceCounterRepository,
     TicketTypesRepository,
+    Transactions,
   ],
 })
 export class RepositoriesModule {}

@@ -157,6 +157,6 @@ export class InvitationMailsService {
   async mailsOf(ctx: RequestContext, id: string): Promise<InvitationMail[]> {
     const row = isUuid(id) ? await this.repo.find(ctx.tenantId, id.toLowerCase()) : null;
     if (!row) throw this.invitations.notFound(ctx, id);
-    return (await this.repo.mailsOf(ctx.tenantId, row.id)).map(toInvitationMail);
+    return (await this.mailbox.ofInvitation(ctx.tenantId, row.id)).map(toInvitationMail);
   }
 }

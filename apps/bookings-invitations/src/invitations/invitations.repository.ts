@@ -314,11 +314,4 @@ export class InvitationsRepository {
       take,
     });
   }
-
-  mailsOf(tenantId: string, invitationId: string) {
-    return this.prisma.mail.findMany({
-      where: { tenantId, invitationId },
-      orderBy: [{ dateCreated: 'desc' }, { id: 'asc' }],
-    });
-  }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PrismaService } from '../database/prisma.service';
-import type { Prisma } from '../generated/prisma/client';
+import type { Mail as MailRow, Prisma } from '../generated/prisma/client';
 import { MAIL_CHANNEL, type MailAttachment, type MailDraft } from './mail-outbox';
 
 type Tx = Prisma.TransactionClient;
@@ -79,6 +79,31 @@ export class MailsRepository {
                invitation, ticket, event)`;
     await notifyWorkers(tx);
     return ids;
+  }
+
+  /** A page of the booking's mails (BK17) and their total. */
+  pageOfBooking(
+    tenantId: string,
+    bookingId: string,
+    opts: { skip: number; take: number; orderBy: Prisma.MailOrderByWithRelationInput[] },
+  ): Promise<[MailRow[], number]> {
+    const where: Prisma.MailWhereInput = { tenantId, bookingId };
+    return this.prisma.$transaction([
+      this.prisma.mail.findMany({ where, orderBy: opts.orderBy, skip: opts.skip, take: opts.take }),
+      this.prisma.mail.count({ where }),
+    ]);
+  }
+
+  /** The invitation's mails, newest first (IN17). */
+  ofInvitation(tenantId: string, invitationId: string) {
+    return this.prisma.mail.findMany({
+      where: { tenantId, invitationId },
+      orderBy: [{ dateCreated: 'desc' }, { id: 'asc' }],
+    });
+  }
+
+  find(tenantId: string, id: string, db: Tx = this.prisma): Promise<MailRow | null> {
+    return db.mail.findFirst({ where: { tenantId, id } });
   }
 
   /**
