@@ -288,6 +288,16 @@ export class BookingsRepository {
     return count ? invoiceDate : null;
   }
 
+  /** The bookings of the tickets `ticketIds` locked until the transaction ends, in id order. */
+  async lockOfTickets(tx: Tx, tenantId: string, ticketIds: string[]): Promise<void> {
+    await tx.$queryRaw`
+      SELECT b.id FROM "Booking" b
+       WHERE b."tenantId" = ${tenantId}
+         AND b.id IN (SELECT t."bookingId" FROM "EventTicket" t
+                       WHERE t."tenantId" = ${tenantId} AND t.id = ANY(${ticketIds}::uuid[]))
+       ORDER BY b.id FOR UPDATE`;
+  }
+
   /** The booking row locked until the transaction ends (null: not the tenant's). */
   async lock(tx: Tx, tenantId: string, id: string): Promise<BookingWithTickets | null> {
     const rows = await tx.$queryRaw<{ id: string }[]>`

@@ -281,6 +281,11 @@ export class EventTicketsRepository {
       RETURNING id, "eventId", "ticketTypeId", "bookingId"`;
   }
 
+  /** Valid tickets of the ticket type (sold and not cancelled). */
+  validOfType(tx: Tx, tenantId: string, ticketTypeId: string): Promise<number> {
+    return tx.eventTicket.count({ where: { tenantId, ticketTypeId, status: 'valid' } });
+  }
+
   /** Repairs a ticket's tax (BK15). */
   async setPriceTax(tx: Tx, id: string, priceTax: string): Promise<void> {
     await tx.eventTicket.update({ where: { id }, data: { priceTax } });
@@ -292,16 +297,6 @@ export class EventTicketsRepository {
       SELECT id::text, status FROM "EventTicket"
        WHERE "tenantId" = ${tenantId} AND id = ANY(${ids}::uuid[])
        ORDER BY id FOR UPDATE`;
-  }
-
-  /** The bookings of the tickets locked until the transaction ends, in id order. */
-  async lockBookingsOf(tx: Tx, tenantId: string, ticketIds: string[]): Promise<void> {
-    await tx.$queryRaw`
-      SELECT b.id FROM "Booking" b
-       WHERE b."tenantId" = ${tenantId}
-         AND b.id IN (SELECT t."bookingId" FROM "EventTicket" t
-                       WHERE t."tenantId" = ${tenantId} AND t.id = ANY(${ticketIds}::uuid[]))
-       ORDER BY b.id FOR UPDATE`;
   }
 
   /** ET9: see CHECK_IN_SQL; null when the ticket is not the tenant's. */

@@ -319,7 +319,7 @@ export class EventTicketsService {
     const unique = [...new Set(ids)];
     return this.repo.transaction(async (tx) => {
       // bookings before tickets, the order of BK8, so the two never wait on each other in a cycle
-      await this.repo.lockBookingsOf(tx, ctx.tenantId, unique);
+      await this.bookingRows.lockOfTickets(tx, ctx.tenantId, unique);
       const locked = new Map(
         (await this.repo.lock(tx, ctx.tenantId, unique)).map((r) => [r.id, r.status]),
       );

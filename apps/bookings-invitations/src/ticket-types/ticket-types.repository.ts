@@ -92,11 +92,6 @@ export class TicketTypesRepository {
     return tx.ticketType.update({ where: { id }, data });
   }
 
-  /** Valid tickets of the type (sold and not cancelled). */
-  validTickets(tx: Tx, tenantId: string, ticketTypeId: string): Promise<number> {
-    return tx.eventTicket.count({ where: { tenantId, ticketTypeId, status: 'valid' } });
-  }
-
   /**
    * Locks the events' ticket types in id order, the order a booking takes them in before the
    * event's capacity row, so a deletion and a booking of the event never wait on each other.
