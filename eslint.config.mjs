@@ -14,6 +14,52 @@ const TEST_FILES = [
   'apps/*-e2e/**/*.ts',
 ];
 
+/** An import of a test support folder: spec files only. */
+const TEST_SUPPORT_IMPORT = {
+  regex: '(^|/)(test|__fixtures__)/',
+  message: 'test support (a test/ folder) is imported by spec files only',
+};
+
+/**
+ * One door per table: in a service, only its repositories (`*.repository.ts`) and its database
+ * folder (the PrismaService, the readiness check) hold the Prisma client or write SQL. Services
+ * open transactions through a repository's `transaction()` and pass its `tx` to repository
+ * methods; Prisma's types (`Prisma.TransactionClient`, input types, `Prisma.DbNull`) stay allowed.
+ */
+const DOOR_PER_TABLE_APPS = ['bookings-invitations'];
+const REPOSITORY_ONLY = 'only a *.repository.ts (or src/database/) uses the Prisma client or SQL';
+const DATABASE_ACCESS_SYNTAX = [
+  {
+    selector:
+      'MemberExpression[property.name=/^\\$(queryRaw|executeRaw|queryRawUnsafe|executeRawUnsafe|transaction|runCommandRaw)$/]',
+    message: `${REPOSITORY_ONLY}: raw SQL and transactions go through a repository`,
+  },
+  {
+    selector: 'MemberExpression[property.name="prisma"]',
+    message: `${REPOSITORY_ONLY}: no repository's or service's \`prisma\` client outside repositories`,
+  },
+  {
+    selector: 'MemberExpression[object.name="Prisma"][property.name=/^(sql|join|raw|empty)$/]',
+    message: `${REPOSITORY_ONLY}: Prisma.sql and friends build SQL`,
+  },
+  {
+    selector:
+      'MemberExpression[object.type="MemberExpression"][object.object.name=/^(tx|lockTx|db)$/]',
+    message: `${REPOSITORY_ONLY}: a table is read or written through its repository, not \`tx.<model>\``,
+  },
+];
+const DATABASE_ACCESS_IMPORTS = [
+  {
+    group: ['**/database/prisma.service'],
+    message: `${REPOSITORY_ONLY}: inject the table's repository, not PrismaService`,
+  },
+  {
+    group: ['**/generated/prisma/client'],
+    importNames: ['PrismaClient'],
+    message: `${REPOSITORY_ONLY}: no PrismaClient outside repositories`,
+  },
+];
+
 /** Prisma and the PostgreSQL driver: the gateway has no database. */
 const DATABASE_PACKAGES = ['@prisma/*', 'prisma', 'prisma-migrate', 'pg', '@crm/persistence'];
 
@@ -68,23 +114,26 @@ export default tseslint.config(
       // Architecture (README "Layering"), from the tags in each project.json.
       '@nx/enforce-module-boundaries': moduleBoundaries({ tests: false }),
       // Test support in a `test/` folder of a project is for specs only (build.mjs leaves it out).
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '(^|/)(test|__fixtures__)/',
-              message: 'test support (a test/ folder) is imported by spec files only',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: [TEST_SUPPORT_IMPORT] }],
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
       '@typescript-eslint/consistent-type-imports': 'off',
       'no-console': 'off',
+    },
+  },
+  {
+    // One door per table (see DATABASE_ACCESS_SYNTAX): services' sources outside repositories.
+    // Only the services that pass it so far (the others: add them once they do).
+    files: DOOR_PER_TABLE_APPS.map((app) => `apps/${app}/src/**/*.ts`),
+    ignores: ['apps/*/src/**/*.repository.ts', 'apps/*/src/database/**', ...TEST_FILES],
+    rules: {
+      'no-restricted-syntax': ['error', ...DATABASE_ACCESS_SYNTAX],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [TEST_SUPPORT_IMPORT, ...DATABASE_ACCESS_IMPORTS] },
+      ],
     },
   },
   {

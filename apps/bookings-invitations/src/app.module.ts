@@ -6,6 +6,7 @@ import { BookingsModule } from './bookings/bookings.module';
 import { CapacityModule } from './capacity/capacity.module';
 import { CrossServiceModule } from './cross-service/cross-service.module';
 import { DatabaseModule } from './database/database.module';
+import { RepositoriesModule } from './database/repositories.module';
 import { EventCopiesModule } from './event-copies/event-copies.module';
 import { HoldsModule } from './holds/holds.module';
 import { EventTicketsModule } from './event-tickets/event-tickets.module';
@@ -36,6 +37,7 @@ export class AppModule {
       imports: [
         serviceCore(config),
         DatabaseModule,
+        RepositoriesModule,
         OutboxModule,
         subgraphModule(),
         CapacityModule,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import Decimal from 'decimal.js';
 import { randomBytes } from 'node:crypto';
 import { AppException } from '@crm/errors';
 import {
@@ -10,24 +9,28 @@ import {
   Subjects,
 } from '@crm/messaging';
 import { CapacityRepository, SeatRequest, SoldOut } from '../capacity/capacity.repository';
+import { Money } from '../common/money';
 import { admitInOrder } from '../capacity/seat-admission';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
+import { EventTicketsRepository, NewTicketRow } from '../event-tickets/event-tickets.repository';
 import type { Prisma } from '../generated/prisma/client';
-import { enqueueMails } from '../mails/mail-outbox';
-import { addBookingHistory, PUBLIC_ACTOR } from './booking-history';
+import { InvitationsRepository } from '../invitations/invitations.repository';
+import { InvoiceCounterRepository } from '../invoices/invoice-counter.repository';
+import { MailsRepository } from '../mails/mails.repository';
+import { TicketTypesRepository } from '../ticket-types/ticket-types.repository';
+import { PUBLIC_ACTOR } from './booking-history';
+import { BookingHistoryRepository } from './booking-history.repository';
 import { BookingMails } from './booking-mails';
 import { BookingWithTickets, toBooking } from './booking.mapper';
 import { BookingRequest, checkBooking, PreparedBooking, ticketLines } from './booking-checks';
 import { conflict, problem } from './booking-problems';
-import { BookingsRepository, NewBookingRow, NewTicketRow, Tx } from './bookings.repository';
+import { BookingsRepository, NewBookingRow, Tx } from './bookings.repository';
 import type { Booking } from './dto/booking.output';
-import { drawInvoiceNumbers } from './invoice-numbers';
+import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { checkHold, HoldRequest, PreparedHold } from '../holds/hold-checks';
 import { HoldsRepository, LockedHold } from '../holds/holds.repository';
 import { toSeatHold } from '../holds/hold.mapper';
 import type { SeatHold } from '../holds/dto/hold.output';
-
-const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 
 /** What an event's writer is asked for: a booking (BK1) or a hold of seats (BK18). */
 export type SaleRequest = BookingRequest | HoldRequest;
@@ -83,6 +86,13 @@ export class BookingBatchWriter {
     private readonly capacity: CapacityRepository,
     private readonly holds: HoldsRepository,
     private readonly mails: BookingMails,
+    private readonly types: TicketTypesRepository,
+    private readonly keys: IdempotencyKeysRepository,
+    private readonly invitations: InvitationsRepository,
+    private readonly tickets: EventTicketsRepository,
+    private readonly history: BookingHistoryRepository,
+    private readonly mailbox: MailsRepository,
+    private readonly invoiceNumbers: InvoiceCounterRepository,
   ) {}
 
   write(requests: SaleRequest[]): Promise<SaleOutcome[]> {
@@ -115,9 +125,7 @@ export class BookingBatchWriter {
     const ids = [
       ...new Set(requests.flatMap((r) => r.input.tickets.map((t) => t.ticketTypeId.toLowerCase()))),
     ];
-    const types = event
-      ? await tx.ticketType.findMany({ where: { tenantId, eventId, id: { in: ids } } })
-      : [];
+    const types = event ? await this.types.findMany(tenantId, eventId, ids, tx) : [];
     const byId = new Map(types.map((t) => [t.id, t]));
     const heldTypes = await this.heldTypes(tx, requests);
     const prepared: { index: number; sale: Sale }[] = [];
@@ -247,17 +255,15 @@ export class BookingBatchWriter {
     for (const i of sameKeyAs.keys()) outcomes[i] = { kind: 'keyTaken' };
     if (!first.size) return sameKeyAs;
     const claims = [...first.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const won = await tx.$queryRaw<{ bookingId: string }[]>`
-      INSERT INTO "IdempotencyKey" ("tenantId", key, "requestHash", "bookingId")
-      SELECT ${batch[0].tenantId}, k.key, k.hash, k.booking
-        FROM unnest(${claims.map(([k]) => k)}::text[],
-                    ${claims.map(([, i]) => batch[i].requestHash)}::text[],
-                    ${claims.map(([, i]) => batch[i].bookingId)}::uuid[]) WITH ORDINALITY
-          AS k(key, hash, booking, n)
-       ORDER BY k.n
-      ON CONFLICT DO NOTHING
-      RETURNING "bookingId"::text`;
-    const claimed = new Set(won.map((r) => r.bookingId));
+    const claimed = await this.keys.claim(
+      tx,
+      batch[0].tenantId,
+      claims.map(([key, i]) => ({
+        key,
+        requestHash: batch[i].requestHash,
+        bookingId: batch[i].bookingId,
+      })),
+    );
     for (const [, i] of claims)
       if (!claimed.has(batch[i].bookingId)) outcomes[i] = { kind: 'keyTaken' };
     return sameKeyAs;
@@ -267,8 +273,7 @@ export class BookingBatchWriter {
   private async releaseKeys(tx: Tx, tenantId: string, refused: PreparedBooking[]) {
     const ids = refused.filter((b) => b.key).map((b) => b.bookingId);
     if (!ids.length) return;
-    await tx.$executeRaw`
-      DELETE FROM "IdempotencyKey" WHERE "tenantId" = ${tenantId} AND "bookingId" = ANY(${ids}::uuid[])`;
+    await this.keys.release(tx, tenantId, ids);
   }
 
   /**
@@ -288,19 +293,7 @@ export class BookingBatchWriter {
     ];
     if (!tokens.length) return taken;
     const { tenantId, event } = batch[0];
-    const rows = await tx.$queryRaw<
-      {
-        id: string;
-        token: string;
-        personId: string | null;
-        status: string;
-        bookingId: string | null;
-      }[]
-    >`
-      SELECT id::text, token, "personId"::text, status, "bookingId"::text FROM "Invitation"
-       WHERE "tenantId" = ${tenantId} AND "eventId" = ${event.eventId}::uuid
-         AND token = ANY(${tokens}::text[])
-       ORDER BY id FOR UPDATE`;
+    const rows = await this.invitations.lockByTokens(tx, tenantId, event.eventId, tokens);
     const byToken = new Map(rows.map((r) => [r.token, r]));
     const used = new Set<string>();
     batch.forEach((b, i) => {
@@ -429,17 +422,14 @@ export class BookingBatchWriter {
     for (const b of admitted) {
       const inv = invitations.get(b.bookingId);
       if (!inv) continue;
-      await tx.$executeRaw`
-        UPDATE "Invitation" SET status = 'accepted', "respondedAt" = now(),
-               "bookingId" = ${b.bookingId}::uuid, "dateModified" = now(), "modifiedBy" = 'public'
-         WHERE id = ${inv.id}::uuid`;
+      await this.invitations.acceptByBooking(tx, inv.id, b.bookingId);
     }
     const at = new Date();
     const rows = admitted.map((b) => bookingRow(b, invitations.get(b.bookingId)));
     await this.repo.insertMany(tx, rows, at);
     const tickets = admitted.flatMap((b) => ticketRows(b));
-    await this.repo.insertTickets(tx, tickets);
-    await addBookingHistory(
+    await this.tickets.insertMany(tx, tickets);
+    await this.history.add(
       tx,
       PUBLIC_ACTOR,
       ...admitted.map((b) => ({
@@ -459,7 +449,7 @@ export class BookingBatchWriter {
       tx,
       admitted.flatMap((b) => outboxEvents(b, invitations.get(b.bookingId))),
     );
-    await enqueueMails(
+    await this.mailbox.enqueueMany(
       tx,
       admitted.map((b) => this.confirmation(b)),
     );
@@ -476,7 +466,7 @@ export class BookingBatchWriter {
       admitted.filter((b) => b.paid),
       (b) => b.invoiceYear,
     )) {
-      const drawn = await drawInvoiceNumbers(
+      const drawn = await this.invoiceNumbers.drawMany(
         tx,
         admitted[0].tenantId,
         year,

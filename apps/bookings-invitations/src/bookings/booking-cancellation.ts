@@ -4,13 +4,15 @@ import { AppException } from '@crm/errors';
 import { addOutboxEvent, BookingCancelledEvent, Subjects } from '@crm/messaging';
 import { TicketCancellation } from '../capacity/ticket-cancellation';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
-import { enqueueMail } from '../mails/mail-outbox';
-import { Actor, addBookingHistory } from './booking-history';
+import { Actor } from './booking-history';
 import { BookingMails } from './booking-mails';
 import { conflict } from './booking-problems';
 import { cancellationQuote, CancellationQuote } from './cancellation-rules';
 import { BookingsRepository, Tx } from './bookings.repository';
 import { paymentStatusAfterCancel } from './payment-status';
+import { BookingHistoryRepository } from './booking-history.repository';
+import { InvitationsRepository } from '../invitations/invitations.repository';
+import { MailsRepository } from '../mails/mails.repository';
 
 export interface CancelOptions {
   /**
@@ -57,6 +59,9 @@ export class BookingCancellation {
     private readonly tickets: TicketCancellation,
     private readonly mails: BookingMails,
     private readonly i18n: I18nService,
+    private readonly history: BookingHistoryRepository,
+    private readonly invitations: InvitationsRepository,
+    private readonly mailbox: MailsRepository,
   ) {}
 
   async cancel(
@@ -77,10 +82,7 @@ export class BookingCancellation {
     if (booking.invitationId && opts.reason !== 'invitation-rejected') {
       // The invitee may book again with the same token (BK1 refuses a token whose booking is
       // live); the invitation stays accepted. Locked before the counters, in BK1's order.
-      await tx.$executeRaw`
-        UPDATE "Invitation" SET "bookingId" = NULL, "dateModified" = now()
-         WHERE "tenantId" = ${tenantId} AND id = ${booking.invitationId}::uuid
-           AND "bookingId" = ${booking.id}::uuid`;
+      await this.invitations.detachBooking(tx, tenantId, booking.invitationId, booking.id);
     }
     const event = await this.copies.find(tenantId, booking.eventId, tx);
     const total = booking.totalGross.toFixed(2);
@@ -96,19 +98,16 @@ export class BookingCancellation {
           );
     const validIds = booking.tickets.filter((t) => t.status === 'valid').map((t) => t.id);
     const cancelled = await this.tickets.cancel(tx, tenantId, validIds);
-    await tx.booking.update({
-      where: { id: booking.id },
-      data: {
-        status: 'cancelled',
-        cancelledAt: now,
-        cancellationFee: quote.fee,
-        refundAmount: quote.refund,
-        paymentStatus: paymentStatusAfterCancel(booking.paymentStatus),
-        modifiedBy: opts.actor.actor,
-        modifiedByUserId: opts.actor.actorUserId ?? null,
-      },
+    await this.repo.update(tx, booking.id, {
+      status: 'cancelled',
+      cancelledAt: now,
+      cancellationFee: quote.fee,
+      refundAmount: quote.refund,
+      paymentStatus: paymentStatusAfterCancel(booking.paymentStatus),
+      modifiedBy: opts.actor.actor,
+      modifiedByUserId: opts.actor.actorUserId ?? null,
     });
-    await addBookingHistory(tx, opts.actor, {
+    await this.history.add(tx, opts.actor, {
       tenantId,
       eventId: booking.eventId,
       bookingId: booking.id,
@@ -157,7 +156,7 @@ export class BookingCancellation {
       startsAt: event?.startsAt ?? null,
       timeZone: event?.timeZone ?? 'UTC',
     };
-    await enqueueMail(
+    await this.mailbox.enqueue(
       tx,
       opts.reason === 'payment-overdue' && booking.paymentDueAt
         ? this.mails.paymentOverdue(mailBooking, mailEvent, booking.paymentDueAt)

@@ -1,13 +1,11 @@
-import Decimal from 'decimal.js';
 import { randomUUID } from 'node:crypto';
 import { AppException, FieldProblem } from '@crm/errors';
+import { Money, sumMoney } from '../common/money';
 import type { EventCopy, TicketType } from '../generated/prisma/client';
 import { dayIn, ticketTax } from '../ticket-types/ticket-prices';
 import { checkAnswers } from './booking-form';
 import { conflict, problem } from './booking-problems';
 import type { CreateBookingInput } from './dto/booking.input';
-
-const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 
 /** Statuses of an event copy that take no bookings (a published draft does: publishing decides). */
 const CLOSED_STATUSES = new Set(['cancelled', 'completed', 'deleted']);
@@ -203,8 +201,7 @@ function prepare(
   websiteId: string | null,
 ): PreparedBooking {
   const { input, now } = request;
-  const sum = (f: (t: PricedTicket) => string) =>
-    tickets.reduce((s, t) => s.plus(f(t)), new Money(0)).toFixed(2);
+  const sum = (f: (t: PricedTicket) => string) => sumMoney(tickets, f);
   const totals = { net: sum((t) => t.net), tax: sum((t) => t.tax), gross: sum((t) => t.gross) };
   return {
     tenantId: request.tenantId,

@@ -7,6 +7,7 @@ import type { BookingRequest } from './booking-checks';
 import { conflict, problem } from './booking-problems';
 import { toBooking } from './booking.mapper';
 import { BookingsRepository } from './bookings.repository';
+import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import type { CreateBookingInput } from './dto/booking.input';
 import type { Booking } from './dto/booking.output';
 import { EventSales } from './event-sales';
@@ -55,6 +56,7 @@ function canonical(v: unknown): string {
 export class BookingCreation {
   constructor(
     private readonly repo: BookingsRepository,
+    private readonly keys: IdempotencyKeysRepository,
     private readonly i18n: I18nService,
     private readonly sales: EventSales,
   ) {}
@@ -109,9 +111,7 @@ export class BookingCreation {
 
   /** The first answer for `key` again; a different body with the same key is a 409. */
   private async replay(ctx: RequestContext, key: string, requestHash: string): Promise<Booking> {
-    const row = await this.repo.prisma.idempotencyKey.findUnique({
-      where: { tenantId_key: { tenantId: ctx.tenantId, key } },
-    });
+    const row = await this.keys.find(ctx.tenantId, key);
     if (!row || row.requestHash !== requestHash) {
       throw conflict('idempotencyConflict', { key: key.slice(0, 200) }, [
         problem('Idempotency-Key', 'idempotencyConflict'),

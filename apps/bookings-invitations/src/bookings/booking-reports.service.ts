@@ -1,16 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import Decimal from 'decimal.js';
 import { I18nService } from 'nestjs-i18n';
 import { Paged, paged } from '@crm/envelope';
 import { AppException, isUuid, throwIfProblems } from '@crm/errors';
 import { skipTake } from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
+import { CapacityRepository } from '../capacity/capacity.repository';
 import { TicketCancellation } from '../capacity/ticket-cancellation';
+import { Money, sumMoney } from '../common/money';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
+import { EventTicketsRepository } from '../event-tickets/event-tickets.repository';
+import { InvoiceCounterRepository } from '../invoices/invoice-counter.repository';
 import { dayIn } from '../ticket-types/ticket-prices';
-import { actorOf, addBookingHistory } from './booking-history';
+import { actorOf } from './booking-history';
 import { BookingsRepository, Tx } from './bookings.repository';
-import { drawInvoiceNumber } from './invoice-numbers';
 import type { HistoryQuery, StatisticsQuery } from './dto/booking.input';
 import type {
   BookingHistoryEntry,
@@ -18,8 +20,7 @@ import type {
   ConsistencyProblem,
   ConsistencyReport,
 } from './dto/booking.output';
-
-const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
+import { BookingHistoryRepository } from './booking-history.repository';
 
 const validZone = (tz: string) => {
   try {
@@ -38,6 +39,10 @@ export class BookingReports {
     private readonly copies: EventCopiesRepository,
     private readonly tickets: TicketCancellation,
     private readonly i18n: I18nService,
+    private readonly invoiceNumbers: InvoiceCounterRepository,
+    private readonly capacity: CapacityRepository,
+    private readonly bookingTickets: EventTicketsRepository,
+    private readonly entries: BookingHistoryRepository,
   ) {}
 
   private async event(ctx: RequestContext, eventId: string) {
@@ -68,41 +73,7 @@ export class BookingReports {
         { field: 'to', rule: 'dateRange', messageKey: 'bookings.problems.dateRange' },
       ]);
     const tz = validZone(event.timeZone);
-    const rows = await this.repo.prisma.$queryRaw<
-      {
-        day: string;
-        booked: number;
-        cancelled: number;
-        tickets: number;
-        net: string;
-        gross: string;
-      }[]
-    >`
-      WITH b AS (
-        SELECT b.id, b.status, b."totalNet", b."totalGross",
-               ((b."dateCreated" AT TIME ZONE 'UTC') AT TIME ZONE ${tz})::date AS booked_on,
-               ((b."cancelledAt" AT TIME ZONE 'UTC') AT TIME ZONE ${tz})::date AS cancelled_on
-          FROM "Booking" b
-         WHERE b."tenantId" = ${ctx.tenantId} AND b."eventId" = ${event.eventId}::uuid
-      ), t AS (
-        SELECT "bookingId", count(*)::int AS n FROM "EventTicket"
-         WHERE "tenantId" = ${ctx.tenantId} AND "eventId" = ${event.eventId}::uuid
-         GROUP BY "bookingId"
-      ), facts AS (
-        SELECT b.booked_on AS day, 1 AS booked, 0 AS cancelled, coalesce(t.n, 0) AS tickets,
-               CASE WHEN b.status = 'cancelled' THEN 0 ELSE b."totalNet" END AS net,
-               CASE WHEN b.status = 'cancelled' THEN 0 ELSE b."totalGross" END AS gross
-          FROM b LEFT JOIN t ON t."bookingId" = b.id
-        UNION ALL
-        SELECT b.cancelled_on, 0, 1, 0, 0, 0 FROM b WHERE b.cancelled_on IS NOT NULL
-      )
-      SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(booked)::int AS booked,
-             sum(cancelled)::int AS cancelled, sum(tickets)::int AS tickets,
-             sum(net)::numeric(14,2)::text AS net, sum(gross)::numeric(14,2)::text AS gross
-        FROM facts
-       WHERE (${from}::date IS NULL OR day >= ${from}::date)
-         AND (${to}::date IS NULL OR day <= ${to}::date)
-       GROUP BY day ORDER BY day`;
+    const rows = await this.repo.statistics(ctx.tenantId, event.eventId, tz, from, to);
     return {
       eventId: event.eventId,
       timeZone: tz,
@@ -130,14 +101,7 @@ export class BookingReports {
       ...(query.bookingId ? { bookingId: query.bookingId.toLowerCase() } : {}),
       ...(query.action ? { action: query.action } : {}),
     };
-    const [rows, total] = await this.repo.prisma.$transaction([
-      this.repo.prisma.bookingHistory.findMany({
-        where,
-        orderBy: [{ at: 'desc' }, { id: 'desc' }],
-        ...skipTake(query),
-      }),
-      this.repo.prisma.bookingHistory.count({ where }),
-    ]);
+    const [rows, total] = await this.entries.page(where, skipTake(query));
     return paged(
       rows.map((r) => ({
         id: r.id,
@@ -190,8 +154,7 @@ export class BookingReports {
         }
       }
       // totals = the sums of the tickets' frozen prices (with the taxes as repaired above)
-      const sum = (f: (t: (typeof tickets)[number]) => string) =>
-        tickets.reduce((s, t) => s.plus(f(t)), new Money(0)).toFixed(2);
+      const sum = (f: (t: (typeof tickets)[number]) => string) => sumMoney(tickets, f);
       const totals = {
         totalNet: sum((t) => t.priceNet.toString()),
         totalTax: sum((t) => taxOf.get(t.id)!),
@@ -225,9 +188,12 @@ export class BookingReports {
         assignInvoice = true;
       }
       if (gross.lte(0) && booking.invoiceNumber) {
-        const external = await tx.bookingHistory.count({
-          where: { tenantId: ctx.tenantId, bookingId: booking.id, action: 'invoice-number-set' },
-        });
+        const external = await this.entries.count(
+          ctx.tenantId,
+          booking.id,
+          'invoice-number-set',
+          tx,
+        );
         if (!external) {
           problems.push({
             field: 'invoiceNumber',
@@ -239,10 +205,10 @@ export class BookingReports {
 
       if (repair) {
         if (Object.keys(totalFixes).length) {
-          await tx.booking.update({ where: { id: booking.id }, data: totalFixes });
+          await this.repo.update(tx, booking.id, totalFixes);
         }
         for (const f of taxFixes) {
-          await tx.eventTicket.update({ where: { id: f.id }, data: { priceTax: f.tax } });
+          await this.bookingTickets.setPriceTax(tx, f.id, f.tax);
         }
         if (cancelValid)
           await this.tickets.cancel(
@@ -251,9 +217,9 @@ export class BookingReports {
             valid.map((t) => t.id),
           );
         if (markCancelled) {
-          await tx.booking.update({
-            where: { id: booking.id },
-            data: { status: 'cancelled', cancelledAt: booking.cancelledAt ?? new Date() },
+          await this.repo.update(tx, booking.id, {
+            status: 'cancelled',
+            cancelledAt: booking.cancelledAt ?? new Date(),
           });
         }
         repaired.push(
@@ -275,10 +241,10 @@ export class BookingReports {
       if (repair && assignInvoice) {
         const event = await this.copies.find(ctx.tenantId, booking.eventId, tx);
         const year = Number(dayIn(booking.dateCreated, event?.timeZone ?? 'UTC').slice(0, 4));
-        await drawInvoiceNumber(tx, ctx.tenantId, year, booking.id);
+        await this.invoiceNumbers.draw(tx, ctx.tenantId, year, booking.id);
       }
       if (repair && repaired.length) {
-        await addBookingHistory(tx, actorOf(ctx), {
+        await this.entries.add(tx, actorOf(ctx), {
           tenantId: ctx.tenantId,
           eventId: booking.eventId,
           bookingId: booking.id,
@@ -288,7 +254,7 @@ export class BookingReports {
       }
       return { bookingId: booking.id, consistent: problems.length === 0, problems, repaired };
     };
-    return repair ? this.repo.transaction(run) : run(this.repo.prisma);
+    return repair ? this.repo.transaction(run) : this.repo.withoutTransaction(run);
   }
 
   /** The counters that do not match the valid tickets; repaired (under the row locks) when asked. */
@@ -300,19 +266,10 @@ export class BookingReports {
     repair: boolean,
   ): Promise<ConsistencyProblem[]> {
     const problems: ConsistencyProblem[] = [];
-    if (repair) {
-      // lock first, count after: a booking that took seats before is committed and counted, one
-      // that takes after waits for this transaction
-      await tx.$queryRaw`SELECT id FROM "TicketType" WHERE "tenantId" = ${tenantId}
-        AND id = ANY(${typeIds}::uuid[]) ORDER BY id FOR UPDATE`;
-      await tx.$queryRaw`SELECT 1 FROM "EventCopy" WHERE "tenantId" = ${tenantId}
-        AND "eventId" = ${eventId}::uuid FOR UPDATE`;
-    }
-    const types = await tx.$queryRaw<{ id: string; sold: number; valid: number }[]>`
-      SELECT tt.id::text, tt.sold, (SELECT count(*)::int FROM "EventTicket" t
-          WHERE t."tenantId" = ${tenantId} AND t."ticketTypeId" = tt.id AND t.status = 'valid') AS valid
-        FROM "TicketType" tt WHERE tt."tenantId" = ${tenantId} AND tt.id = ANY(${typeIds}::uuid[])
-       ORDER BY tt.id`;
+    // lock first, count after: a booking that took seats before is committed and counted, one
+    // that takes after waits for this transaction
+    if (repair) await this.capacity.lockCounters(tx, tenantId, eventId, typeIds);
+    const { types, event: ev } = await this.capacity.soldAndValid(tx, tenantId, eventId, typeIds);
     for (const t of types) {
       if (t.sold !== t.valid) {
         problems.push({
@@ -320,19 +277,12 @@ export class BookingReports {
           expected: String(t.valid),
           actual: String(t.sold),
         });
-        if (repair) await tx.ticketType.update({ where: { id: t.id }, data: { sold: t.valid } });
+        if (repair) await this.capacity.setTypeSold(tx, t.id, t.valid);
       }
     }
-    const [ev] = await tx.$queryRaw<{ sold: number; valid: number }[]>`
-      SELECT c.sold, (SELECT count(*)::int FROM "EventTicket" t
-          WHERE t."tenantId" = ${tenantId} AND t."eventId" = c."eventId" AND t.status = 'valid') AS valid
-        FROM "EventCopy" c WHERE c."tenantId" = ${tenantId} AND c."eventId" = ${eventId}::uuid`;
     if (ev && ev.sold !== ev.valid) {
       problems.push({ field: 'event.sold', expected: String(ev.valid), actual: String(ev.sold) });
-      if (repair) {
-        await tx.$executeRaw`UPDATE "EventCopy" SET sold = ${ev.valid}
-          WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid`;
-      }
+      if (repair) await this.capacity.setEventSold(tx, tenantId, eventId, ev.valid);
     }
     return problems;
   }

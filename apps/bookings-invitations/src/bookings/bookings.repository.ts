@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
+import { utcTimestamp as utc } from '../database/utc-timestamp';
 import type { Prisma } from '../generated/prisma/client';
 import type { BookingWithTickets } from './booking.mapper';
 
 export type Tx = Prisma.TransactionClient;
-
-/** A date as the UTC wall-clock text a `timestamp` column holds (Prisma's convention). */
-const utc = (d: Date) => d.toISOString().replace('T', ' ').replace('Z', '');
 
 /** A public booking as BookingBatchWriter writes it (status confirmed, by `public`). */
 export interface NewBookingRow {
@@ -30,26 +28,6 @@ export interface NewBookingRow {
   confirmationToken: string;
   /** An unpaid booking is cancelled when this passes (the event's payment deadline). */
   paymentDueAt: Date | null;
-}
-
-/** A valid ticket of a new booking, its price frozen. */
-export interface NewTicketRow {
-  id: string;
-  tenantId: string;
-  eventId: string;
-  bookingId: string;
-  ticketTypeId: string;
-  ticketTypeName: string;
-  priceGross: string;
-  priceNet: string;
-  priceTax: string;
-  taxRatePercent: string;
-  taxRateId: string | null;
-  participantFirstname: string;
-  participantLastname: string;
-  participantEmail: string | null;
-  dateCreated: Date;
-  dateModified: Date;
 }
 
 /** An open booking whose payment reminder is due, with what the mail says. */
@@ -81,16 +59,50 @@ export const BOOKING_SORT_FIELDS = [
   'id',
 ] as const;
 
+/** BK13: one day of an event's bookings (in its zone), revenue as numeric text. */
+export interface DayStatistics {
+  day: string;
+  booked: number;
+  cancelled: number;
+  tickets: number;
+  net: string;
+  gross: string;
+}
+
+/** Who a change made by another service's event is recorded as made by. */
+const SYSTEM = 'system';
+
+/** A booking whose booker reference changed: what its history entry needs. */
+export interface ChangedBooking {
+  id: string;
+  eventId: string;
+  personId: string;
+}
+
+const withOrderedTickets = {
+  tickets: { orderBy: [{ dateCreated: 'asc' }, { id: 'asc' }] },
+} satisfies Prisma.BookingInclude;
+
+/** A booking with its tickets in their booking order (an invoice lists them so). */
+export type BookingWithOrderedTickets = Prisma.BookingGetPayload<{
+  include: typeof withOrderedTickets;
+}>;
+
 /** Waiting for a pooled connection under a burst of bookings is fine; a 500 is not. */
 export const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 } as const;
 
 /** Booking rows; every query is scoped to the tenant. */
 @Injectable()
 export class BookingsRepository {
-  constructor(readonly prisma: PrismaService) {}
+  constructor(private readonly prisma: PrismaService) {}
 
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.prisma.$transaction(fn, TX_OPTIONS);
+  }
+
+  /** Runs `fn` with the plain client: the same steps as in a transaction, without one. */
+  withoutTransaction<T>(fn: (db: Tx) => Promise<T>): Promise<T> {
+    return fn(this.prisma);
   }
 
   /**
@@ -123,28 +135,6 @@ export class BookingsRepository {
                ${rows.map((r) => (r.paymentDueAt ? utc(r.paymentDueAt) : null))}::timestamp[])
           AS x(id, tenant, event, payment, firstname, lastname, email, person, language, answers,
                invitation, website, currency, net, tax, gross, tiers, token, due)`;
-  }
-
-  /** Inserts a batch's tickets in one statement (see insertMany). */
-  async insertTickets(tx: Tx, rows: NewTicketRow[]): Promise<void> {
-    const col = <K extends keyof NewTicketRow>(k: K) => rows.map((r) => r[k]);
-    await tx.$executeRaw`
-      INSERT INTO "EventTicket" (id, "tenantId", "eventId", "bookingId", "ticketTypeId",
-        "ticketTypeName", "priceGross", "priceNet", "priceTax", "taxRatePercent", "taxRateId",
-        status, "participantFirstname", "participantLastname", "participantEmail", "dateCreated",
-        "dateModified")
-      SELECT x.id, x.tenant, x.event, x.booking, x.type, x.name, x.gross, x.net, x.tax, x.rate,
-             x.rate_id, 'valid', x.firstname, x.lastname, x.email, x.created, x.modified
-        FROM unnest(${col('id')}::uuid[], ${col('tenantId')}::text[], ${col('eventId')}::uuid[],
-               ${col('bookingId')}::uuid[], ${col('ticketTypeId')}::uuid[],
-               ${col('ticketTypeName')}::text[], ${col('priceGross')}::numeric[],
-               ${col('priceNet')}::numeric[], ${col('priceTax')}::numeric[],
-               ${col('taxRatePercent')}::numeric[], ${col('taxRateId')}::text[],
-               ${col('participantFirstname')}::text[], ${col('participantLastname')}::text[],
-               ${col('participantEmail')}::text[], ${rows.map((r) => utc(r.dateCreated))}::timestamp[],
-               ${rows.map((r) => utc(r.dateModified))}::timestamp[])
-          AS x(id, tenant, event, booking, type, name, gross, net, tax, rate, rate_id, firstname,
-               lastname, email, created, modified)`;
   }
 
   /** BK21: a new deadline; a reminder is due again for it. */
@@ -204,6 +194,183 @@ export class BookingsRepository {
 
   find(tenantId: string, id: string, db: Tx = this.prisma): Promise<BookingWithTickets | null> {
     return db.booking.findFirst({ where: { tenantId, id }, include: { tickets: true } });
+  }
+
+  /** The tenant's bookings among `ids`, locked in id order (two batches cannot deadlock). */
+  lockMany(
+    tx: Tx,
+    tenantId: string,
+    ids: string[],
+  ): Promise<{ id: string; eventId: string; invoiceNumber: string | null }[]> {
+    return tx.$queryRaw<{ id: string; eventId: string; invoiceNumber: string | null }[]>`
+        SELECT id::text, "eventId"::text, "invoiceNumber" FROM "Booking"
+         WHERE "tenantId" = ${tenantId} AND id = ANY(${ids}::uuid[])
+         ORDER BY id FOR UPDATE`;
+  }
+
+  /** The booking's status, the row locked until the transaction ends (undefined: none). */
+  async lockStatus(tx: Tx, tenantId: string, id: string): Promise<{ status: string } | undefined> {
+    const [booking] = await tx.$queryRaw<{ status: string }[]>`
+      SELECT status FROM "Booking" WHERE "tenantId" = ${tenantId} AND id = ${id}::uuid
+      FOR UPDATE`;
+    return booking;
+  }
+
+  /** The bookings with their tickets' statuses, in id order. */
+  withTicketStatuses(tx: Tx, tenantId: string, ids: string[]) {
+    return tx.booking.findMany({
+      where: { tenantId, id: { in: ids } },
+      select: {
+        id: true,
+        eventId: true,
+        status: true,
+        tickets: { select: { id: true, status: true } },
+      },
+      orderBy: { id: 'asc' },
+    });
+  }
+
+  async deleteMany(tx: Tx, tenantId: string, ids: string[]): Promise<void> {
+    await tx.booking.deleteMany({ where: { tenantId, id: { in: ids } } });
+  }
+
+  update(tx: Tx, id: string, data: Prisma.BookingUncheckedUpdateInput): Promise<unknown> {
+    return tx.booking.update({ where: { id }, data });
+  }
+
+  /**
+   * BK13: per day in the event's zone `tz`, in one SQL aggregation: bookings made (with their
+   * tickets and, unless cancelled since, their revenue) and bookings cancelled (on the
+   * cancellation day), between the days `from` and `to` (ISO, null: open).
+   */
+  statistics(
+    tenantId: string,
+    eventId: string,
+    tz: string,
+    from: string | null,
+    to: string | null,
+  ): Promise<DayStatistics[]> {
+    return this.prisma.$queryRaw<DayStatistics[]>`
+      WITH b AS (
+        SELECT b.id, b.status, b."totalNet", b."totalGross",
+               ((b."dateCreated" AT TIME ZONE 'UTC') AT TIME ZONE ${tz})::date AS booked_on,
+               ((b."cancelledAt" AT TIME ZONE 'UTC') AT TIME ZONE ${tz})::date AS cancelled_on
+          FROM "Booking" b
+         WHERE b."tenantId" = ${tenantId} AND b."eventId" = ${eventId}::uuid
+      ), t AS (
+        SELECT "bookingId", count(*)::int AS n FROM "EventTicket"
+         WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid
+         GROUP BY "bookingId"
+      ), facts AS (
+        SELECT b.booked_on AS day, 1 AS booked, 0 AS cancelled, coalesce(t.n, 0) AS tickets,
+               CASE WHEN b.status = 'cancelled' THEN 0 ELSE b."totalNet" END AS net,
+               CASE WHEN b.status = 'cancelled' THEN 0 ELSE b."totalGross" END AS gross
+          FROM b LEFT JOIN t ON t."bookingId" = b.id
+        UNION ALL
+        SELECT b.cancelled_on, 0, 1, 0, 0, 0 FROM b WHERE b.cancelled_on IS NOT NULL
+      )
+      SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(booked)::int AS booked,
+             sum(cancelled)::int AS cancelled, sum(tickets)::int AS tickets,
+             sum(net)::numeric(14,2)::text AS net, sum(gross)::numeric(14,2)::text AS gross
+        FROM facts
+       WHERE (${from}::date IS NULL OR day >= ${from}::date)
+         AND (${to}::date IS NULL OR day <= ${to}::date)
+       GROUP BY day ORDER BY day`;
+  }
+
+  /** The confirmed bookings of the events, oldest first (cancelled ones stay as they are). */
+  async confirmedOfEvents(tx: Tx, tenantId: string, eventIds: string[]): Promise<string[]> {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id::text FROM "Booking"
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ANY(${eventIds}::uuid[])
+         AND status = 'confirmed'
+       ORDER BY "dateCreated", id`;
+    return rows.map((r) => r.id);
+  }
+
+  /** W11: bookings of the events made through website `from` now name `to`; how many. */
+  migrateWebsite(
+    tx: Tx,
+    tenantId: string,
+    eventIds: string[],
+    from: string,
+    to: string,
+  ): Promise<number> {
+    return tx.$executeRaw`
+      UPDATE "Booking" SET "websiteId" = ${to}::uuid, "dateModified" = now()
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ANY(${eventIds}::uuid[])
+         AND "websiteId" = ${from}::uuid`;
+  }
+
+  /** P20: bookings of the merged people now name the target (by the system). */
+  repointPeople(
+    tx: Tx,
+    tenantId: string,
+    sourceIds: string[],
+    targetId: string,
+  ): Promise<ChangedBooking[]> {
+    // the old value comes from a self-join: RETURNING sees the row as updated
+    return tx.$queryRaw<ChangedBooking[]>`
+      UPDATE "Booking" b SET "bookerPersonId" = ${targetId}::uuid, "dateModified" = now(),
+             "modifiedBy" = ${SYSTEM}, "modifiedByUserId" = NULL
+        FROM "Booking" old
+       WHERE old.id = b.id AND b."tenantId" = ${tenantId}
+         AND b."bookerPersonId" = ANY(${sourceIds}::uuid[])
+      RETURNING b.id::text, b."eventId"::text AS "eventId", old."bookerPersonId"::text AS "personId"`;
+  }
+
+  /** P6, P10: bookings of the people lose the person, keep the booker's name and e-mail. */
+  forgetPeople(tx: Tx, tenantId: string, personIds: string[]): Promise<ChangedBooking[]> {
+    return tx.$queryRaw<ChangedBooking[]>`
+      UPDATE "Booking" b SET "bookerPersonId" = NULL, "dateModified" = now(),
+             "modifiedBy" = ${SYSTEM}, "modifiedByUserId" = NULL
+        FROM "Booking" old
+       WHERE old.id = b.id AND b."tenantId" = ${tenantId}
+         AND b."bookerPersonId" = ANY(${personIds}::uuid[])
+      RETURNING b.id::text, b."eventId"::text AS "eventId", old."bookerPersonId"::text AS "personId"`;
+  }
+
+  /** The booking with its tickets in order (one query), null when it is not the tenant's. */
+  findWithOrderedTickets(
+    tenantId: string,
+    id: string,
+    db: Tx = this.prisma,
+  ): Promise<BookingWithOrderedTickets | null> {
+    return db.booking.findFirst({ where: { tenantId, id }, include: withOrderedTickets });
+  }
+
+  exists(tenantId: string, id: string): Promise<{ id: string } | null> {
+    return this.prisma.booking.findFirst({ where: { tenantId, id }, select: { id: true } });
+  }
+
+  /**
+   * Sets the number of a booking that has none (count 0: it has one, or is not the tenant's). A
+   * number another booking of the tenant holds fails on the unique index (tenantId,
+   * invoiceNumber), also when both writes race.
+   */
+  async setInvoiceNumber(
+    tx: Tx,
+    tenantId: string,
+    id: string,
+    invoiceNumber: string,
+    stamps: { modifiedBy: string; modifiedByUserId: string | null },
+  ): Promise<Date | null> {
+    const invoiceDate = new Date();
+    const { count } = await tx.booking.updateMany({
+      where: { tenantId, id, invoiceNumber: null },
+      data: { invoiceNumber, invoiceDate, ...stamps },
+    });
+    return count ? invoiceDate : null;
+  }
+
+  /** The bookings of the tickets `ticketIds` locked until the transaction ends, in id order. */
+  async lockOfTickets(tx: Tx, tenantId: string, ticketIds: string[]): Promise<void> {
+    await tx.$queryRaw`
+      SELECT b.id FROM "Booking" b
+       WHERE b."tenantId" = ${tenantId}
+         AND b.id IN (SELECT t."bookingId" FROM "EventTicket" t
+                       WHERE t."tenantId" = ${tenantId} AND t.id = ANY(${ticketIds}::uuid[]))
+       ORDER BY b.id FOR UPDATE`;
   }
 
   /** The booking row locked until the transaction ends (null: not the tenant's). */

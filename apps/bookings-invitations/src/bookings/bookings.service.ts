@@ -15,7 +15,7 @@ import { parseSort, skipTake, toOrderBy } from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import { Prisma } from '../generated/prisma/client';
-import { actorOf, addBookingHistory } from './booking-history';
+import { actorOf } from './booking-history';
 import { BookingCancellation } from './booking-cancellation';
 import { conflict } from './booking-problems';
 import { toBooking } from './booking.mapper';
@@ -36,6 +36,8 @@ import type {
 } from './dto/booking.output';
 import { canTransition, PaymentStatus } from './payment-status';
 import { TicketCancellation } from '../capacity/ticket-cancellation';
+import { BookingHistoryRepository } from './booking-history.repository';
+import { EventTicketsRepository } from '../event-tickets/event-tickets.repository';
 
 /** BK9: most bytes of the booker information (JSON). */
 export const INFORMATION_MAX_BYTES = 16 * 1024;
@@ -63,6 +65,8 @@ export class BookingsService {
     private readonly tickets: TicketCancellation,
     private readonly bus: MessageBus,
     private readonly i18n: I18nService,
+    private readonly history: BookingHistoryRepository,
+    private readonly ticketRows: EventTicketsRepository,
   ) {}
 
   notFound(ctx: RequestContext, id: string): AppException {
@@ -163,12 +167,7 @@ export class BookingsService {
     ];
     return this.repo.transaction(async (tx) => {
       // locked in id order: two batches over the same bookings cannot deadlock
-      const rows = await tx.$queryRaw<
-        { id: string; eventId: string; invoiceNumber: string | null }[]
-      >`
-        SELECT id::text, "eventId"::text, "invoiceNumber" FROM "Booking"
-         WHERE "tenantId" = ${ctx.tenantId} AND id = ANY(${wanted}::uuid[])
-         ORDER BY id FOR UPDATE`;
+      const rows = await this.repo.lockMany(tx, ctx.tenantId, wanted);
       const found = new Map(rows.map((r) => [r.id, r]));
       if (single) {
         const row = found.get(wanted[0]);
@@ -190,20 +189,17 @@ export class BookingsService {
         if (invoiced.length)
           throw conflict('batchHasInvoice', { count: invoiced.length }, invoiced);
       }
-      const ticketRows = await tx.eventTicket.findMany({
-        where: {
-          tenantId: ctx.tenantId,
-          bookingId: { in: rows.map((r) => r.id) },
-          status: 'valid',
-        },
-        select: { id: true },
-      });
+      const ticketRows = await this.ticketRows.validIdsOf(
+        tx,
+        ctx.tenantId,
+        rows.map((r) => r.id),
+      );
       await this.tickets.cancel(
         tx,
         ctx.tenantId,
         ticketRows.map((t) => t.id),
       );
-      await addBookingHistory(
+      await this.history.add(
         tx,
         actorOf(ctx),
         ...rows.map((r) => ({
@@ -213,9 +209,11 @@ export class BookingsService {
           action: 'deleted' as const,
         })),
       );
-      await tx.booking.deleteMany({
-        where: { tenantId: ctx.tenantId, id: { in: rows.map((r) => r.id) } },
-      });
+      await this.repo.deleteMany(
+        tx,
+        ctx.tenantId,
+        rows.map((r) => r.id),
+      );
       return { ids: rows.map((r) => r.id) };
     });
   }
@@ -313,11 +311,11 @@ export class BookingsService {
         modifiedBy: ctx.integrationName,
         modifiedByUserId: ctx.callerId,
       };
-      await tx.booking.update({ where: { id: row.id }, data });
+      await this.repo.update(tx, row.id, data);
       const changed = (
         ['firstname', 'lastname', 'email', 'personId', 'information'] as const
       ).filter((k) => input[k] !== undefined);
-      await addBookingHistory(tx, actorOf(ctx), {
+      await this.history.add(tx, actorOf(ctx), {
         tenantId: ctx.tenantId,
         eventId: row.eventId,
         bookingId: row.id,
@@ -371,15 +369,12 @@ export class BookingsService {
           problem('paymentStatus', 'paymentTransition', { from: row.paymentStatus, to }),
         ]);
       }
-      await tx.booking.update({
-        where: { id: row.id },
-        data: {
-          paymentStatus: to,
-          modifiedBy: ctx.integrationName,
-          modifiedByUserId: ctx.callerId,
-        },
+      await this.repo.update(tx, row.id, {
+        paymentStatus: to,
+        modifiedBy: ctx.integrationName,
+        modifiedByUserId: ctx.callerId,
       });
-      await addBookingHistory(tx, actorOf(ctx), {
+      await this.history.add(tx, actorOf(ctx), {
         tenantId: ctx.tenantId,
         eventId: row.eventId,
         bookingId: row.id,
@@ -412,7 +407,7 @@ export class BookingsService {
         ]);
       }
       await this.repo.setPaymentDue(tx, row.id, due, ctx.integrationName, ctx.callerId ?? null);
-      await addBookingHistory(tx, actorOf(ctx), {
+      await this.history.add(tx, actorOf(ctx), {
         tenantId: ctx.tenantId,
         eventId: row.eventId,
         bookingId: row.id,

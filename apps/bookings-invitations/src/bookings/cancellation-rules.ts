@@ -1,10 +1,9 @@
 import Decimal from 'decimal.js';
 import { DateTime } from 'luxon';
+import { Money } from '../common/money';
 
 // BK7: what cancelling a booking costs now, from the tiers frozen onto it and the event's current
 // start in its time zone. Money in exact decimals (never floats).
-
-const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 
 /** A tier of a cancellation condition: until `daysBeforeStart` days before the start. */
 export interface CancellationTier {

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { PrismaService } from '../database/prisma.service';
+import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
 /** How long a public booking's Idempotency-Key answers a retry (documented on BK1). */
 export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
@@ -14,7 +14,7 @@ export class IdempotencyKeyPurge implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(IdempotencyKeyPurge.name);
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly keys: IdempotencyKeysRepository) {}
 
   onModuleInit(): void {
     this.timer = setInterval(() => {
@@ -30,6 +30,6 @@ export class IdempotencyKeyPurge implements OnModuleInit, OnModuleDestroy {
   /** Deletes the expired keys; how many. */
   purge(now = new Date()): Promise<number> {
     const before = new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_HOURS * 3600_000);
-    return this.prisma.$executeRaw`DELETE FROM "IdempotencyKey" WHERE "dateCreated" < ${before}`;
+    return this.keys.deleteOlderThan(before);
   }
 }

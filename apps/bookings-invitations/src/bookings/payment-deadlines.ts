@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nest
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import { SweepLoop } from '../common/sweep-loop';
 import type { BookingsInvitationsConfig } from '../config';
-import { enqueueMails } from '../mails/mail-outbox';
+import { MailsRepository } from '../mails/mails.repository';
 import { BookingCancellation } from './booking-cancellation';
 import { SYSTEM_ACTOR } from './booking-history';
 import { BookingMails } from './booking-mails';
@@ -26,6 +26,7 @@ export class PaymentDeadlines implements OnModuleInit, OnModuleDestroy {
     private readonly repo: BookingsRepository,
     private readonly cancellation: BookingCancellation,
     private readonly mails: BookingMails,
+    private readonly mailbox: MailsRepository,
     @Inject(SERVICE_CONFIG) config: BookingsInvitationsConfig,
   ) {
     this.loop = new SweepLoop(
@@ -50,7 +51,7 @@ export class PaymentDeadlines implements OnModuleInit, OnModuleDestroy {
   async sweep(): Promise<{ reminded: number; cancelled: number }> {
     const reminded = await this.repo.transaction(async (tx) => {
       const due = await this.repo.claimReminders(tx, SWEEP_BATCH);
-      await enqueueMails(
+      await this.mailbox.enqueueMany(
         tx,
         due.map((r) =>
           this.mails.paymentReminder(

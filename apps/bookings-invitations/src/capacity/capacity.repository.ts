@@ -151,6 +151,58 @@ export class CapacityRepository {
          WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid`;
     }
   }
+
+  /**
+   * BK15's repair: locks the counters of `ticketTypeIds` (sorted by id) and then the event's, in
+   * the bookings' lock order, until the transaction ends.
+   */
+  async lockCounters(
+    tx: Tx,
+    tenantId: string,
+    eventId: string,
+    ticketTypeIds: string[],
+  ): Promise<void> {
+    await tx.$queryRaw`SELECT id FROM "TicketType" WHERE "tenantId" = ${tenantId}
+        AND id = ANY(${ticketTypeIds}::uuid[]) ORDER BY id FOR UPDATE`;
+    await tx.$queryRaw`SELECT 1 FROM "EventCopy" WHERE "tenantId" = ${tenantId}
+        AND "eventId" = ${eventId}::uuid FOR UPDATE`;
+  }
+
+  /**
+   * BK15: the counters (sold) of the ticket types and of the event next to their valid tickets;
+   * `event` undefined when the event copy is gone.
+   */
+  async soldAndValid(
+    db: Tx,
+    tenantId: string,
+    eventId: string,
+    ticketTypeIds: string[],
+  ): Promise<{
+    types: { id: string; sold: number; valid: number }[];
+    event: { sold: number; valid: number } | undefined;
+  }> {
+    const types = await db.$queryRaw<{ id: string; sold: number; valid: number }[]>`
+      SELECT tt.id::text, tt.sold, (SELECT count(*)::int FROM "EventTicket" t
+          WHERE t."tenantId" = ${tenantId} AND t."ticketTypeId" = tt.id AND t.status = 'valid') AS valid
+        FROM "TicketType" tt WHERE tt."tenantId" = ${tenantId} AND tt.id = ANY(${ticketTypeIds}::uuid[])
+       ORDER BY tt.id`;
+    const [event] = await db.$queryRaw<{ sold: number; valid: number }[]>`
+      SELECT c.sold, (SELECT count(*)::int FROM "EventTicket" t
+          WHERE t."tenantId" = ${tenantId} AND t."eventId" = c."eventId" AND t.status = 'valid') AS valid
+        FROM "EventCopy" c WHERE c."tenantId" = ${tenantId} AND c."eventId" = ${eventId}::uuid`;
+    return { types, event };
+  }
+
+  /** BK15's repair of a ticket type's counter (under lockCounters' lock). */
+  async setTypeSold(tx: Tx, ticketTypeId: string, sold: number): Promise<void> {
+    await tx.ticketType.update({ where: { id: ticketTypeId }, data: { sold } });
+  }
+
+  /** BK15's repair of the event's counter (under lockCounters' lock). */
+  async setEventSold(tx: Tx, tenantId: string, eventId: string, sold: number): Promise<void> {
+    await tx.$executeRaw`UPDATE "EventCopy" SET sold = ${sold}
+          WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid`;
+  }
 }
 
 /** One entry per ticket type, sorted by id (the lock order), counts > 0 only. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EventTicketsRepository } from '../event-tickets/event-tickets.repository';
 import { CapacityRepository, SeatRequest, Tx } from './capacity.repository';
 
 export interface CancelledTickets {
@@ -16,16 +17,14 @@ export interface CancelledTickets {
  */
 @Injectable()
 export class TicketCancellation {
-  constructor(private readonly capacity: CapacityRepository) {}
+  constructor(
+    private readonly capacity: CapacityRepository,
+    private readonly tickets: EventTicketsRepository,
+  ) {}
 
   async cancel(tx: Tx, tenantId: string, ticketIds: string[]): Promise<CancelledTickets> {
     if (!ticketIds.length) return { ticketIds: [], bookingIds: [] };
-    const rows = await tx.$queryRaw<
-      { id: string; eventId: string; ticketTypeId: string; bookingId: string }[]
-    >`
-      UPDATE "EventTicket" SET status = 'cancelled', "revokedAt" = now(), "dateModified" = now()
-       WHERE "tenantId" = ${tenantId} AND id = ANY(${ticketIds}::uuid[]) AND status = 'valid'
-      RETURNING id, "eventId", "ticketTypeId", "bookingId"`;
+    const rows = await this.tickets.cancelValid(tx, tenantId, ticketIds);
     const byEvent = new Map<string, SeatRequest[]>();
     for (const r of rows) {
       const seats = byEvent.get(r.eventId) ?? [];

@@ -9,9 +9,13 @@ import {
   WebsiteMigratedEvent,
 } from '@crm/messaging';
 import { BookingCancellation } from '../bookings/booking-cancellation';
-import { addBookingHistory, SYSTEM_ACTOR } from '../bookings/booking-history';
+import { SYSTEM_ACTOR } from '../bookings/booking-history';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
-import { CrossServiceRepository, Tx } from './cross-service.repository';
+import { BookingsRepository, Tx } from '../bookings/bookings.repository';
+import { InvitationsRepository } from '../invitations/invitations.repository';
+import { MailsRepository } from '../mails/mails.repository';
+import { BookingHistoryRepository } from '../bookings/booking-history.repository';
+import { TicketTypesRepository } from '../ticket-types/ticket-types.repository';
 
 const NOT_SENT_EVENT_DELETED = 'Not sent: the invitation was withdrawn (the event was deleted)';
 const NOT_SENT_PERSON_DELETED = 'Not sent: the invitation was withdrawn (the person was deleted)';
@@ -29,9 +33,13 @@ export class CrossServiceEvents {
   private readonly logger = new Logger(CrossServiceEvents.name);
 
   constructor(
-    private readonly repo: CrossServiceRepository,
+    private readonly bookingRows: BookingsRepository,
+    private readonly invitations: InvitationsRepository,
+    private readonly mails: MailsRepository,
     private readonly copies: EventCopiesRepository,
     private readonly bookings: BookingCancellation,
+    private readonly history: BookingHistoryRepository,
+    private readonly types: TicketTypesRepository,
   ) {}
 
   /**
@@ -46,9 +54,9 @@ export class CrossServiceEvents {
   async onEventsDeleted(event: EventsDeletedEvent, { tx }: EventContext<Tx>): Promise<void> {
     const { tenantId } = event;
     const ids = lower(event.eventIds);
-    await this.repo.lockTicketTypes(tx, tenantId, ids);
+    await this.types.lockOfEvents(tx, tenantId, ids);
     await this.copies.markDeleted(tx, tenantId, ids);
-    const bookingIds = await this.repo.confirmedBookings(tx, tenantId, ids);
+    const bookingIds = await this.bookingRows.confirmedOfEvents(tx, tenantId, ids);
     for (const bookingId of bookingIds) {
       await this.bookings.cancel(tx, tenantId, bookingId, {
         reason: 'event-deleted',
@@ -56,9 +64,9 @@ export class CrossServiceEvents {
         fee: 'none',
       });
     }
-    const withdrawn = await this.repo.withdrawInvitationsOfEvents(tx, tenantId, ids);
-    await this.repo.dropInvitationMails(tx, tenantId, withdrawn, NOT_SENT_EVENT_DELETED);
-    await tx.ticketType.deleteMany({ where: { tenantId, eventId: { in: ids } } });
+    const withdrawn = await this.invitations.withdrawOfEvents(tx, tenantId, ids);
+    await this.mails.dropInvitationMails(tx, tenantId, withdrawn, NOT_SENT_EVENT_DELETED);
+    await this.types.deleteOfEvents(tx, tenantId, ids);
     this.logger.log(
       `${ids.length} event(s) deleted: ${bookingIds.length} booking(s) cancelled, ` +
         `${withdrawn.length} invitation(s) withdrawn`,
@@ -72,7 +80,8 @@ export class CrossServiceEvents {
     const from = event.websiteId.toLowerCase();
     const to = event.targetWebsiteId.toLowerCase();
     await this.copies.migrateWebsite(tx, event.tenantId, ids, from, to);
-    await this.repo.migrateWebsite(tx, event.tenantId, ids, from, to);
+    await this.bookingRows.migrateWebsite(tx, event.tenantId, ids, from, to);
+    await this.invitations.migrateWebsite(tx, event.tenantId, ids, from, to);
   }
 
   /** P20: bookings and invitations of the merged people name the target (history person-merged). */
@@ -81,8 +90,9 @@ export class CrossServiceEvents {
     const target = event.targetId.toLowerCase();
     const sources = lower(event.sourceIds).filter((id) => id !== target);
     if (!sources.length) return;
-    const { bookings } = await this.repo.repointPeople(tx, event.tenantId, sources, target);
-    await addBookingHistory(
+    const bookings = await this.bookingRows.repointPeople(tx, event.tenantId, sources, target);
+    await this.invitations.repointPeople(tx, event.tenantId, sources, target);
+    await this.history.add(
       tx,
       SYSTEM_ACTOR,
       ...bookings.map((b) => ({
@@ -102,13 +112,11 @@ export class CrossServiceEvents {
    */
   @ConsumeEvent(Subjects.crmPeople.peopleDeleted, PeopleDeletedEvent)
   async onPeopleDeleted(event: PeopleDeletedEvent, { tx }: EventContext<Tx>): Promise<void> {
-    const { bookings, invitations } = await this.repo.forgetPeople(
-      tx,
-      event.tenantId,
-      lower(event.personIds),
-    );
-    await this.repo.dropInvitationMails(tx, event.tenantId, invitations, NOT_SENT_PERSON_DELETED);
-    await addBookingHistory(
+    const personIds = lower(event.personIds);
+    const bookings = await this.bookingRows.forgetPeople(tx, event.tenantId, personIds);
+    const invitations = await this.invitations.forgetPeople(tx, event.tenantId, personIds);
+    await this.mails.dropInvitationMails(tx, event.tenantId, invitations, NOT_SENT_PERSON_DELETED);
+    await this.history.add(
       tx,
       SYSTEM_ACTOR,
       ...bookings.map((b) => ({

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { BookingsModule } from '../bookings/bookings.module';
 import { EventCopiesModule } from '../event-copies/event-copies.module';
 import { CrossServiceEvents } from './cross-service.events';
-import { CrossServiceRepository } from './cross-service.repository';
 
 /**
  * What other services' events change here: a deleted event (bookings, tickets, invitations,
@@ -10,6 +9,6 @@ import { CrossServiceRepository } from './cross-service.repository';
  */
 @Module({
   imports: [EventCopiesModule, BookingsModule],
-  providers: [CrossServiceRepository, CrossServiceEvents],
+  providers: [CrossServiceEvents],
 })
 export class CrossServiceModule {}

@@ -19,6 +19,22 @@ export class EventCopiesRepository {
    * Whether the event is deleted here, holding its copy (if any) against a concurrent deletion
    * until the transaction ends: the deletion waits, then removes what this transaction wrote.
    */
+  /** What an invoice says of the event (null: no copy). */
+  invoiceFacts(tenantId: string, eventId: string) {
+    return this.prisma.eventCopy.findUnique({
+      where: { tenantId_eventId: { tenantId, eventId } },
+      select: { title: true, startsAt: true, timeZone: true },
+    });
+  }
+
+  /** Title and dates of the tenant's copies of `eventIds` (ticket codes and PDFs). */
+  datesOf(tenantId: string, eventIds: string[]) {
+    return this.prisma.eventCopy.findMany({
+      where: { tenantId, eventId: { in: eventIds } },
+      select: { eventId: true, title: true, startsAt: true, endsAt: true },
+    });
+  }
+
   async deletedForShare(tx: Tx, tenantId: string, eventId: string): Promise<boolean> {
     const rows = await tx.$queryRaw<{ deleted: boolean }[]>`
       SELECT deleted FROM "EventCopy"

@@ -4,7 +4,6 @@ import { EventCopiesModule } from '../event-copies/event-copies.module';
 import { MailAttachments } from '../mails/mail-attachments';
 import { TicketCodesModule } from '../ticket-codes/ticket-codes.module';
 import { EventTicketsController } from './event-tickets.controller';
-import { EventTicketsRepository } from './event-tickets.repository';
 import { EventTicketsResolver } from './event-tickets.resolver';
 import { EventTicketsService } from './event-tickets.service';
 import { TicketCodes } from './ticket-codes.service';
@@ -14,7 +13,7 @@ import { pdfOfTicket } from './ticket-pdf.renderer';
 @Module({
   imports: [EventCopiesModule, BookingsModule, TicketCodesModule],
   controllers: [EventTicketsController],
-  providers: [EventTicketsRepository, EventTicketsService, EventTicketsResolver, TicketCodes],
+  providers: [EventTicketsService, EventTicketsResolver, TicketCodes],
   exports: [TicketCodes],
 })
 export class EventTicketsModule implements OnModuleInit {

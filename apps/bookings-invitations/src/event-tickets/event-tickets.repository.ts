@@ -3,9 +3,30 @@ import { OUTBOX_CHANNEL, OUTBOX_TABLE, Subjects, uuidv7 } from '@crm/messaging';
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../bookings/booking-history';
 import { PrismaService } from '../database/prisma.service';
+import { utcTimestamp as utc } from '../database/utc-timestamp';
 import type { Prisma } from '../generated/prisma/client';
 
 export type Tx = Prisma.TransactionClient;
+
+/** A valid ticket of a new booking, its price frozen. */
+export interface NewTicketRow {
+  id: string;
+  tenantId: string;
+  eventId: string;
+  bookingId: string;
+  ticketTypeId: string;
+  ticketTypeName: string;
+  priceGross: string;
+  priceNet: string;
+  priceTax: string;
+  taxRatePercent: string;
+  taxRateId: string | null;
+  participantFirstname: string;
+  participantLastname: string;
+  participantEmail: string | null;
+  dateCreated: Date;
+  dateModified: Date;
+}
 
 export const EVENT_TICKET_SORT_FIELDS = [
   'participantLastname',
@@ -181,6 +202,31 @@ export class EventTicketsRepository {
     ]);
   }
 
+  /**
+   * Inserts a batch's tickets in one statement (plain SQL, as BookingsRepository.insertMany: Prisma's
+   * createMany compiled each row).
+   */
+  async insertMany(tx: Tx, rows: NewTicketRow[]): Promise<void> {
+    const col = <K extends keyof NewTicketRow>(k: K) => rows.map((r) => r[k]);
+    await tx.$executeRaw`
+      INSERT INTO "EventTicket" (id, "tenantId", "eventId", "bookingId", "ticketTypeId",
+        "ticketTypeName", "priceGross", "priceNet", "priceTax", "taxRatePercent", "taxRateId",
+        status, "participantFirstname", "participantLastname", "participantEmail", "dateCreated",
+        "dateModified")
+      SELECT x.id, x.tenant, x.event, x.booking, x.type, x.name, x.gross, x.net, x.tax, x.rate,
+             x.rate_id, 'valid', x.firstname, x.lastname, x.email, x.created, x.modified
+        FROM unnest(${col('id')}::uuid[], ${col('tenantId')}::text[], ${col('eventId')}::uuid[],
+               ${col('bookingId')}::uuid[], ${col('ticketTypeId')}::uuid[],
+               ${col('ticketTypeName')}::text[], ${col('priceGross')}::numeric[],
+               ${col('priceNet')}::numeric[], ${col('priceTax')}::numeric[],
+               ${col('taxRatePercent')}::numeric[], ${col('taxRateId')}::text[],
+               ${col('participantFirstname')}::text[], ${col('participantLastname')}::text[],
+               ${col('participantEmail')}::text[], ${rows.map((r) => utc(r.dateCreated))}::timestamp[],
+               ${rows.map((r) => utc(r.dateModified))}::timestamp[])
+          AS x(id, tenant, event, booking, type, name, gross, net, tax, rate, rate_id, firstname,
+               lastname, email, created, modified)`;
+  }
+
   find(tenantId: string, id: string, db: Tx = this.prisma): Promise<TicketRecord | null> {
     return db.eventTicket.findFirst({ where: { tenantId, id }, include: TICKET_INCLUDE });
   }
@@ -202,22 +248,55 @@ export class EventTicketsRepository {
     });
   }
 
+  /** Sets fields of the tenant's ticket (ET3, ET10); how many rows changed (0 or 1). */
+  async updateFields(
+    db: Tx,
+    tenantId: string,
+    id: string,
+    data: Prisma.EventTicketUncheckedUpdateManyInput,
+  ): Promise<number> {
+    return (await db.eventTicket.updateMany({ where: { tenantId, id }, data })).count;
+  }
+
+  /** The ids of the bookings' valid tickets. */
+  validIdsOf(tx: Tx, tenantId: string, bookingIds: string[]): Promise<{ id: string }[]> {
+    return tx.eventTicket.findMany({
+      where: { tenantId, bookingId: { in: bookingIds }, status: 'valid' },
+      select: { id: true },
+    });
+  }
+
+  /**
+   * Cancels the valid ones among the tickets, revoked from now; the rows changed, with what
+   * their seats' release needs.
+   */
+  cancelValid(
+    tx: Tx,
+    tenantId: string,
+    ids: string[],
+  ): Promise<{ id: string; eventId: string; ticketTypeId: string; bookingId: string }[]> {
+    return tx.$queryRaw<{ id: string; eventId: string; ticketTypeId: string; bookingId: string }[]>`
+      UPDATE "EventTicket" SET status = 'cancelled', "revokedAt" = now(), "dateModified" = now()
+       WHERE "tenantId" = ${tenantId} AND id = ANY(${ids}::uuid[]) AND status = 'valid'
+      RETURNING id, "eventId", "ticketTypeId", "bookingId"`;
+  }
+
+  /** Valid tickets of the ticket type (sold and not cancelled). */
+  validOfType(tx: Tx, tenantId: string, ticketTypeId: string): Promise<number> {
+    return tx.eventTicket.count({ where: { tenantId, ticketTypeId, status: 'valid' } });
+  }
+
+  /** Repairs a ticket's tax (BK15). */
+  async setPriceTax(tx: Tx, id: string, priceTax: string): Promise<void> {
+    await tx.eventTicket.update({ where: { id }, data: { priceTax } });
+  }
+
   /** The tickets' rows locked until the transaction ends, in id order (no deadlock). */
   async lock(tx: Tx, tenantId: string, ids: string[]): Promise<{ id: string; status: string }[]> {
     return tx.$queryRaw<{ id: string; status: string }[]>`
       SELECT id::text, status FROM "EventTicket"
        WHERE "tenantId" = ${tenantId} AND id = ANY(${ids}::uuid[])
        ORDER BY id FOR UPDATE`;
-  }
-
-  /** The bookings of the tickets locked until the transaction ends, in id order. */
-  async lockBookingsOf(tx: Tx, tenantId: string, ticketIds: string[]): Promise<void> {
-    await tx.$queryRaw`
-      SELECT b.id FROM "Booking" b
-       WHERE b."tenantId" = ${tenantId}
-         AND b.id IN (SELECT t."bookingId" FROM "EventTicket" t
-                       WHERE t."tenantId" = ${tenantId} AND t.id = ANY(${ticketIds}::uuid[]))
-       ORDER BY b.id FOR UPDATE`;
   }
 
   /** ET9: see CHECK_IN_SQL; null when the ticket is not the tenant's. */

@@ -15,11 +15,11 @@ import { SUPPORTED_LANGUAGES } from '@crm/i18n';
 import { parseSort, skipTake, toOrderBy } from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
 import { BookingCancellation } from '../bookings/booking-cancellation';
-import { actorOf, addBookingHistory, HistoryEntry } from '../bookings/booking-history';
+import { actorOf, HistoryEntry } from '../bookings/booking-history';
 import { TicketCancellation } from '../capacity/ticket-cancellation';
 import { EventLookup } from '../event-copies/event-lookup.service';
 import { Prisma } from '../generated/prisma/client';
-import { enqueueMails, MailDraft } from '../mails/mail-outbox';
+import { MailDraft } from '../mails/mail-outbox';
 import type {
   CheckInInput,
   EventTicketListQuery,
@@ -48,6 +48,9 @@ import { cellsOf, EXPORT_PAGE, ExportCells } from './ticket-export';
 import { CODE_FORMAT, TicketCodes } from './ticket-codes.service';
 import type { SigningKey } from '../ticket-codes/signing-keys';
 import { validUntilOf } from '../ticket-codes/ticket-code';
+import { BookingHistoryRepository } from '../bookings/booking-history.repository';
+import { BookingsRepository } from '../bookings/bookings.repository';
+import { MailsRepository } from '../mails/mails.repository';
 
 /** ET3, ET10: largest JSON object kept (serialized, UTF-8). */
 export const MAX_JSON_BYTES = 16 * 1024;
@@ -97,6 +100,9 @@ export class EventTicketsService {
     private readonly cancellation: TicketCancellation,
     private readonly bookings: BookingCancellation,
     private readonly i18n: I18nService,
+    private readonly history: BookingHistoryRepository,
+    private readonly bookingRows: BookingsRepository,
+    private readonly mailbox: MailsRepository,
   ) {}
 
   private t(key: string, lang: string, args?: Record<string, unknown>): string {
@@ -180,9 +186,8 @@ export class EventTicketsService {
     const json = this.checkJsonObject('body', data);
     const row = await this.find(ctx, id);
     await this.repo.transaction((tx) =>
-      tx.eventTicket.updateMany({
-        where: { tenantId: ctx.tenantId, id: row.id },
-        data: { integrationData: json as Prisma.InputJsonValue },
+      this.repo.updateFields(tx, ctx.tenantId, row.id, {
+        integrationData: json as Prisma.InputJsonValue,
       }),
     );
     return this.get(ctx, row.id);
@@ -220,24 +225,19 @@ export class EventTicketsService {
     if (input.information != null) this.checkJsonObject('information', input.information);
     const row = await this.find(ctx, id);
     await this.repo.transaction((tx) =>
-      tx.eventTicket.updateMany({
-        where: { tenantId: ctx.tenantId, id: row.id },
-        data: {
-          ...(input.firstname !== undefined
-            ? { participantFirstname: input.firstname.trim() }
-            : {}),
-          ...(input.lastname !== undefined ? { participantLastname: input.lastname.trim() } : {}),
-          ...(input.email !== undefined ? { participantEmail: input.email?.trim() || null } : {}),
-          ...(input.information !== undefined
-            ? {
-                participantInformation:
-                  input.information === null
-                    ? Prisma.DbNull
-                    : (input.information as Prisma.InputJsonValue),
-              }
-            : {}),
-          dateModified: new Date(),
-        },
+      this.repo.updateFields(tx, ctx.tenantId, row.id, {
+        ...(input.firstname !== undefined ? { participantFirstname: input.firstname.trim() } : {}),
+        ...(input.lastname !== undefined ? { participantLastname: input.lastname.trim() } : {}),
+        ...(input.email !== undefined ? { participantEmail: input.email?.trim() || null } : {}),
+        ...(input.information !== undefined
+          ? {
+              participantInformation:
+                input.information === null
+                  ? Prisma.DbNull
+                  : (input.information as Prisma.InputJsonValue),
+            }
+          : {}),
+        dateModified: new Date(),
       }),
     );
     return this.get(ctx, row.id);
@@ -319,7 +319,7 @@ export class EventTicketsService {
     const unique = [...new Set(ids)];
     return this.repo.transaction(async (tx) => {
       // bookings before tickets, the order of BK8, so the two never wait on each other in a cycle
-      await this.repo.lockBookingsOf(tx, ctx.tenantId, unique);
+      await this.bookingRows.lockOfTickets(tx, ctx.tenantId, unique);
       const locked = new Map(
         (await this.repo.lock(tx, ctx.tenantId, unique)).map((r) => [r.id, r.status]),
       );
@@ -353,21 +353,16 @@ export class EventTicketsService {
       }
       const cancelled = await this.cancellation.cancel(tx, ctx.tenantId, unique);
       if (!cancelled.ticketIds.length) return { changed: 0, cancelledBookingIds: [] };
-      const bookings = await tx.booking.findMany({
-        where: { tenantId: ctx.tenantId, id: { in: cancelled.bookingIds } },
-        select: {
-          id: true,
-          eventId: true,
-          status: true,
-          tickets: { select: { id: true, status: true } },
-        },
-        orderBy: { id: 'asc' },
-      });
+      const bookings = await this.bookingRows.withTicketStatuses(
+        tx,
+        ctx.tenantId,
+        cancelled.bookingIds,
+      );
       const mine = new Set(cancelled.ticketIds);
       const emptied = bookings.filter(
         (b) => b.status !== 'cancelled' && b.tickets.every((t) => t.status !== 'valid'),
       );
-      await addBookingHistory(
+      await this.history.add(
         tx,
         actorOf(ctx),
         ...bookings.map((b): HistoryEntry => ({
@@ -453,11 +448,11 @@ export class EventTicketsService {
       };
     });
     return this.repo.transaction(async (tx) => {
-      const mailIds = await enqueueMails(tx, drafts);
+      const mailIds = await this.mailbox.enqueueMany(tx, drafts);
       const byBooking = new Map<string, TicketRecord[]>();
       for (const r of uniqueRows(rows))
         byBooking.set(r.bookingId, [...(byBooking.get(r.bookingId) ?? []), r]);
-      await addBookingHistory(
+      await this.history.add(
         tx,
         actorOf(ctx),
         ...[...byBooking.values()].map((ts) => ({
@@ -544,7 +539,7 @@ export class EventTicketsService {
         eventId: r.eventId,
       });
     }
-    const mailIds = await this.repo.transaction((tx) => enqueueMails(tx, drafts));
+    const mailIds = await this.repo.transaction((tx) => this.mailbox.enqueueMany(tx, drafts));
     return { queued: mailIds.length, mailIds };
   }
 

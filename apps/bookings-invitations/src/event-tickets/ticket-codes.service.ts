@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '../database/prisma.service';
+import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import { SigningKey, SigningKeys } from '../ticket-codes/signing-keys';
 import { ParsedTicketCode, validUntilOf } from '../ticket-codes/ticket-code';
 
@@ -17,7 +17,7 @@ export const CODE_FORMAT =
 export class TicketCodes {
   constructor(
     private readonly keys: SigningKeys,
-    private readonly prisma: PrismaService,
+    private readonly eventCopies: EventCopiesRepository,
   ) {}
 
   /**
@@ -33,10 +33,7 @@ export class TicketCodes {
   }
 
   private async copies(tenantId: string, eventIds: string[]) {
-    const rows = await this.prisma.eventCopy.findMany({
-      where: { tenantId, eventId: { in: eventIds } },
-      select: { eventId: true, title: true, startsAt: true, endsAt: true },
-    });
+    const rows = await this.eventCopies.datesOf(tenantId, eventIds);
     return new Map(rows.map((r) => [r.eventId, r]));
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { BookingCancellation } from '../bookings/booking-cancellation';
 import { PUBLIC_ACTOR } from '../bookings/booking-history';
+import { BookingsRepository } from '../bookings/bookings.repository';
 import type { Tx } from './invitations.repository';
 
 /**
@@ -10,12 +11,13 @@ import type { Tx } from './invitations.repository';
  */
 @Injectable()
 export class InvitationBookings {
-  constructor(private readonly cancellation: BookingCancellation) {}
+  constructor(
+    private readonly cancellation: BookingCancellation,
+    private readonly bookings: BookingsRepository,
+  ) {}
 
   async cancelForRejection(tx: Tx, tenantId: string, bookingId: string): Promise<void> {
-    const [booking] = await tx.$queryRaw<{ status: string }[]>`
-      SELECT status FROM "Booking" WHERE "tenantId" = ${tenantId} AND id = ${bookingId}::uuid
-      FOR UPDATE`;
+    const booking = await this.bookings.lockStatus(tx, tenantId, bookingId);
     if (!booking || booking.status === 'cancelled') return;
     await this.cancellation.cancel(tx, tenantId, bookingId, {
       reason: 'invitation-rejected',

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { ServiceTestClient, tenantHeaders } from '@crm/testing';
 import { startReplica } from '../test/service-harness';
 import type { TicketTestKit } from '../ticket-types/test/ticket-test-kit';
-import { IMPORT_LOCK_SPACE } from './invitation-import.service';
+import { IMPORT_LOCK_SPACE } from './import-jobs.repository';
 import {
   copiedEvent,
   eventually,

@@ -12,7 +12,6 @@ import type { Language } from '@crm/i18n';
 import type { RequestContext } from '@crm/request-context';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { BookingsInvitationsConfig } from '../config';
-import { PrismaService } from '../database/prisma.service';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import { EventLookup } from '../event-copies/event-lookup.service';
 import { type ImportJob, Prisma } from '../generated/prisma/client';
@@ -22,14 +21,13 @@ import type {
   InvitationImportPreview,
 } from './dto/invitation.output';
 import { ImportRow, parseImportFile, rowProblems, RowProblem } from './import-file';
+import { ImportJobsRepository } from './import-jobs.repository';
 import { InvitationsRepository, NewInvitation } from './invitations.repository';
 import { newToken } from './invitations.service';
 import { PeopleContacts } from './people-contacts';
 
 /** Rows per statement (and per transaction, progress step and NATS batch). */
 export const IMPORT_CHUNK = 1000;
-/** First key of the import jobs' advisory locks (the second is the job id's hash). */
-export const IMPORT_LOCK_SPACE = 0x494e56;
 /** Longest a job may run before its claim lapses (10,000 rows take seconds). */
 const IMPORT_JOB_MAX_MS = 6 * 60 * 60 * 1000;
 const PREVIEW_ROWS = 20;
@@ -74,7 +72,7 @@ export class InvitationImportService implements OnApplicationBootstrap, OnModule
   private stopped = false;
 
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly jobs: ImportJobsRepository,
     private readonly repo: InvitationsRepository,
     private readonly events: EventLookup,
     private readonly copies: EventCopiesRepository,
@@ -227,18 +225,16 @@ export class InvitationImportService implements OnApplicationBootstrap, OnModule
     const parsed = await parseImportFile(file.buffer, file.name, file.mimetype);
     const id = randomUUID();
     const stored: StoredRows = { language: ctx.language, rows: parsed.rows };
-    await this.prisma.importJob.create({
-      data: {
-        id,
-        tenantId: ctx.tenantId,
-        eventId,
-        fileName: file.name.slice(0, 300) || 'import',
-        fileHash: createHash('sha256').update(file.buffer).digest('hex'),
-        status: 'queued',
-        totalRows: parsed.rows.length,
-        rows: stored as unknown as Prisma.InputJsonValue,
-        actor: ctx.integrationName,
-      },
+    await this.jobs.create({
+      id,
+      tenantId: ctx.tenantId,
+      eventId,
+      fileName: file.name.slice(0, 300) || 'import',
+      fileHash: createHash('sha256').update(file.buffer).digest('hex'),
+      status: 'queued',
+      totalRows: parsed.rows.length,
+      rows: stored as unknown as Prisma.InputJsonValue,
+      actor: ctx.integrationName,
     });
     this.kick();
     return { jobId: id };
@@ -250,12 +246,7 @@ export class InvitationImportService implements OnApplicationBootstrap, OnModule
     jobId: string,
     which: 'all' | 'failed' | 'none' = 'all',
   ): Promise<InvitationImportJob> {
-    const job = isUuid(jobId)
-      ? await this.prisma.importJob.findFirst({
-          where: { tenantId: ctx.tenantId, id: jobId.toLowerCase() },
-          omit: { rows: true },
-        })
-      : null;
+    const job = isUuid(jobId) ? await this.jobs.findView(ctx.tenantId, jobId.toLowerCase()) : null;
     if (!job) {
       const resource = this.i18n.t('invitations.resource.importJob', { lang: ctx.language });
       throw AppException.notFound(resource as string, jobId);
@@ -319,28 +310,7 @@ export class InvitationImportService implements OnApplicationBootstrap, OnModule
    * connections, so they are visible while the job runs.
    */
   private runOne(): Promise<boolean> {
-    return this.prisma.$transaction(
-      async (lockTx) => {
-        const candidates = await lockTx.$queryRaw<{ id: string }[]>`
-          SELECT id::text FROM "ImportJob" WHERE status IN ('queued', 'running')
-           ORDER BY "dateCreated", id LIMIT 20`;
-        for (const { id } of candidates) {
-          const [{ locked }] = await lockTx.$queryRaw<{ locked: boolean }[]>`
-            SELECT pg_try_advisory_xact_lock(${IMPORT_LOCK_SPACE}::int, hashtext(${id})) AS locked`;
-          if (!locked) continue;
-          // read after the lock: the worker before may have finished it in between
-          const job = await this.prisma.importJob.findUnique({ where: { id } });
-          if (!job || !['queued', 'running'].includes(job.status)) continue;
-          if (job.status === 'queued') {
-            await this.prisma.importJob.update({ where: { id }, data: { status: 'running' } });
-          }
-          await this.runClaimed(job);
-          return true;
-        }
-        return false;
-      },
-      { timeout: IMPORT_JOB_MAX_MS, maxWait: 30_000 },
-    );
+    return this.jobs.claimOne(IMPORT_JOB_MAX_MS, (job) => this.runClaimed(job));
   }
 
   private async runClaimed(job: ImportJob): Promise<void> {
@@ -354,10 +324,7 @@ export class InvitationImportService implements OnApplicationBootstrap, OnModule
       }
       const message = err instanceof AppException ? err.messageKey : String(err);
       this.logger.error(`import job ${job.id} failed: ${message}`);
-      await this.prisma.importJob.update({
-        where: { id: job.id },
-        data: { status: 'failed', error: message, finishedAt: new Date() },
-      });
+      await this.jobs.update(job.id, { status: 'failed', error: message, finishedAt: new Date() });
     }
   }
 
@@ -376,7 +343,7 @@ export class InvitationImportService implements OnApplicationBootstrap, OnModule
       const ready = checked.flatMap((c) =>
         c.ok ? [{ row: c.row, ...c.value, id: randomUUID(), token: newToken() }] : [],
       );
-      await this.prisma.$transaction(async (tx) => {
+      await this.repo.transaction(async (tx) => {
         if (await this.copies.deletedForShare(tx, job.tenantId, job.eventId)) {
           throw new Error(`event ${job.eventId} was deleted`);
         }
@@ -412,20 +379,18 @@ export class InvitationImportService implements OnApplicationBootstrap, OnModule
             results.push({ row: c.row, status: 'skipped' });
           }
         }
-        await tx.importJob.update({
-          where: { id: job.id },
-          data: { processed: i + chunk.length, created, skipped, failed },
-        });
+        await this.jobs.update(
+          job.id,
+          { processed: i + chunk.length, created, skipped, failed },
+          tx,
+        );
       });
     }
-    await this.prisma.importJob.update({
-      where: { id: job.id },
-      data: {
-        status: 'done',
-        results: results as unknown as Prisma.InputJsonValue,
-        rows: Prisma.DbNull, // the mapped rows are not needed any more
-        finishedAt: new Date(),
-      },
+    await this.jobs.update(job.id, {
+      status: 'done',
+      results: results as unknown as Prisma.InputJsonValue,
+      rows: Prisma.DbNull, // the mapped rows are not needed any more
+      finishedAt: new Date(),
     });
   }
 }

@@ -7,7 +7,7 @@ import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { BookingsInvitationsConfig } from '../config';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import { EventLookup } from '../event-copies/event-lookup.service';
-import { enqueueMails, MailDraft } from '../mails/mail-outbox';
+import { MailDraft } from '../mails/mail-outbox';
 import type {
   InvitationFreeTextMailInput,
   InvitationMailsFilterInput,
@@ -17,6 +17,7 @@ import { freeTextMail, invitationMail, MailEvent } from './invitation-mail-text'
 import { toInvitationMail } from './invitation.mapper';
 import { InvitationRow, InvitationsRepository, Tx } from './invitations.repository';
 import { InvitationsService, problem } from './invitations.service';
+import { MailsRepository } from '../mails/mails.repository';
 
 /** Statuses an invitation mail may go to: answered and withdrawn invitations get none. */
 const SENDABLE = new Set(['created', 'sent']);
@@ -35,6 +36,7 @@ export class InvitationMailsService {
     private readonly events: EventLookup,
     private readonly i18n: I18nService,
     @Inject(SERVICE_CONFIG) private readonly config: BookingsInvitationsConfig,
+    private readonly mailbox: MailsRepository,
   ) {}
 
   /**
@@ -96,7 +98,7 @@ export class InvitationMailsService {
     const drafts: MailDraft[] = rows.map((r) =>
       invitationMail(this.i18n, r, events.get(r.eventId)!, this.config.PUBLIC_INVITATION_URL),
     );
-    await enqueueMails(tx, drafts);
+    await this.mailbox.enqueueMany(tx, drafts);
     await this.repo.updateMany(
       tx,
       ctx.tenantId,
@@ -143,7 +145,7 @@ export class InvitationMailsService {
     return this.repo.transaction(async (tx) => {
       const rows = await this.invitations.lockAll(tx, ctx, input.ids);
       this.refuseUnsendable(rows, input.ids, new Set(['created', 'sent', 'accepted', 'rejected']));
-      await enqueueMails(
+      await this.mailbox.enqueueMany(
         tx,
         rows.map((r) => freeTextMail(r, input.subject, input.text)),
       );
@@ -155,6 +157,6 @@ export class InvitationMailsService {
   async mailsOf(ctx: RequestContext, id: string): Promise<InvitationMail[]> {
     const row = isUuid(id) ? await this.repo.find(ctx.tenantId, id.toLowerCase()) : null;
     if (!row) throw this.invitations.notFound(ctx, id);
-    return (await this.repo.mailsOf(ctx.tenantId, row.id)).map(toInvitationMail);
+    return (await this.mailbox.ofInvitation(ctx.tenantId, row.id)).map(toInvitationMail);
   }
 }

@@ -5,17 +5,17 @@ import { InvitationBookings } from './invitation-bookings';
 import { InvitationImportService } from './invitation-import.service';
 import { InvitationMailsService } from './invitation-mails.service';
 import { InvitationsController } from './invitations.controller';
-import { InvitationsRepository } from './invitations.repository';
 import { InvitationsResolver } from './invitations.resolver';
 import { InvitationsService } from './invitations.service';
 import { PeopleContacts } from './people-contacts';
+import { ImportJobsRepository } from './import-jobs.repository';
 
 /** Invitations IN1-IN17: create, public answer, mails, import as a job, export. */
 @Module({
   imports: [EventCopiesModule, BookingsModule],
   controllers: [InvitationsController],
   providers: [
-    InvitationsRepository,
+    ImportJobsRepository,
     InvitationsService,
     InvitationMailsService,
     InvitationImportService,
@@ -23,6 +23,5 @@ import { PeopleContacts } from './people-contacts';
     InvitationBookings,
     PeopleContacts,
   ],
-  exports: [InvitationsRepository],
 })
 export class InvitationsModule {}

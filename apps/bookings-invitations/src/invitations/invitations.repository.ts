@@ -35,6 +35,9 @@ export interface NewInvitation {
   language: string;
 }
 
+/** Who a change made by another service's event is recorded as made by. */
+const SYSTEM = 'system';
+
 /** Invitation rows; every query is scoped to the tenant. */
 @Injectable()
 export class InvitationsRepository {
@@ -82,12 +85,101 @@ export class InvitationsRepository {
     return this.prisma.invitation.findFirst({ where: { tenantId, token } });
   }
 
+  /** The tenant's invitations among `ids` (any order). */
+  findMany(tenantId: string, ids: string[], db: Tx = this.prisma): Promise<InvitationRow[]> {
+    return db.invitation.findMany({ where: { tenantId, id: { in: ids } } });
+  }
+
   /** The invitation of the token, locked until the transaction ends (null: not the tenant's). */
   async lockByToken(tx: Tx, tenantId: string, token: string): Promise<InvitationRow | null> {
     const rows = await tx.$queryRaw<{ id: string }[]>`
       SELECT id::text FROM "Invitation" WHERE "tenantId" = ${tenantId} AND token = ${token}
       FOR UPDATE`;
     return rows.length ? this.find(tenantId, rows[0].id, tx) : null;
+  }
+
+  /** The event's invitations of `tokens`, locked in id order (a batch of public bookings). */
+  lockByTokens(
+    tx: Tx,
+    tenantId: string,
+    eventId: string,
+    tokens: string[],
+  ): Promise<
+    {
+      id: string;
+      token: string;
+      personId: string | null;
+      status: string;
+      bookingId: string | null;
+    }[]
+  > {
+    return tx.$queryRaw`
+      SELECT id::text, token, "personId"::text, status, "bookingId"::text FROM "Invitation"
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid
+         AND token = ANY(${tokens}::text[])
+       ORDER BY id FOR UPDATE`;
+  }
+
+  /** A public booking accepted the invitation (locked by lockByTokens). */
+  async acceptByBooking(tx: Tx, id: string, bookingId: string): Promise<void> {
+    await tx.$executeRaw`
+        UPDATE "Invitation" SET status = 'accepted', "respondedAt" = now(),
+               "bookingId" = ${bookingId}::uuid, "dateModified" = now(), "modifiedBy" = 'public'
+         WHERE id = ${id}::uuid`;
+  }
+
+  /**
+   * The booking of the invitation was cancelled: the invitee may book again with the same token
+   * (the invitation stays accepted).
+   */
+  async detachBooking(tx: Tx, tenantId: string, id: string, bookingId: string): Promise<void> {
+    await tx.$executeRaw`
+        UPDATE "Invitation" SET "bookingId" = NULL, "dateModified" = now()
+         WHERE "tenantId" = ${tenantId} AND id = ${id}::uuid
+           AND "bookingId" = ${bookingId}::uuid`;
+  }
+
+  /** Withdraws the invitations of the events that are not withdrawn yet (deleted events); their ids. */
+  async withdrawOfEvents(tx: Tx, tenantId: string, eventIds: string[]): Promise<string[]> {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE "Invitation" SET status = 'withdrawn', "dateModified" = now(),
+             "modifiedBy" = ${SYSTEM}, "modifiedByUserId" = NULL
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ANY(${eventIds}::uuid[])
+         AND status <> 'withdrawn'
+      RETURNING id::text`;
+    return rows.map((r) => r.id);
+  }
+
+  /** W11: invitations of the events made through website `from` now name `to`; how many. */
+  migrateWebsite(
+    tx: Tx,
+    tenantId: string,
+    eventIds: string[],
+    from: string,
+    to: string,
+  ): Promise<number> {
+    return tx.$executeRaw`
+      UPDATE "Invitation" SET "websiteId" = ${to}::uuid, "dateModified" = now()
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ANY(${eventIds}::uuid[])
+         AND "websiteId" = ${from}::uuid`;
+  }
+
+  /** P20: invitations of the merged people now name the target; how many. */
+  repointPeople(tx: Tx, tenantId: string, sourceIds: string[], targetId: string): Promise<number> {
+    return tx.$executeRaw`
+      UPDATE "Invitation" SET "personId" = ${targetId}::uuid, "dateModified" = now(),
+             "modifiedBy" = ${SYSTEM}, "modifiedByUserId" = NULL
+       WHERE "tenantId" = ${tenantId} AND "personId" = ANY(${sourceIds}::uuid[])`;
+  }
+
+  /** P6, P10: invitations of the people are withdrawn and lose the person; their ids. */
+  async forgetPeople(tx: Tx, tenantId: string, personIds: string[]): Promise<string[]> {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE "Invitation" SET "personId" = NULL, status = 'withdrawn', "dateModified" = now(),
+             "modifiedBy" = ${SYSTEM}, "modifiedByUserId" = NULL
+       WHERE "tenantId" = ${tenantId} AND "personId" = ANY(${personIds}::uuid[])
+      RETURNING id::text`;
+    return rows.map((r) => r.id);
   }
 
   /** The tenant's invitations among `ids`, locked (in id order, so two batches cannot deadlock). */
@@ -220,13 +312,6 @@ export class InvitationsRepository {
       },
       orderBy: [{ dateCreated: 'asc' }, { id: 'asc' }],
       take,
-    });
-  }
-
-  mailsOf(tenantId: string, invitationId: string) {
-    return this.prisma.mail.findMany({
-      where: { tenantId, invitationId },
-      orderBy: [{ dateCreated: 'desc' }, { id: 'asc' }],
     });
   }
 }

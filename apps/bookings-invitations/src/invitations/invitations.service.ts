@@ -370,9 +370,11 @@ export class InvitationsService {
         ...modifiedStamps(ctx),
       });
       const order = new Map(this.ids(raw).map((v, i) => [v, i]));
-      const after = await tx.invitation.findMany({
-        where: { tenantId: ctx.tenantId, id: { in: rows.map((r) => r.id) } },
-      });
+      const after = await this.repo.findMany(
+        ctx.tenantId,
+        rows.map((r) => r.id),
+        tx,
+      );
       return after.sort((a, b) => order.get(a.id)! - order.get(b.id)!).map(this.view);
     });
   }

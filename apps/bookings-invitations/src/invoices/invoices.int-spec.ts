@@ -1,6 +1,6 @@
 import { pdfText } from '@crm/testing';
 import { PrismaService } from '../database/prisma.service';
-import { enqueueMail } from '../mails/mail-outbox';
+import { MailsRepository } from '../mails/mails.repository';
 import { eventually } from '../mails/test/mail-test-kit';
 import { InvoiceTestKit } from './test/invoice-test-kit';
 
@@ -191,7 +191,7 @@ describe('BK10 POST /bookings/{id}/invoice-mail', () => {
 describe('the invoice attachment of a queued mail (booking confirmation)', () => {
   const queue = (tenantId: string, bookingId: string) =>
     t.svc.app.get(PrismaService).$transaction((tx) =>
-      enqueueMail(tx, {
+      t.svc.app.get(MailsRepository).enqueue(tx, {
         tenantId,
         kind: 'booking-confirmation',
         toAddress: 'booker@example.test',

@@ -1,7 +1,8 @@
 import { Module, OnModuleInit } from '@nestjs/common';
+import { BookingsModule } from '../bookings/bookings.module';
+import { EventCopiesModule } from '../event-copies/event-copies.module';
 import { MailAttachments } from '../mails/mail-attachments';
 import { InvoicesController } from './invoices.controller';
-import { InvoicesRepository } from './invoices.repository';
 import { InvoicesResolver } from './invoices.resolver';
 import { InvoicesService } from './invoices.service';
 
@@ -10,8 +11,9 @@ import { InvoicesService } from './invoices.service';
  * mails (the booking confirmation's and BK10's) when the mail worker sends them.
  */
 @Module({
+  imports: [BookingsModule, EventCopiesModule],
   controllers: [InvoicesController],
-  providers: [InvoicesRepository, InvoicesService, InvoicesResolver],
+  providers: [InvoicesService, InvoicesResolver],
   exports: [InvoicesService],
 })
 export class InvoicesModule implements OnModuleInit {

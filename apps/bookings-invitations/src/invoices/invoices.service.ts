@@ -6,19 +6,23 @@ import { InvoiceSenderReply, InvoiceSenderRequest, MessageBus, Subjects } from '
 import { parseSort, skipTake, toOrderBy } from '@crm/paging';
 import { isUniqueViolation, modifiedStamps } from '@crm/persistence';
 import type { RequestContext } from '@crm/request-context';
-import { actorOf, addBookingHistory } from '../bookings/booking-history';
+import { actorOf } from '../bookings/booking-history';
 import type { Mail as MailRow } from '../generated/prisma/client';
 import { AttachmentGoneError, type RenderedAttachment } from '../mails/mail-attachments';
-import { enqueueMail } from '../mails/mail-outbox';
 import type { BookingMailListQuery, SetInvoiceNumberInput } from './dto/invoice.input';
 import type { BookingInvoiceNumber, BookingMail } from './dto/invoice.output';
 import { invoiceFileName, type InvoiceFacts } from './invoice-document';
 import { type InvoiceLabels, renderInvoicePdf } from './invoice-pdf';
 import {
-  BOOKING_MAIL_SORT_FIELDS,
-  type BookingWithTickets,
-  InvoicesRepository,
-} from './invoices.repository';
+  type BookingWithOrderedTickets as BookingWithTickets,
+  BookingsRepository,
+} from '../bookings/bookings.repository';
+import { Transactions } from '../database/transactions';
+import { EventCopiesRepository } from '../event-copies/event-copies.repository';
+import { BookingHistoryRepository } from '../bookings/booking-history.repository';
+import { MailsRepository } from '../mails/mails.repository';
+
+export const BOOKING_MAIL_SORT_FIELDS = ['dateCreated', 'sentAt', 'status', 'kind', 'id'] as const;
 
 /** BK11: letters, digits and - / . _ inside, 1 to 50 characters. */
 export const INVOICE_NUMBER_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9/._-]{0,48}[A-Za-z0-9])?$/;
@@ -87,9 +91,13 @@ export function toBookingMail(row: MailRow): BookingMail {
 @Injectable()
 export class InvoicesService {
   constructor(
-    private readonly repo: InvoicesRepository,
+    private readonly bookings: BookingsRepository,
+    private readonly copies: EventCopiesRepository,
+    private readonly transactions: Transactions,
     private readonly bus: MessageBus,
     private readonly i18n: I18nService,
+    private readonly history: BookingHistoryRepository,
+    private readonly mailbox: MailsRepository,
   ) {}
 
   private notFound(ctx: RequestContext, id: string): AppException {
@@ -98,7 +106,9 @@ export class InvoicesService {
   }
 
   private async requireBooking(ctx: RequestContext, id: string): Promise<BookingWithTickets> {
-    const booking = isUuid(id) ? await this.repo.booking(ctx.tenantId, id.toLowerCase()) : null;
+    const booking = isUuid(id)
+      ? await this.bookings.findWithOrderedTickets(ctx.tenantId, id.toLowerCase())
+      : null;
     if (!booking) throw this.notFound(ctx, id);
     return booking;
   }
@@ -131,7 +141,7 @@ export class InvoicesService {
     const language = invoiceLanguage(booking.language);
     const [sender, event] = await Promise.all([
       this.sender(booking.tenantId),
-      this.repo.event(booking.tenantId, booking.eventId),
+      this.copies.invoiceFacts(booking.tenantId, booking.eventId),
     ]);
     const facts: InvoiceFacts = {
       language,
@@ -169,7 +179,7 @@ export class InvoicesService {
    * invoice number; a deleted booking gives the mail up.
    */
   async attachment(tenantId: string, bookingId: string): Promise<RenderedAttachment | null> {
-    const booking = await this.repo.booking(tenantId, bookingId);
+    const booking = await this.bookings.findWithOrderedTickets(tenantId, bookingId);
     if (!booking) throw new AttachmentGoneError(`booking ${bookingId} no longer exists`);
     return booking.invoiceNumber ? this.render(booking) : null;
   }
@@ -187,20 +197,20 @@ export class InvoicesService {
   async sendInvoiceMail(ctx: RequestContext, id: string): Promise<BookingMail> {
     await this.requireBooking(ctx, id);
     const bookingId = id.toLowerCase();
-    return this.repo.transaction(async (tx) => {
-      const b = await this.repo.booking(ctx.tenantId, bookingId, tx);
+    return this.transactions.run(async (tx) => {
+      const b = await this.bookings.findWithOrderedTickets(ctx.tenantId, bookingId, tx);
       if (!b) throw this.notFound(ctx, id);
       if (!b.invoiceNumber) {
         throw new AppException(ErrorCode.CONFLICT, 'invoices.conflict.noNumber', { id });
       }
       const lang = invoiceLanguage(b.language);
-      const event = await this.repo.event(ctx.tenantId, b.eventId);
+      const event = await this.copies.invoiceFacts(ctx.tenantId, b.eventId);
       const args = {
         number: b.invoiceNumber,
         name: `${b.bookerFirstname} ${b.bookerLastname}`.trim(),
         event: event?.title ?? '',
       };
-      const mailId = await enqueueMail(tx, {
+      const mailId = await this.mailbox.enqueue(tx, {
         tenantId: ctx.tenantId,
         kind: 'invoice',
         toAddress: b.bookerEmail,
@@ -212,14 +222,14 @@ export class InvoicesService {
         bookingId,
         eventId: b.eventId,
       });
-      await addBookingHistory(tx, actorOf(ctx), {
+      await this.history.add(tx, actorOf(ctx), {
         tenantId: ctx.tenantId,
         eventId: b.eventId,
         bookingId,
         action: 'invoice-mailed',
         data: { mailId, to: b.bookerEmail, invoiceNumber: b.invoiceNumber },
       });
-      return toBookingMail((await this.repo.mail(tx, ctx.tenantId, mailId))!);
+      return toBookingMail((await this.mailbox.find(ctx.tenantId, mailId, tx))!);
     });
   }
 
@@ -264,16 +274,16 @@ export class InvoicesService {
           messageKey: 'invoices.problems.unique',
         },
       ]);
-    return this.repo
-      .transaction(async (tx) => {
-        const date = await this.repo.setInvoiceNumber(
+    return this.transactions
+      .run(async (tx) => {
+        const date = await this.bookings.setInvoiceNumber(
           tx,
           ctx.tenantId,
           bookingId,
           number,
           modifiedStamps(ctx),
         );
-        const b = await this.repo.booking(ctx.tenantId, bookingId, tx);
+        const b = await this.bookings.findWithOrderedTickets(ctx.tenantId, bookingId, tx);
         if (!b) throw this.notFound(ctx, id);
         if (!date) {
           if (b.invoiceNumber === number) {
@@ -284,7 +294,7 @@ export class InvoicesService {
             number: b.invoiceNumber,
           });
         }
-        await addBookingHistory(tx, actorOf(ctx), {
+        await this.history.add(tx, actorOf(ctx), {
           tenantId: ctx.tenantId,
           eventId: b.eventId,
           bookingId,
@@ -312,10 +322,10 @@ export class InvoicesService {
       'id',
     );
     const id = isUuid(bookingId) ? bookingId.toLowerCase() : null;
-    if (!id || !(await this.repo.bookingExists(ctx.tenantId, id))) {
+    if (!id || !(await this.bookings.exists(ctx.tenantId, id))) {
       throw this.notFound(ctx, bookingId);
     }
-    const [rows, total] = await this.repo.mailsPage(ctx.tenantId, id, {
+    const [rows, total] = await this.mailbox.pageOfBooking(ctx.tenantId, id, {
       ...skipTake(query),
       orderBy: toOrderBy(sort),
     });

@@ -10,22 +10,10 @@ import type SMTPPool from 'nodemailer/lib/smtp-pool';
 import { CommitWakeup } from '@crm/messaging';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { BookingsInvitationsConfig } from '../config';
-import { PrismaService } from '../database/prisma.service';
 import { AttachmentGoneError, MailAttachments, type RenderedAttachment } from './mail-attachments';
-import { MAIL_CHANNEL, type MailAttachment } from './mail-outbox';
+import { MAIL_CHANNEL } from './mail-outbox';
 import { isPermanentSmtpError, mailRetryDelayMs } from './mail-retry';
-
-interface ClaimedMail {
-  id: string;
-  tenantId: string;
-  toAddress: string;
-  toName: string | null;
-  language: string;
-  subject: string;
-  text: string;
-  attachments: MailAttachment[] | null;
-  attempts: number;
-}
+import { type ClaimedMail, MailsRepository } from './mails.repository';
 
 /** `Name <a@b.c>` or `a@b.c` -> `b.c` (the right side of Message-IDs). */
 export function mailDomainOf(from: string): string {
@@ -48,7 +36,7 @@ export const messageIdOf = (mailId: string, domain: string) => `<${mailId}@${dom
  * Sends the mail outbox (see README.md): claims due mails with FOR UPDATE SKIP LOCKED and leases
  * them by moving nextAttemptAt in the same statement, renders their attachments, sends them over
  * a pooled SMTP connection and marks them sent, or schedules a retry, or gives up (`failed`).
- * Wakes on the commit notification of enqueueMail, else polls.
+ * Wakes on the commit notification of MailsRepository's enqueue, else polls.
  */
 @Injectable()
 export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
@@ -62,7 +50,7 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private loopDone: Promise<void> | null = null;
 
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly mails: MailsRepository,
     private readonly attachments: MailAttachments,
     @Inject(SERVICE_CONFIG) private readonly config: BookingsInvitationsConfig,
   ) {
@@ -143,11 +131,8 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
    * another replica, not after the lease runs out.
    */
   private async release(ids: string[]): Promise<void> {
-    await this.prisma
-      .$executeRawUnsafe(
-        `UPDATE "Mail" SET "nextAttemptAt" = now() WHERE "id" = ANY($1::uuid[]) AND "status" = 'queued'`,
-        ids,
-      )
+    await this.mails
+      .releaseLeases(ids)
       // Not handed back: the lease expires and they are sent then; nothing is lost.
       .catch((e) => this.logger.warn(`mail leases not released: ${(e as Error).message}`));
   }
@@ -157,19 +142,7 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
    * the locked rows, and after the commit sees them not due.
    */
   private claim(): Promise<ClaimedMail[]> {
-    return this.prisma.$queryRawUnsafe<ClaimedMail[]>(
-      `UPDATE "Mail" m SET "nextAttemptAt" = now() + ($2::int * interval '1 millisecond')
-        WHERE m."id" IN (
-          SELECT "id" FROM "Mail"
-           WHERE "status" = 'queued' AND "nextAttemptAt" <= now()
-           ORDER BY "nextAttemptAt"
-           LIMIT $1
-           FOR UPDATE SKIP LOCKED)
-        RETURNING m."id"::text AS "id", m."tenantId", m."toAddress", m."toName", m."language",
-                  m."subject", m."text", m."attachments", m."attempts"`,
-      this.config.MAIL_BATCH_SIZE,
-      this.config.MAIL_LEASE_MS,
-    );
+    return this.mails.claim(this.config.MAIL_BATCH_SIZE, this.config.MAIL_LEASE_MS);
   }
 
   private async send(mail: ClaimedMail): Promise<void> {
@@ -194,10 +167,7 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
           contentType: f.contentType,
         })),
       });
-      await this.prisma.$executeRawUnsafe(
-        `UPDATE "Mail" SET "status" = 'sent', "sentAt" = now(), "messageId" = $2,
-                "attempts" = "attempts" + 1, "lastError" = NULL
-          WHERE "id" = $1::uuid AND "status" = 'queued'`,
+      await this.mails.markSent(
         mail.id,
         (info as { messageId?: string }).messageId ?? messageIdOf(mail.id, this.domain),
       );
@@ -219,16 +189,7 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
         : mailRetryDelayMs(attempts, this.config.MAIL_RETRY_FIRST_MS);
     this.stats.failedAttempts++;
     if (delay === null) this.stats.failed++;
-    await this.prisma.$executeRawUnsafe(
-      `UPDATE "Mail" SET "attempts" = "attempts" + 1, "lastError" = $2,
-              "status" = CASE WHEN $3::int IS NULL THEN 'failed' ELSE "status" END,
-              "nextAttemptAt" = CASE WHEN $3::int IS NULL THEN "nextAttemptAt"
-                                     ELSE now() + ($3::int * interval '1 millisecond') END
-        WHERE "id" = $1::uuid AND "status" = 'queued'`,
-      mail.id,
-      message,
-      delay,
-    );
+    await this.mails.markAttemptFailed(mail.id, message, delay);
     const what = delay === null ? 'gave up' : `retry in ${delay} ms`;
     this.logger.warn(`mail ${mail.id} (attempt ${attempts}) not sent, ${what}: ${message}`);
   }

@@ -1,14 +1,15 @@
 import { Global, Module } from '@nestjs/common';
 import { MailAttachments } from './mail-attachments';
 import { MailWorker } from './mail-worker';
+import { MailsRepository } from './mails.repository';
 
 /**
- * The mail outbox (enqueueMail in a change's transaction), what renders attachments, and the
+ * The mail outbox (MailsRepository: enqueued in a change's transaction), what renders attachments, and the
  * worker that sends them (nodemailer, retries; see README.md).
  */
 @Global()
 @Module({
-  providers: [MailAttachments, MailWorker],
-  exports: [MailAttachments, MailWorker],
+  providers: [MailsRepository, MailAttachments, MailWorker],
+  exports: [MailsRepository, MailAttachments, MailWorker],
 })
 export class MailsModule {}

@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import { OutboxEventsModule } from '@crm/messaging';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { BookingsInvitationsConfig } from '../config';
+// Wiring, not access: @crm/messaging's relay and consumers own OutboxEvent/ProcessedEvent and are
+// handed the client here.
+// eslint-disable-next-line no-restricted-imports
 import { PrismaService } from '../database/prisma.service';
 
 /**

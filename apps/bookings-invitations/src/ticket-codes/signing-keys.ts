@@ -6,8 +6,6 @@ import {
   KeyObject,
   randomBytes,
 } from 'node:crypto';
-import { PrismaService } from '../database/prisma.service';
-import type { Prisma } from '../generated/prisma/client';
 import {
   parseTicketCode,
   ParsedTicketCode,
@@ -15,9 +13,7 @@ import {
   TicketCodeClaims,
   verifyTicketCode,
 } from './ticket-code';
-
-/** A Prisma client or transaction client (raw statements only). */
-type KeyWriter = Pick<Prisma.TransactionClient, '$executeRaw'>;
+import { KeyWriter, SigningKeysRepository } from './signing-keys.repository';
 
 export interface SigningKey {
   keyId: string;
@@ -44,7 +40,7 @@ export class SigningKeys implements OnApplicationBootstrap {
   private readonly logger = new Logger(SigningKeys.name);
   private readonly cache = new Map<string, SigningKey>();
 
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly repo: SigningKeysRepository) {}
 
   private remember(k: string, key: SigningKey): SigningKey {
     if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
@@ -69,9 +65,7 @@ export class SigningKeys implements OnApplicationBootstrap {
     const k = `${tenantId}\u0000${eventId}`;
     const hit = this.cache.get(k);
     if (hit) return hit;
-    const row = await this.prisma.eventSigningKey.findUnique({
-      where: { tenantId_eventId: { tenantId, eventId } },
-    });
+    const row = await this.repo.find(tenantId, eventId);
     return row ? this.remember(k, SigningKeys.load(row)) : null;
   }
 
@@ -79,14 +73,20 @@ export class SigningKeys implements OnApplicationBootstrap {
    * Creates the event's key unless it has one, in the caller's transaction (a ticket type and
    * its event's key are written together or not at all).
    */
-  static async ensure(tx: KeyWriter, tenantId: string, eventId: string): Promise<void> {
+  static ensure(tx: KeyWriter, tenantId: string, eventId: string): Promise<void> {
+    return SigningKeysRepository.insertIfMissing(tx, SigningKeys.generate(tenantId, eventId));
+  }
+
+  /** A new key pair for the event, as stored (PEM). */
+  private static generate(tenantId: string, eventId: string) {
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-    await tx.$executeRaw`
-      INSERT INTO "EventSigningKey" ("tenantId", "eventId", "keyId", "publicKey", "privateKey")
-      VALUES (${tenantId}, ${eventId}::uuid, ${randomBytes(6).toString('base64url')},
-        ${publicKey.export({ type: 'spki', format: 'pem' }) as string},
-        ${privateKey.export({ type: 'pkcs8', format: 'pem' }) as string})
-      ON CONFLICT ("tenantId", "eventId") DO NOTHING`;
+    return {
+      tenantId,
+      eventId,
+      keyId: randomBytes(6).toString('base64url'),
+      publicKey: publicKey.export({ type: 'spki', format: 'pem' }) as string,
+      privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+    };
   }
 
   /**
@@ -95,11 +95,8 @@ export class SigningKeys implements OnApplicationBootstrap {
    * small table; every ticket with a code has its type, which cannot be deleted under it).
    */
   async onApplicationBootstrap(): Promise<void> {
-    const missing = await this.prisma.$queryRaw<{ tenantId: string; eventId: string }[]>`
-      SELECT DISTINCT t."tenantId", t."eventId"::text AS "eventId" FROM "TicketType" t
-       WHERE NOT EXISTS (SELECT 1 FROM "EventSigningKey" k
-                          WHERE k."tenantId" = t."tenantId" AND k."eventId" = t."eventId")`;
-    for (const m of missing) await SigningKeys.ensure(this.prisma, m.tenantId, m.eventId);
+    const missing = await this.repo.eventsWithoutKey();
+    for (const m of missing) await this.repo.insert(SigningKeys.generate(m.tenantId, m.eventId));
     if (missing.length) this.logger.log(`signing keys created for ${missing.length} event(s)`);
   }
 

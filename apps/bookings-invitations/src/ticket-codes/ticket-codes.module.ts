@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { SigningKeys } from './signing-keys';
+import { SigningKeysRepository } from './signing-keys.repository';
 
 /**
  * The events' Ed25519 signing keys. Ticket types create an event's key with its first type (and
@@ -7,7 +8,7 @@ import { SigningKeys } from './signing-keys';
  * that reading codes never has to write.
  */
 @Module({
-  providers: [SigningKeys],
+  providers: [SigningKeysRepository, SigningKeys],
   exports: [SigningKeys],
 })
 export class TicketCodesModule {}

@@ -1,18 +1,16 @@
-import Decimal from 'decimal.js';
 import { taxRateAt } from '@crm/tax-rates';
+import { Money, toCents } from '../common/money';
 
 // Money of ticket types in exact decimals (never floats). The price an organiser enters is the
 // GROSS price (what a booker pays, as on a poster); net and tax are derived from it: net =
 // gross * 100 / (100 + rate) rounded half up to cents, and tax = gross - net, so net + tax is
 // always exactly the gross price.
 
-const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
-
 /** A price as entered: digits with at most two decimals, at most 10 digits before the point. */
 export const PRICE_PATTERN = /^\d{1,10}(\.\d{1,2})?$/;
 
 /** The price in its stored form, two decimals ("12.5" -> "12.50"). */
-export const normalPrice = (price: string): string => new Money(price).toFixed(2);
+export const normalPrice = (price: string): string => toCents(price);
 
 export interface PriceBreakdown {
   gross: string;

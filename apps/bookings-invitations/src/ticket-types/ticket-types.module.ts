@@ -3,7 +3,6 @@ import { EventCopiesModule } from '../event-copies/event-copies.module';
 import { TicketTypesController } from './ticket-types.controller';
 import { TicketTypesEvents } from './ticket-types.events';
 import { TicketTypesMessages } from './ticket-types.messages';
-import { TicketTypesRepository } from './ticket-types.repository';
 import { TicketTypesResolver } from './ticket-types.resolver';
 import { TicketTypesService } from './ticket-types.service';
 
@@ -14,6 +13,6 @@ import { TicketTypesService } from './ticket-types.service';
 @Module({
   imports: [EventCopiesModule],
   controllers: [TicketTypesController, TicketTypesMessages],
-  providers: [TicketTypesRepository, TicketTypesService, TicketTypesResolver, TicketTypesEvents],
+  providers: [TicketTypesService, TicketTypesResolver, TicketTypesEvents],
 })
 export class TicketTypesModule {}

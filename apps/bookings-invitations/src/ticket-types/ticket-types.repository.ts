@@ -66,6 +66,16 @@ export class TicketTypesRepository {
     return db.ticketType.findFirst({ where: { tenantId, id } });
   }
 
+  /** The event's ticket types among `ids` (a batch of bookings reads them once). */
+  findMany(
+    tenantId: string,
+    eventId: string,
+    ids: string[],
+    db: Tx = this.prisma,
+  ): Promise<TicketTypeRow[]> {
+    return db.ticketType.findMany({ where: { tenantId, eventId, id: { in: ids } } });
+  }
+
   /** The row locked until the transaction ends (null: not the tenant's). */
   async lock(tx: Tx, tenantId: string, id: string): Promise<TicketTypeRow | null> {
     const rows = await tx.$queryRaw<{ id: string }[]>`
@@ -82,9 +92,20 @@ export class TicketTypesRepository {
     return tx.ticketType.update({ where: { id }, data });
   }
 
-  /** Valid tickets of the type (sold and not cancelled). */
-  validTickets(tx: Tx, tenantId: string, ticketTypeId: string): Promise<number> {
-    return tx.eventTicket.count({ where: { tenantId, ticketTypeId, status: 'valid' } });
+  /**
+   * Locks the events' ticket types in id order, the order a booking takes them in before the
+   * event's capacity row, so a deletion and a booking of the event never wait on each other.
+   */
+  async lockOfEvents(tx: Tx, tenantId: string, eventIds: string[]): Promise<void> {
+    await tx.$queryRaw`
+      SELECT id FROM "TicketType"
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ANY(${eventIds}::uuid[])
+       ORDER BY id FOR UPDATE`;
+  }
+
+  /** Deletes the ticket types of the events (deleted events). */
+  async deleteOfEvents(tx: Tx, tenantId: string, eventIds: string[]): Promise<void> {
+    await tx.ticketType.deleteMany({ where: { tenantId, eventId: { in: eventIds } } });
   }
 
   async delete(tx: Tx, tenantId: string, id: string): Promise<number> {

@@ -19,6 +19,7 @@ import type { TicketType, TicketTypeDeleted } from './dto/ticket-type.output';
 import { toTicketType } from './ticket-type.mapper';
 import { normalPrice, PRICE_PATTERN } from './ticket-prices';
 import { TICKET_TYPE_SORT_FIELDS, TicketTypesRepository } from './ticket-types.repository';
+import { EventTicketsRepository } from '../event-tickets/event-tickets.repository';
 
 let currencies: Set<string> | null = null;
 /** ISO 4217 codes as the runtime knows them (Intl.supportedValuesOf, ICU's list). */
@@ -55,6 +56,7 @@ export class TicketTypesService {
     private readonly repo: TicketTypesRepository,
     private readonly events: EventLookup,
     private readonly i18n: I18nService,
+    private readonly tickets: EventTicketsRepository,
   ) {}
 
   private notFound(ctx: RequestContext, id: string): AppException {
@@ -207,7 +209,7 @@ export class TicketTypesService {
     return this.repo.transaction(async (tx) => {
       const current = isUuid(id) ? await this.repo.lock(tx, ctx.tenantId, id) : null;
       if (!current) throw this.notFound(ctx, id);
-      const sold = await this.repo.validTickets(tx, ctx.tenantId, current.id);
+      const sold = await this.tickets.validOfType(tx, ctx.tenantId, current.id);
       if (sold > 0) {
         throw new AppException(ErrorCode.CONFLICT, 'tickets.errors.hasTickets', {
           name: current.name,

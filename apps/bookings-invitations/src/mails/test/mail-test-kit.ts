@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { runSql, startSmtpServer, type TestSmtpServer } from '@crm/testing';
 import { PrismaService } from '../../database/prisma.service';
 import { RunningService, startBookingsInvitations } from '../../test/service-harness';
-import { enqueueMails, type MailDraft } from '../mail-outbox';
+import { type MailDraft } from '../mail-outbox';
+import { MailsRepository } from '../mails.repository';
 import { MailWorker } from '../mail-worker';
 
 /** Settings that make the worker quick in tests: short polls and retries. */
@@ -77,11 +78,11 @@ export class MailTestKit {
     return this.svc.app.get(MailWorker);
   }
 
-  /** Queues mails in one transaction, as a domain does (enqueueMails notifies the workers). */
+  /** Queues mails in one transaction, as a domain does (enqueueMany notifies the workers). */
   async queue(drafts: Partial<MailDraft>[], tenantId = 'tenant-mails'): Promise<string[]> {
     const prisma = this.svc.app.get(PrismaService);
     return prisma.$transaction((tx) =>
-      enqueueMails(
+      this.svc.app.get(MailsRepository).enqueueMany(
         tx,
         drafts.map((d, i) => ({
           tenantId,

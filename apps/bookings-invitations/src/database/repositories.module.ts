@@ -1,0 +1,36 @@
+import { Global, Module } from '@nestjs/common';
+import { BookingHistoryRepository } from '../bookings/booking-history.repository';
+import { IdempotencyKeysRepository } from '../bookings/idempotency-keys.repository';
+import { EventTicketsRepository } from '../event-tickets/event-tickets.repository';
+import { InvitationsRepository } from '../invitations/invitations.repository';
+import { InvoiceCounterRepository } from '../invoices/invoice-counter.repository';
+import { TicketTypesRepository } from '../ticket-types/ticket-types.repository';
+import { Transactions } from './transactions';
+
+/**
+ * The repositories that steps of several folders write through (a booking writes tickets, history,
+ * invoice numbers and accepts invitations in one transaction): each is its table's one door, one
+ * instance for the whole service. Repositories used by one folder only stay in its module.
+ */
+@Global()
+@Module({
+  providers: [
+    BookingHistoryRepository,
+    IdempotencyKeysRepository,
+    EventTicketsRepository,
+    InvitationsRepository,
+    InvoiceCounterRepository,
+    TicketTypesRepository,
+    Transactions,
+  ],
+  exports: [
+    BookingHistoryRepository,
+    IdempotencyKeysRepository,
+    EventTicketsRepository,
+    InvitationsRepository,
+    InvoiceCounterRepository,
+    TicketTypesRepository,
+    Transactions,
+  ],
+})
+export class RepositoriesModule {}
