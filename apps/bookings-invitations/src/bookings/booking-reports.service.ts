@@ -284,6 +284,21 @@ export class BookingReports {
       problems.push({ field: 'event.sold', expected: String(ev.valid), actual: String(ev.sold) });
       if (repair) await this.capacity.setEventSold(tx, tenantId, eventId, ev.valid);
     }
+    // held: the seats of the active holds (holds/)
+    for (const t of types) {
+      if (t.held !== t.holding) {
+        problems.push({
+          field: `ticketTypes.${t.id}.held`,
+          expected: String(t.holding),
+          actual: String(t.held),
+        });
+        if (repair) await this.capacity.setTypeHeld(tx, t.id, t.holding);
+      }
+    }
+    if (ev && ev.held !== ev.holding) {
+      problems.push({ field: 'event.held', expected: String(ev.holding), actual: String(ev.held) });
+      if (repair) await this.capacity.setEventHeld(tx, tenantId, eventId, ev.holding);
+    }
     return problems;
   }
 

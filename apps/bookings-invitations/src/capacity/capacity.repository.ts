@@ -169,8 +169,9 @@ export class CapacityRepository {
   }
 
   /**
-   * BK15: the counters (sold) of the ticket types and of the event next to their valid tickets;
-   * `event` undefined when the event copy is gone.
+   * BK15: the counters of the ticket types and of the event next to what they count: `sold`
+   * beside the valid tickets, `held` beside the seats of the active holds. `event` undefined when
+   * the event copy is gone.
    */
   async soldAndValid(
     db: Tx,
@@ -178,19 +179,42 @@ export class CapacityRepository {
     eventId: string,
     ticketTypeIds: string[],
   ): Promise<{
-    types: { id: string; sold: number; valid: number }[];
-    event: { sold: number; valid: number } | undefined;
+    types: { id: string; sold: number; valid: number; held: number; holding: number }[];
+    event: { sold: number; valid: number; held: number; holding: number } | undefined;
   }> {
-    const types = await db.$queryRaw<{ id: string; sold: number; valid: number }[]>`
+    const types = await db.$queryRaw<
+      { id: string; sold: number; valid: number; held: number; holding: number }[]
+    >`
       SELECT tt.id::text, tt.sold, (SELECT count(*)::int FROM "EventTicket" t
-          WHERE t."tenantId" = ${tenantId} AND t."ticketTypeId" = tt.id AND t.status = 'valid') AS valid
+          WHERE t."tenantId" = ${tenantId} AND t."ticketTypeId" = tt.id AND t.status = 'valid') AS valid,
+             tt.held, (SELECT coalesce(sum((s->>'count')::int), 0)::int
+                         FROM "SeatHold" h, jsonb_array_elements(h.seats) s
+                        WHERE h."tenantId" = ${tenantId} AND h."eventId" = tt."eventId"
+                          AND h.status = 'active' AND s->>'ticketTypeId' = tt.id::text) AS holding
         FROM "TicketType" tt WHERE tt."tenantId" = ${tenantId} AND tt.id = ANY(${ticketTypeIds}::uuid[])
        ORDER BY tt.id`;
-    const [event] = await db.$queryRaw<{ sold: number; valid: number }[]>`
+    const [event] = await db.$queryRaw<
+      { sold: number; valid: number; held: number; holding: number }[]
+    >`
       SELECT c.sold, (SELECT count(*)::int FROM "EventTicket" t
-          WHERE t."tenantId" = ${tenantId} AND t."eventId" = c."eventId" AND t.status = 'valid') AS valid
+          WHERE t."tenantId" = ${tenantId} AND t."eventId" = c."eventId" AND t.status = 'valid') AS valid,
+             c.held, (SELECT coalesce(sum((s->>'count')::int), 0)::int
+                        FROM "SeatHold" h, jsonb_array_elements(h.seats) s
+                       WHERE h."tenantId" = ${tenantId} AND h."eventId" = c."eventId"
+                         AND h.status = 'active') AS holding
         FROM "EventCopy" c WHERE c."tenantId" = ${tenantId} AND c."eventId" = ${eventId}::uuid`;
     return { types, event };
+  }
+
+  /** BK15's repair of a ticket type's held counter (under lockCounters' lock). */
+  async setTypeHeld(tx: Tx, ticketTypeId: string, held: number): Promise<void> {
+    await tx.ticketType.update({ where: { id: ticketTypeId }, data: { held } });
+  }
+
+  /** BK15's repair of the event's held counter (under lockCounters' lock). */
+  async setEventHeld(tx: Tx, tenantId: string, eventId: string, held: number): Promise<void> {
+    await tx.$executeRaw`UPDATE "EventCopy" SET held = ${held}
+          WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid`;
   }
 
   /** BK15's repair of a ticket type's counter (under lockCounters' lock). */

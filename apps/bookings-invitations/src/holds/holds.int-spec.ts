@@ -357,3 +357,24 @@ it('GraphQL: holdSeats, seatHold and releaseSeatHold with the same rules', async
   expect(released.body.data.releaseSeatHold).toBe(true);
   expect(await held(eventId)).toEqual([{ id: type, sold: 0, held: 0 }]);
 });
+
+it('the consistency check (BK15) counts held seats against the active holds and repairs them', async () => {
+  const eventId = await t.event();
+  const type = await t.ticketType(eventId, { quota: 10 });
+  const b = await t.booked(eventId, [{ ticketTypeId: type }]);
+  await hold(eventId, [{ ticketTypeId: type, count: 2 }]);
+  const clean = await t.call('POST', `/bookings/${b.id}/consistency-check`);
+  expect(clean.body.data).toMatchObject({ consistent: true, problems: [] });
+  // a counter off (a bug, a hand edit): the check names it, the repair recounts it
+  await t.sql(`UPDATE "TicketType" SET held = 5 WHERE id = $1::uuid`, [type]);
+  await t.sql(`UPDATE "EventCopy" SET held = 0 WHERE "eventId" = $1::uuid`, [eventId]);
+  const found = await t.call('POST', `/bookings/${b.id}/consistency-check`);
+  expect(found.body.data.problems).toEqual([
+    { field: `ticketTypes.${type}.held`, expected: '2', actual: '5' },
+    { field: 'event.held', expected: '2', actual: '0' },
+  ]);
+  const fixed = await t.call('POST', `/bookings/${b.id}/consistency-check?repair=true`);
+  expect(fixed.body.data.repaired).toEqual(found.body.data.problems);
+  expect(await held(eventId)).toEqual([{ id: type, sold: 1, held: 2 }]);
+  expect(await eventCounters(eventId)).toEqual({ sold: 1, held: 2 });
+});

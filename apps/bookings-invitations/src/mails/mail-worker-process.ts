@@ -14,6 +14,7 @@ import { SERVICE_NAME, serviceCore } from '../app.module';
 import { BookingsInvitationsConfig } from '../config';
 import { CapacityModule } from '../capacity/capacity.module';
 import { DatabaseModule } from '../database/database.module';
+import { RepositoriesModule } from '../database/repositories.module';
 import { EventTicketsModule } from '../event-tickets/event-tickets.module';
 import { InvoicesModule } from '../invoices/invoices.module';
 import { MailsModule } from './mails.module';
@@ -33,6 +34,7 @@ export class MailWorkerProcessModule {
       imports: [
         serviceCore(config),
         DatabaseModule,
+        RepositoriesModule,
         CapacityModule,
         MailsModule,
         InvoicesModule,

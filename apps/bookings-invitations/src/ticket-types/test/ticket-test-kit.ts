@@ -61,10 +61,10 @@ export class TicketTestKit extends ServiceTestKit {
     super(svc);
   }
 
-  static async start(dbName: string): Promise<TicketTestKit> {
+  static async start(dbName: string, env: Record<string, string> = {}): Promise<TicketTestKit> {
     const store = await mkdtemp(path.join(tmpdir(), 'bk-nats-'));
     const nats = await natsServer(await freePort(), store);
-    const svc = await startBookingsInvitations(dbName, { NATS_URL: nats.url });
+    const svc = await startBookingsInvitations(dbName, { NATS_URL: nats.url, ...env });
     const nc = await connect({ servers: nats.url, name: 'events-stand-in' });
     const events = new EventsStandIn(nc);
     await events.start();
