@@ -19,7 +19,12 @@ say() { printf 'compose-ci %ds: %s\n' "$((SECONDS - STARTED))" "$*"; }
 fail() { echo "compose-ci: FAILED: $*" >&2; exit 1; }
 
 # ---- 1. engine ----
-if ! command -v docker >/dev/null || ! { command -v docker-compose >/dev/null || docker compose version >/dev/null 2>&1; }; then
+need_engine=false
+command -v docker >/dev/null || need_engine=true
+command -v docker-compose >/dev/null || docker compose version >/dev/null 2>&1 || need_engine=true
+# a docker client alone (a machine may have one without an engine) starts nothing
+docker info >/dev/null 2>&1 || command -v dockerd >/dev/null || need_engine=true
+if [[ $need_engine == true ]]; then
   [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null || fail 'docker and docker-compose are missing and cannot be installed (not root or no apt-get)'
   say 'installing docker.io and docker-compose (Debian)'
   timeout 300 apt-get update -qq
