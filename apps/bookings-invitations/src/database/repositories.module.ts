@@ -12,25 +12,16 @@ import { Transactions } from './transactions';
  * invoice numbers and accepts invitations in one transaction): each is its table's one door, one
  * instance for the whole service. Repositories used by one folder only stay in its module.
  */
+const SHARED_REPOSITORIES = [
+  BookingHistoryRepository,
+  IdempotencyKeysRepository,
+  EventTicketsRepository,
+  InvitationsRepository,
+  InvoiceCounterRepository,
+  TicketTypesRepository,
+  Transactions,
+];
+
 @Global()
-@Module({
-  providers: [
-    BookingHistoryRepository,
-    IdempotencyKeysRepository,
-    EventTicketsRepository,
-    InvitationsRepository,
-    InvoiceCounterRepository,
-    TicketTypesRepository,
-    Transactions,
-  ],
-  exports: [
-    BookingHistoryRepository,
-    IdempotencyKeysRepository,
-    EventTicketsRepository,
-    InvitationsRepository,
-    InvoiceCounterRepository,
-    TicketTypesRepository,
-    Transactions,
-  ],
-})
+@Module({ providers: SHARED_REPOSITORIES, exports: SHARED_REPOSITORIES })
 export class RepositoriesModule {}

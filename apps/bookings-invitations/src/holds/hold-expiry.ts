@@ -57,7 +57,9 @@ function byEvent(holds: HoldRow[]): Map<string, HoldRow[]> {
   const groups = new Map<string, HoldRow[]>();
   for (const h of holds) {
     const key = `${h.tenantId}/${h.eventId}`;
-    groups.set(key, [...(groups.get(key) ?? []), h]);
+    const group = groups.get(key);
+    if (group) group.push(h);
+    else groups.set(key, [h]);
   }
   return groups;
 }

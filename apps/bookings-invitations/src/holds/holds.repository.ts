@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { SeatRequest } from '../capacity/capacity.repository';
 import { PrismaService } from '../database/prisma.service';
+import { utcTimestamp } from '../database/utc-timestamp';
 import type { Prisma } from '../generated/prisma/client';
 import { TX_OPTIONS } from '../bookings/bookings.repository';
 
 type Tx = Prisma.TransactionClient;
-
-/** A date as the UTC wall-clock text a `timestamp` column holds (Prisma's convention). */
-const utc = (d: Date) => d.toISOString().replace('T', ' ').replace('Z', '');
 
 export interface HoldRow {
   id: string;
@@ -54,7 +52,7 @@ export class HoldsRepository {
         FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.tenantId)}::text[],
                ${rows.map((r) => r.eventId)}::uuid[], ${rows.map((r) => r.token)}::text[],
                ${rows.map((r) => JSON.stringify(r.seats))}::jsonb[],
-               ${rows.map((r) => utc(r.expiresAt))}::timestamp[])
+               ${rows.map((r) => utcTimestamp(r.expiresAt))}::timestamp[])
           AS x(id, tenant, event, token, seats, expires)`;
   }
 
