@@ -13,7 +13,7 @@
 // Settings: BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS (see measure.mjs),
 // BENCH_DATABASE_SERVER, NATS_URL (else a nats-server of its own).
 // Processes as `npm start` runs them: the API (PROCESS_ROLE=api) and the mail worker in a process
-// of its own at nice 10 (tools/dev/workspace.mjs WORKER_PROCESSES). BENCH_MAIL_WORKER=in-app runs
+// of its own at nice 19 (tools/dev/workspace.mjs WORKER_PROCESSES). BENCH_MAIL_WORKER=in-app runs
 // the worker inside the API's process (PROCESS_ROLE=all, as before), =off none;
 // BENCH_MAIL_WORKER_NICE overrides the worker's nice value.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';

@@ -38,6 +38,7 @@ import { connect } from 'nats';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { sell } from './bookings-onsale.mjs';
+import { cpuSnapshot, cpuUse, formatCpuUse } from './cpu-use.mjs';
 import { FORM } from './bookings.mjs';
 import { freePort, printTable, problems } from './measure.mjs';
 import { measureDesign } from './raw/onsale.mjs';
@@ -346,7 +347,9 @@ async function phase(ctx, name, sales, targets) {
     deliveries: ctx.receiver.deliveries,
     webhookIds: ctx.receiver.ids.size,
   };
+  const cpuBefore = cpuSnapshot();
   const service = await sell(targets);
+  const cpu = formatCpuUse(cpuUse(cpuBefore, cpuSnapshot()));
   const burstEnded = Date.now();
   const { rows } = await ctx.bookingsPool.query(
     `SELECT id::text FROM "Booking" WHERE "eventId" = ANY($1::uuid[])`,
@@ -368,6 +371,7 @@ async function phase(ctx, name, sales, targets) {
       `p99 ${service.p99.toFixed(0)} ms, ${service.sold} sold in ${service.seconds.toFixed(1)} s, ` +
       `answers ${JSON.stringify(service.statuses)}${exact ? ', exact' : ', NOT exact'})`,
   );
+  if (cpu) console.log(`bench onsale:   CPU during the burst: ${cpu}`);
   const mails = ctx.sink.received - before.mails;
   const mailIds = ctx.sink.ids.size - before.mailIds;
   console.log(

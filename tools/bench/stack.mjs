@@ -78,7 +78,7 @@ async function waitReady(url, child, name) {
 /**
  * A service as `npm start` runs it: its API process (PROCESS_ROLE=api when it has worker
  * processes) and each worker process (tools/dev/workspace.mjs WORKER_PROCESSES, e.g.
- * bookings-invitations' mail worker at nice 10), all with `env`. The API first in the list.
+ * bookings-invitations' mail worker at nice 19), all with `env`. The API first in the list.
  */
 export async function startService(name, port, env) {
   const workers = workersOf([name]);
@@ -244,11 +244,11 @@ export async function startBenchStack({
     }
     if (eventsDb) {
       apps.push(
-        await startApp('events', ports.events, {
+        ...(await startService('events', ports.events, {
           ...service,
           DATABASE_URL: eventsDb,
           ...eventsEnv,
-        }),
+        })),
       );
     }
     const bookingsServiceEnv = { ...service, DATABASE_URL: bookingsDb, ...bookingsEnv };

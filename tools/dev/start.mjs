@@ -20,7 +20,9 @@ Environment (all optional):
   NATS_URL           default nats://127.0.0.1:4222; nats-server is started when none answers
   PORT               the gateway's port (3000); <APP>_PORT for a service, e.g. CRM_PEOPLE_PORT;
                      BOOKINGS_MAIL_WORKER_PORT the health port of bookings-invitations's mail
-                     worker (3014), a process of its own (PROCESS_ROLE=mail-worker, nice 10)
+                     worker (3014), a process of its own (PROCESS_ROLE=mail-worker, nice 19);
+                     EVENTS_WORKER_PORT the health port of the events worker (3013: consumers,
+                     webhooks), a process of its own (PROCESS_ROLE=worker, nice 19)
   ADMIN_TOKEN        the gateway's operator token (else generated once, kept in .data/dev-secrets.json)
   DEMO_TENANT_ID     the demo tenant (demo); DEMO_API_KEY its key (else generated and kept)
   INTERNAL_TOKEN     shared secret gateway -> services, always on (else generated once, kept in
@@ -42,7 +44,8 @@ function options(argv, env) {
       `apps: ${apps.join(', ')}`,
     );
   const { gateway, services } = classifyApps(only ? apps.filter((a) => only.includes(a)) : apps);
-  // Processes of a service besides its API (bookings-mail-worker), from the same build.
+  // Processes of a service besides its API (bookings-mail-worker, events-worker), from the same
+  // build.
   const workers = workersOf(services);
   return {
     build: !argv.includes('--no-build'),

@@ -21,17 +21,26 @@ const FIRST_EXTRA_PORT = 3010;
 /**
  * Processes of a service besides the one serving its API, started from the same build (its
  * dist main.js) with PROCESS_ROLE set; the service's own process then runs with PROCESS_ROLE=api.
- * bookings-invitations sends its mails from a process of its own, at a lower priority (nice), so
- * rendering and sending never compete with bookings for the API's event loop. `port`: its health
- * port (<NAME>_PORT overrides it, e.g. BOOKINGS_MAIL_WORKER_PORT).
+ * bookings-invitations sends its mails from a process of its own, and the events service consumes
+ * the platform's events and sends webhooks from one, each at a lower priority (nice), so rendering
+ * PDFs and fanning bookings out into webhooks never compete with bookings for the API's event
+ * loop or CPU. `port`: its health port (<NAME>_PORT overrides it, e.g. BOOKINGS_MAIL_WORKER_PORT).
  */
 export const WORKER_PROCESSES = Object.freeze({
+  events: Object.freeze([
+    Object.freeze({
+      name: 'events-worker',
+      role: 'worker',
+      port: 3013,
+      env: Object.freeze({ WORKER_NICE: '19' }),
+    }),
+  ]),
   'bookings-invitations': Object.freeze([
     Object.freeze({
       name: 'bookings-mail-worker',
       role: 'mail-worker',
       port: 3014,
-      env: Object.freeze({ MAIL_WORKER_NICE: '10' }),
+      env: Object.freeze({ MAIL_WORKER_NICE: '19' }),
     }),
   ]),
 });

@@ -14,17 +14,23 @@ import { WebsitesModule } from './websites/websites.module';
 
 export const SERVICE_NAME = 'events';
 
+/** Config, i18n (the app's texts and the file rules'), NATS: every process of the service has them. */
+export const serviceCore = (config: EventsConfig) =>
+  ServiceCoreModule.forRoot({
+    service: SERVICE_NAME,
+    config,
+    localeDirs: [FILES_LOCALES_DIR, path.join(__dirname, 'i18n')],
+  });
+
+// The process of role `worker` boots WorkerProcessModule (worker-process.ts) instead: only what
+// the background work needs.
 @Module({})
 export class AppModule {
   static forRoot(config: EventsConfig): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        ServiceCoreModule.forRoot({
-          service: SERVICE_NAME,
-          config,
-          localeDirs: [FILES_LOCALES_DIR, path.join(__dirname, 'i18n')],
-        }),
+        serviceCore(config),
         DatabaseModule,
         FileStorageModule,
         subgraphModule(),

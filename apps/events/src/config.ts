@@ -1,6 +1,20 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
 import { FileStorageConfig, toBool } from '@crm/config';
+
+/**
+ * What one process of the service runs (PROCESS_ROLE):
+ * - `api`: REST, GraphQL, NATS requests, the outbox relay; no consumers, no webhook sending;
+ * - `worker`: the background work, and on PORT nothing but /health/live and /health/ready: the
+ *   consumers of the platform's events (the webhook fan-out, the file copies of duplicated
+ *   events), the webhook delivery worker, the outbox relay;
+ * - `all`: both in one process (the default: the app run alone behaves as it always did).
+ * `npm start`, docker-compose.yml and deploy/k8s run an `api` and a `worker` process (events-worker)
+ * from the same build: during an on-sale every booking becomes a webhook, and that work waits
+ * for the CPU the bookings need instead of taking it (see the README's on-sale figures).
+ */
+export const PROCESS_ROLES = ['all', 'api', 'worker'] as const;
+export type ProcessRole = (typeof PROCESS_ROLES)[number];
 
 /** Where event files and event, website and template images are stored: FileStorageConfig (FILE_STORAGE_BACKEND, disk or s3). */
 export class EventsConfig extends FileStorageConfig {
@@ -8,6 +22,19 @@ export class EventsConfig extends FileStorageConfig {
   @Min(0)
   @Max(65535)
   override PORT: number = 3003;
+
+  /** What this process runs: `api`, `worker` or `all` (see PROCESS_ROLES above). */
+  @IsIn(PROCESS_ROLES)
+  PROCESS_ROLE: ProcessRole = 'all';
+
+  /**
+   * Role `worker`: the process's nice value (0 normal ... 19 lowest priority), set at start. On
+   * a host it shares with the APIs (npm start, one compose host) the APIs get the CPU first.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(19)
+  WORKER_NICE: number = 0;
 
   /** Outbox relay: how often it looks for unpublished events when no commit woke it. */
   @IsInt()
@@ -80,6 +107,15 @@ export class EventsConfig extends FileStorageConfig {
   @Min(100)
   @Max(60000)
   WEBHOOK_TIMEOUT_MS: number = 10000;
+
+  /**
+   * How long past WEBHOOK_TIMEOUT_MS a claimed delivery stays with the worker that claimed it
+   * (its round sends, then records); a worker that died meanwhile loses it to another after that.
+   */
+  @IsInt()
+  @Min(100)
+  @Max(600000)
+  WEBHOOK_LEASE_MARGIN_MS: number = 60000;
 
   /** Endpoints a tenant may register (I1 POST beyond: 409). */
   @IsInt()

@@ -219,11 +219,14 @@ it('a person created while the events service is stopped is delivered once it ru
     eventTypes: ['person.created'],
   });
   expect(reg.status).toBe(201);
+  // both processes of the service: the api and the worker that consumes and sends
+  await client.stack.stop('events-worker');
   await client.stack.stop('events');
   const personId = await createPerson('While events was down');
   await new Promise((r) => setTimeout(r, 1000));
   expect(hits.filter(forPerson(personId))).toEqual([]);
   await client.stack.start('events');
+  await client.stack.start('events-worker');
   const [hit] = await waitForHits(forPerson(personId));
   expect(signedPayload(reg.body.data.secret, hit).data.personIds).toEqual([personId]);
 });

@@ -164,11 +164,50 @@ describe('docker-compose.yml', () => {
       ).resolves.toContain('bookings-mail-worker: runs app events; name the service after its app');
     });
 
+    it('a worker of events missing, or in the wrong role', async () => {
+      await expect(edited((d) => delete d.services['events-worker'])).resolves.toContain(
+        'app events runs events-worker (PROCESS_ROLE=worker): it has no service',
+      );
+      const problems = await edited((d) => {
+        d.services['events-worker'].environment!.PROCESS_ROLE = 'api';
+        d.services.events.environment!.PROCESS_ROLE = 'all';
+      });
+      expect(problems).toContain('events-worker: PROCESS_ROLE should be worker');
+      expect(problems).toContain(
+        'events: PROCESS_ROLE should be api (events-worker runs the worker)',
+      );
+      await expect(
+        edited((d) => {
+          const env = d.services['events-worker'].environment!;
+          env.DATABASE_URL = env.DATABASE_URL.replace('/events', '/crm_people');
+        }),
+      ).resolves.toContain('events-worker: DATABASE_URL should name database events');
+    });
+
     it('a gateway that does not know where a service is', async () => {
       await expect(
         edited((d) => delete d.services.gateway.environment!.TENANT_INFO_URL),
       ).resolves.toContain('gateway: TENANT_INFO_URL is not set (service tenant-info exists)');
     });
+  });
+
+  it('runs the worker of events from the image, settings and dependencies of its API', () => {
+    const api = compose.services.events;
+    const worker = compose.services['events-worker'];
+    expect(worker.image).toBe(api.image);
+    expect(worker.build).toEqual(api.build);
+    expect(worker.depends_on).toEqual(api.depends_on);
+    // the same database, NATS, file storage (S3_PREFIX events) and internal token; its role
+    const { PROCESS_ROLE, WORKER_NICE, ...workerRest } = worker.environment!;
+    const { PROCESS_ROLE: apiRole, ...apiRest } = api.environment!;
+    expect({ apiRole, PROCESS_ROLE, WORKER_NICE }).toEqual({
+      apiRole: 'api',
+      PROCESS_ROLE: 'worker',
+      WORKER_NICE: '19',
+    });
+    expect(workerRest).toEqual(apiRest);
+    expect(workerRest.S3_PREFIX).toBe('events');
+    expect(worker.healthcheck?.test.join(' ')).toContain('/health/ready');
   });
 
   it('npm run compose:check passes (project rules; docker compose too when installed)', async () => {

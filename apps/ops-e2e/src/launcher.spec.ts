@@ -136,7 +136,7 @@ describe('ports', () => {
         name: 'bookings-mail-worker',
         role: 'mail-worker',
         port: 3014,
-        env: { MAIL_WORKER_NICE: '10' },
+        env: { MAIL_WORKER_NICE: '19' },
       },
     ]);
     // the e2e stack (@crm/testing startStack) starts the same processes as npm start
@@ -157,6 +157,40 @@ describe('ports', () => {
     await expect(
       callEsm(WORKSPACE, 'appPorts', names, { BOOKINGS_MAIL_WORKER_PORT: '23014' }),
     ).resolves.toMatchObject({ 'bookings-mail-worker': 23014 });
+  });
+
+  it('starts events with a worker process of its own (consumers, webhooks), its health port overridable', async () => {
+    await expect(callEsm(WORKSPACE, 'workersOf', ['events', 'crm-people'])).resolves.toEqual([
+      {
+        app: 'events',
+        name: 'events-worker',
+        role: 'worker',
+        port: 3013,
+        env: { WORKER_NICE: '19' },
+      },
+    ]);
+    const names = ['events', 'events-worker'];
+    await expect(callEsm(WORKSPACE, 'appPorts', names, {})).resolves.toEqual({
+      events: 3003,
+      'events-worker': 3013,
+    });
+    await expect(
+      callEsm(WORKSPACE, 'appPorts', names, { EVENTS_WORKER_PORT: '23013' }),
+    ).resolves.toMatchObject({ 'events-worker': 23013 });
+  });
+
+  it('gives every app and worker process of the repository a port of its own', async () => {
+    const apps = await callEsm<string[]>(WORKSPACE, 'listApps');
+    const workers = await callEsm<{ name: string }[]>(WORKSPACE, 'workersOf', apps);
+    expect(workers.map((w) => w.name)).toEqual(['bookings-mail-worker', 'events-worker']);
+    const ports = await callEsm<Record<string, number>>(
+      WORKSPACE,
+      'appPorts',
+      [...apps, ...workers.map((w) => w.name)],
+      {},
+    );
+    expect(new Set(Object.values(ports)).size).toBe(apps.length + workers.length);
+    expect(ports).toMatchObject({ 'bookings-mail-worker': 3014, 'events-worker': 3013 });
   });
 
   it('names the variable of a bad port and the apps of a clash', async () => {

@@ -56,7 +56,8 @@ describe('deploy/k8s/base', () => {
   it('deploys every app found in apps/ (today at least crm-people, tenant-info, gateway)', () => {
     expect(facts.apps).toEqual(expect.arrayContaining(['crm-people', 'gateway', 'tenant-info']));
     const deployments = [...byKind(docs, 'Deployment').keys()];
-    // and the worker processes of services (bookings-mail-worker), which have no Service
+    // and the worker processes of services (bookings-mail-worker, events-worker), which have no
+    // Service
     expect(deployments.sort()).toEqual([...facts.apps, ...facts.workers.map((w) => w.name)].sort());
     expect([...byKind(docs, 'Service').keys()].sort()).toEqual([...facts.apps].sort());
   });
@@ -80,6 +81,42 @@ describe('deploy/k8s/base', () => {
       expect(byKind(docs, 'PersistentVolumeClaim').size).toBe(0);
     },
   );
+
+  it('lets only the worker of events send webhooks: HTTP and HTTPS to public addresses', () => {
+    type Rule = {
+      to?: { ipBlock?: { cidr: string; except?: string[] } }[];
+      ports?: { port: number; protocol: string }[];
+    };
+    const egress = (name: string) =>
+      (byKind(docs, 'NetworkPolicy').get(name)!.spec as { egress: Rule[] }).egress;
+    const opens = (rules: Rule[], port: number) =>
+      rules.filter((r) => r.ports?.some((p) => p.port === port && p.protocol === 'TCP'));
+    const worker = egress('events-worker');
+    for (const port of [80, 443]) {
+      const rules = opens(worker, port);
+      expect(rules.length).toBeGreaterThan(0);
+      // only to the internet: never the cluster network or the metadata service (SSRF)
+      for (const r of rules) {
+        expect(r.to).toEqual([
+          {
+            ipBlock: expect.objectContaining({
+              cidr: '0.0.0.0/0',
+              except: expect.arrayContaining([
+                '10.0.0.0/8',
+                '172.16.0.0/12',
+                '192.168.0.0/16',
+                '169.254.0.0/16',
+              ]),
+            }),
+          },
+        ]);
+      }
+    }
+    // the API pods (PROCESS_ROLE=api) send none; HTTPS stays open to them for the object storage
+    expect(opens(egress('events'), 80)).toEqual([]);
+    const ingress = (byKind(docs, 'NetworkPolicy').get('events-worker')!.spec as any).ingress;
+    expect(ingress).toEqual([]);
+  });
 
   it('names in its images block every image the manifests use', () => {
     const used = new Set(
@@ -108,30 +145,49 @@ describe('deploy/k8s/base', () => {
       ).toContainEqual(expect.stringMatching(/^app \S+: no Deployment$/));
     });
 
-    it('a mail worker without its Deployment, in the wrong role, or behind the API Service', () => {
-      const worker = 'bookings-mail-worker';
-      expect(
-        problemsAfter((all) =>
-          all.splice(
-            all.findIndex((d) => d.kind === 'Deployment' && d.metadata?.name === worker),
-            1,
+    it.each([
+      ['bookings-mail-worker', 'bookings-invitations', 'mail-worker'],
+      ['events-worker', 'events', 'worker'],
+    ])(
+      'a worker %s (of %s) without its Deployment, in the wrong role, or behind the API Service',
+      (worker, app, workerRole) => {
+        expect(
+          problemsAfter((all) =>
+            all.splice(
+              all.findIndex((d) => d.kind === 'Deployment' && d.metadata?.name === worker),
+              1,
+            ),
           ),
-        ),
-      ).toContain(`worker ${worker} of bookings-invitations: no Deployment`);
-      const role = (c: Container) =>
-        (c.env as { name: string; value?: string }[]).find((e) => e.name === 'PROCESS_ROLE')!;
+        ).toContain(`worker ${worker} of ${app}: no Deployment`);
+        const role = (c: Container) =>
+          (c.env as { name: string; value?: string }[]).find((e) => e.name === 'PROCESS_ROLE')!;
+        const problems = problemsAfter((all) => {
+          role(containerOf(all, 'Deployment', worker)).value = 'all';
+          role(containerOf(all, 'Deployment', app)).value = 'all';
+          const tpl = (byKind(all, 'Deployment').get(worker)!.spec as any).template;
+          tpl.metadata.labels['app.kubernetes.io/name'] = app;
+        });
+        expect(problems).toContain(`Deployment/${worker}: PROCESS_ROLE should be ${workerRole}`);
+        expect(problems).toContain(
+          `Deployment/${app}: PROCESS_ROLE should be api (${worker} runs the ${workerRole})`,
+        );
+        expect(problems).toContain(
+          `Service/${app}: selector also matches the pods of Deployment/${worker}`,
+        );
+      },
+    );
+
+    it('a worker of events on another database or file prefix than its API', () => {
+      type Env = { name: string; value?: string; valueFrom?: { secretKeyRef: { name: string } } };
       const problems = problemsAfter((all) => {
-        role(containerOf(all, 'Deployment', worker)).value = 'all';
-        role(containerOf(all, 'Deployment', 'bookings-invitations')).value = 'all';
-        const tpl = (byKind(all, 'Deployment').get(worker)!.spec as any).template;
-        tpl.metadata.labels['app.kubernetes.io/name'] = 'bookings-invitations';
+        const env = containerOf(all, 'Deployment', 'events-worker').env as Env[];
+        env.find((e) => e.name === 'S3_PREFIX')!.value = 'events-worker';
+        env.find((e) => e.name === 'DATABASE_URL')!.valueFrom!.secretKeyRef.name =
+          'crm-people-database';
       });
-      expect(problems).toContain(`Deployment/${worker}: PROCESS_ROLE should be mail-worker`);
+      expect(problems).toContain('Deployment/events-worker: S3_PREFIX should be events');
       expect(problems).toContain(
-        `Deployment/bookings-invitations: PROCESS_ROLE should be api (${worker} runs the mail-worker)`,
-      );
-      expect(problems).toContain(
-        `Service/bookings-invitations: selector also matches the pods of Deployment/${worker}`,
+        'Deployment/events-worker: DATABASE_URL should come from the Secret events reads',
       );
     });
 

@@ -7,3 +7,4 @@ export * from './api-envelope.decorator';
 export * from './http-adapter';
 export * from './internal-token';
 export * from './shutdown';
+export * from './worker-process';

@@ -106,12 +106,17 @@ export function testMailWorkerEnv(env: Record<string, string> = {}): Record<stri
 
 /**
  * Processes of a service besides its API, as `npm start` runs them (tools/dev/workspace.mjs
- * WORKER_PROCESSES; ops-e2e checks the two agree): bookings-invitations's mail worker. The
- * service then runs with PROCESS_ROLE=api.
+ * WORKER_PROCESSES; ops-e2e checks the two agree): bookings-invitations's mail worker, and the
+ * events service's worker (its consumers: webhook fan-out, file copies; the webhook delivery
+ * worker). The service then runs with PROCESS_ROLE=api.
  */
 export const STACK_WORKERS: Readonly<Record<string, readonly { name: string; role: string }[]>> = {
   'bookings-invitations': [{ name: 'bookings-mail-worker', role: 'mail-worker' }],
+  events: [{ name: 'events-worker', role: 'worker' }],
 };
+
+/** The role of bookings-invitations's mail worker, off without a test's SMTP_URL. */
+const MAIL_WORKER_ROLE = 'mail-worker';
 
 /**
  * Starts the built services and the gateway as real processes (as `npm start` does), each service
@@ -167,8 +172,11 @@ export async function startStack(
         };
         processes.set(svc, p);
         // The mail worker only where mails are sent (a test's SMTP_URL, testMailWorkerEnv):
-        // elsewhere it would idle, a process more on the shared cores.
-        const workers = base.MAIL_WORKER_ENABLED === 'false' ? [] : (STACK_WORKERS[svc] ?? []);
+        // elsewhere it would idle, a process more on the shared cores. The events worker always
+        // runs: the API of events leaves its consumers and webhooks to it.
+        const workers = (STACK_WORKERS[svc] ?? []).filter(
+          (w) => w.role !== MAIL_WORKER_ROLE || base.MAIL_WORKER_ENABLED !== 'false',
+        );
         if (workers.length) p.env.PROCESS_ROLE = 'api';
         const started = [p];
         for (const w of workers) {

@@ -8,7 +8,8 @@ import { PrismaService } from '../database/prisma.service';
  * The events service's cross-service events: the relay publishes its OutboxEvent table (events
  * duplicated and deleted, websites migrated) to JetStream, and handlers declared with
  * @ConsumeEvent on any provider of the app consume other services' events in the events
- * database (ProcessedEvent keeps them once).
+ * database (ProcessedEvent keeps them once). The consumers run in the `worker` and `all`
+ * processes, the relay in every process (replicas share it safely).
  */
 @Module({
   imports: [
@@ -23,6 +24,8 @@ import { PrismaService } from '../database/prisma.service';
           pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
           batchSize: config.OUTBOX_BATCH_SIZE,
         },
+        // an `api` process leaves the consumers to its worker process (config.ts PROCESS_ROLES)
+        consume: config.PROCESS_ROLE !== 'api',
       }),
     }),
   ],

@@ -88,27 +88,14 @@ export class WebhookFanout {
     sourceEventId: string,
     data: Prisma.InputJsonObject,
   ): Promise<number> {
-    const endpoints = await tx.webhookEndpoint.findMany({
-      where: { tenantId, eventTypes: { has: type } },
-      select: { id: true, enabled: true },
-    });
-    if (!endpoints.length) return 0;
     const id = messageIdOf(sourceEventId, type);
     const timestamp = timeOfEventId(sourceEventId).toISOString();
-    const now = new Date();
-    await tx.webhookMessage.createMany({
-      data: [{ id, tenantId, type, payload: { type, timestamp, data } }],
-      skipDuplicates: true,
-    });
-    const created = await tx.webhookDelivery.createMany({
-      data: endpoints.map((e) =>
-        e.enabled
-          ? { tenantId, endpointId: e.id, messageId: id, nextAttemptAt: now }
-          : { tenantId, endpointId: e.id, messageId: id, status: 'failed', lastError: NOT_SENT },
-      ),
-      skipDuplicates: true,
-    });
-    return created.count;
+    return this.repo.fanOut(
+      tx,
+      { id, tenantId, type, payload: { type, timestamp, data } },
+      new Date(),
+      NOT_SENT,
+    );
   }
 
   @ConsumeEvent(

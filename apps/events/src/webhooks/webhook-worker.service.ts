@@ -7,19 +7,10 @@ import {
 } from '@nestjs/common';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { EventsConfig } from '../config';
-import { PrismaService } from '../database/prisma.service';
 import { nextAttemptAt, parseSchedule } from './webhook-rules';
-import { AttemptResult, WebhookSender } from './webhook-sender';
+import { WebhookSender } from './webhook-sender';
+import { AttemptRecord, ClaimedDelivery, Tx, WebhooksRepository } from './webhooks.repository';
 
-interface Claimed {
-  id: string;
-  tenantId: string;
-  endpointId: string;
-  messageId: string;
-  attempts: number;
-}
-
-const ts = (d: Date) => d.toISOString();
 const PRUNE_EVERY_MS = 3_600_000;
 
 /**
@@ -41,7 +32,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
   private prunedAt = 0;
 
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly repo: WebhooksRepository,
     @Inject(SERVICE_CONFIG) private readonly config: EventsConfig,
   ) {
     this.schedule = parseSchedule(config.WEBHOOK_RETRY_SCHEDULE_S);
@@ -51,7 +42,9 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
     });
   }
 
+  /** Sends from `worker` and `all` processes; an `api` process leaves it to its worker. */
   onApplicationBootstrap(): void {
+    if (this.config.PROCESS_ROLE === 'api') return;
     this.plan(this.config.WEBHOOK_WORKER_POLL_MS);
   }
 
@@ -99,158 +92,103 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
     const cutoff = new Date(now.getTime() - this.config.WEBHOOK_RETENTION_DAYS * 86_400_000);
     let total = 0;
     for (;;) {
-      const n = await this.prisma.$executeRaw`
-        DELETE FROM "WebhookMessage" WHERE id IN (
-          SELECT m.id FROM "WebhookMessage" m
-          WHERE m."dateCreated" < ${ts(cutoff)}::timestamp(3)
-            AND NOT EXISTS (SELECT 1 FROM "WebhookDelivery" d
-                            WHERE d."messageId" = m.id AND d.status = 'pending')
-          LIMIT 1000)`;
+      const n = await this.repo.pruneMessages(cutoff);
       total += n;
       if (n < 1000 || this.stopped) return total;
     }
   }
 
-  /** One round: claims due deliveries, sends them side by side, records. Returns how many. */
+  /**
+   * One round: claims due deliveries (with their endpoints and messages, one statement), sends
+   * them side by side, then records every result in one transaction. Returns how many.
+   */
   async runOnce(): Promise<number> {
-    const claimed = await this.claim();
+    const now = new Date();
+    const lease = new Date(
+      now.getTime() + this.config.WEBHOOK_TIMEOUT_MS + this.config.WEBHOOK_LEASE_MARGIN_MS,
+    );
+    const claimed = await this.repo.claimDue(now, lease, this.config.WEBHOOK_WORKER_BATCH_SIZE);
     if (!claimed.length) return 0;
-    const [endpoints, messages] = await Promise.all([
-      this.prisma.webhookEndpoint.findMany({
-        where: { id: { in: [...new Set(claimed.map((c) => c.endpointId))] } },
-      }),
-      this.prisma.webhookMessage.findMany({
-        where: { id: { in: [...new Set(claimed.map((c) => c.messageId))] } },
-      }),
-    ]);
-    const endpointById = new Map(endpoints.map((e) => [e.id, e]));
-    const messageById = new Map(messages.map((m) => [m.id, m]));
-    await Promise.all(
-      claimed.map(async (c) => {
-        const endpoint = endpointById.get(c.endpointId);
-        const message = messageById.get(c.messageId);
-        if (!endpoint || !message) return; // removed meanwhile (cascade)
-        const now = new Date();
-        const overlap =
-          endpoint.previousSecret &&
-          endpoint.previousSecretExpiresAt &&
-          endpoint.previousSecretExpiresAt > now;
-        const result = await this.sender.send(
-          {
-            id: message.id,
-            url: endpoint.url,
-            body: JSON.stringify(message.payload),
-            secret: endpoint.secret,
-            previousSecret: overlap ? endpoint.previousSecret : null,
-          },
-          now,
-        );
-        await this.record(c, result).catch((err: Error) =>
-          this.logger.error(`webhook delivery ${c.id}: result not recorded: ${err.message}`),
-        );
-      }),
+    const results = await Promise.all(claimed.map((c) => this.send(c)));
+    // Not recorded (the database is away): the lease runs out and they are sent again, which
+    // receivers dedupe by webhook-id.
+    await this.record(results).catch((err: Error) =>
+      this.logger.error(`webhook round of ${claimed.length}: results not recorded: ${err.message}`),
     );
     return claimed.length;
   }
 
-  /** Due deliveries of enabled endpoints, locked and pushed out by the lease in one statement. */
-  private claim(): Promise<Claimed[]> {
+  private async send(c: ClaimedDelivery): Promise<AttemptRecord> {
     const now = new Date();
-    const lease = new Date(now.getTime() + this.config.WEBHOOK_TIMEOUT_MS + 60_000);
-    return this.prisma.$queryRaw<Claimed[]>`
-      UPDATE "WebhookDelivery" d SET "nextAttemptAt" = ${ts(lease)}::timestamp(3)
-      FROM (
-        SELECT d2.id FROM "WebhookDelivery" d2
-        JOIN "WebhookEndpoint" e ON e.id = d2."endpointId" AND e.enabled
-        WHERE d2.status = 'pending' AND d2."nextAttemptAt" <= ${ts(now)}::timestamp(3)
-        ORDER BY d2."nextAttemptAt", d2.id
-        LIMIT ${this.config.WEBHOOK_WORKER_BATCH_SIZE}
-        FOR UPDATE OF d2 SKIP LOCKED
-      ) due
-      WHERE d.id = due.id
-      RETURNING d.id::text AS id, d."tenantId", d."endpointId"::text AS "endpointId",
-        d."messageId"::text AS "messageId", d.attempts`;
-  }
-
-  /** The attempt's log row, the delivery's state and, on failures, the endpoint's. */
-  private async record(c: Claimed, r: AttemptResult): Promise<void> {
-    const now = new Date();
+    const overlap =
+      c.previousSecret && c.previousSecretExpiresAt && new Date(c.previousSecretExpiresAt) > now;
+    const r = await this.sender.send(
+      {
+        id: c.messageId,
+        url: c.url,
+        body: JSON.stringify(c.payload),
+        secret: c.secret,
+        previousSecret: overlap ? c.previousSecret : null,
+      },
+      now,
+    );
     const attempts = c.attempts + 1;
     const next = r.succeeded || r.gone ? null : nextAttemptAt(this.schedule, attempts, now);
-    const status = r.succeeded ? 'succeeded' : next ? 'pending' : 'failed';
-    await this.prisma.$transaction(async (tx) => {
-      await tx.webhookAttempt.create({
-        data: {
-          tenantId: c.tenantId,
-          deliveryId: c.id,
-          attemptedAt: now,
-          responseCode: r.responseCode,
-          durationMs: r.durationMs,
-          error: r.error,
-        },
-      });
-      // Only the claim's own run: a redelivery (I4, I5) meanwhile started a new one.
-      await tx.webhookDelivery.updateMany({
-        where: { id: c.id, status: 'pending', attempts: c.attempts },
-        data: {
-          status,
-          attempts,
-          nextAttemptAt: next,
-          lastResponseCode: r.responseCode,
-          lastDurationMs: r.durationMs,
-          lastError: r.error,
-          ...(r.succeeded ? { dateDelivered: now } : {}),
-        },
-      });
-      if (r.succeeded) {
-        await tx.webhookEndpoint.updateMany({
-          where: { id: c.endpointId, failingSince: { not: null } },
-          data: { failingSince: null },
-        });
-        return;
+    return {
+      delivery: c,
+      attemptedAt: now,
+      responseCode: r.responseCode,
+      durationMs: r.durationMs,
+      error: r.error,
+      status: r.succeeded ? 'succeeded' : next ? 'pending' : 'failed',
+      nextAttemptAt: next,
+      gone: r.gone,
+    };
+  }
+
+  /**
+   * The round's attempt rows and deliveries, then the endpoints: one that had a success in the
+   * round is not failing; one that answered 410 Gone is disabled; one that only failed starts
+   * or continues its run of failures (disabled after WEBHOOK_DISABLE_AFTER_FAILING_S).
+   */
+  private async record(results: AttemptRecord[]): Promise<void> {
+    const byEndpoint = new Map<string, { ok: boolean; gone: boolean }>();
+    for (const r of results) {
+      const e = byEndpoint.get(r.delivery.endpointId) ?? { ok: false, gone: false };
+      e.ok ||= r.status === 'succeeded';
+      e.gone ||= r.gone;
+      byEndpoint.set(r.delivery.endpointId, e);
+    }
+    const now = new Date();
+    await this.repo.transaction(async (tx) => {
+      await this.repo.recordAttempts(tx, results);
+      const ok = [...byEndpoint].filter(([, e]) => e.ok && !e.gone).map(([id]) => id);
+      if (ok.length) await this.repo.endFailing(tx, ok);
+      for (const [id, e] of byEndpoint) {
+        if (e.gone) {
+          this.logger.warn(`webhook endpoint ${id} answered 410 Gone: disabled`);
+          const reason = `The receiver answered 410 Gone at ${now.toISOString()}`;
+          await this.repo.disableEndpoint(tx, id, now, reason, now);
+        } else if (!e.ok) await this.failing(tx, id, now);
       }
-      if (r.gone) {
-        this.logger.warn(`webhook endpoint ${c.endpointId} answered 410 Gone: disabled`);
-        await tx.webhookEndpoint.updateMany({
-          where: { id: c.endpointId, enabled: true },
-          data: {
-            enabled: false,
-            disabledAt: now,
-            disabledReason: `The receiver answered 410 Gone at ${now.toISOString()}`,
-            failingSince: now,
-          },
-        });
-        return;
-      }
-      await this.failing(tx, c.endpointId, now);
     });
   }
 
   /** Starts or continues the endpoint's run of failures; disables it after the configured time. */
-  private async failing(
-    tx: Parameters<Parameters<PrismaService['$transaction']>[0]>[0],
-    endpointId: string,
-    now: Date,
-  ): Promise<void> {
-    const rows = await tx.$queryRaw<{ failingSince: Date }[]>`
-      UPDATE "WebhookEndpoint" SET "failingSince" = coalesce("failingSince", ${ts(now)}::timestamp(3))
-      WHERE id = ${endpointId}::uuid RETURNING "failingSince"`;
-    if (!rows[0]?.failingSince) return;
-    const since = new Date(rows[0].failingSince);
+  private async failing(tx: Tx, endpointId: string, now: Date): Promise<void> {
+    const since = await this.repo.markFailing(tx, endpointId, now);
+    if (!since) return;
     const limitMs = this.config.WEBHOOK_DISABLE_AFTER_FAILING_S * 1000;
     if (now.getTime() - since.getTime() < limitMs) return;
     this.logger.warn(
       `webhook endpoint ${endpointId} failing since ${since.toISOString()}: disabled`,
     );
-    await tx.webhookEndpoint.updateMany({
-      where: { id: endpointId, enabled: true },
-      data: {
-        enabled: false,
-        disabledAt: now,
-        disabledReason:
-          `Every delivery has failed since ${since.toISOString()} ` +
-          `(no success for ${Math.round(limitMs / 3_600_000)} h)`,
-      },
-    });
+    await this.repo.disableEndpoint(
+      tx,
+      endpointId,
+      now,
+      `Every delivery has failed since ${since.toISOString()} ` +
+        `(no success for ${Math.round(limitMs / 3_600_000)} h)`,
+    );
   }
 }

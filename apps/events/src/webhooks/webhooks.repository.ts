@@ -48,7 +48,40 @@ export interface AttemptRow {
   error: string | null;
 }
 
-/** WebhookEndpoint, WebhookDelivery and WebhookAttempt rows; every query is scoped to the tenant. */
+/** A due delivery claimed by the worker, with what sending it needs. */
+export interface ClaimedDelivery {
+  id: string;
+  tenantId: string;
+  endpointId: string;
+  attempts: number;
+  messageId: string;
+  payload: Prisma.JsonValue;
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+}
+
+/** What the worker records of one attempt of a claimed delivery. */
+export interface AttemptRecord {
+  delivery: ClaimedDelivery;
+  attemptedAt: Date;
+  responseCode: number | null;
+  durationMs: number;
+  error: string | null;
+  status: 'pending' | 'succeeded' | 'failed';
+  nextAttemptAt: Date | null;
+  /** The receiver answered 410 Gone: its endpoint is disabled. */
+  gone: boolean;
+}
+
+const ts = (d: Date | null) => (d ? d.toISOString() : null);
+
+/**
+ * WebhookMessage, WebhookEndpoint, WebhookDelivery and WebhookAttempt rows. Every query of the
+ * API is scoped to the tenant; the fan-out and the delivery worker's statements (at the end)
+ * work across tenants, as a consumer and a background worker do.
+ */
 @Injectable()
 export class WebhooksRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -179,5 +212,136 @@ export class WebhooksRepository {
 
   countDeliveries(tx: Tx, where: Prisma.WebhookDeliveryWhereInput): Promise<number> {
     return tx.webhookDelivery.count({ where });
+  }
+
+  /**
+   * The message of a source event and one delivery per endpoint of the tenant subscribed to
+   * its type, in one statement: due at `now` for an enabled endpoint, `failed` with `notSent`
+   * for a disabled one. Repeats (a redelivered source event) add nothing. How many deliveries
+   * were added; 0 when no endpoint is subscribed (nothing is stored then).
+   */
+  fanOut(
+    tx: Tx,
+    m: { id: string; tenantId: string; type: string; payload: Prisma.InputJsonObject },
+    now: Date,
+    notSent: string,
+  ): Promise<number> {
+    return tx.$executeRaw`
+      WITH endpoint AS (
+        SELECT id, enabled FROM "WebhookEndpoint"
+        WHERE "tenantId" = ${m.tenantId} AND ${m.type} = ANY("eventTypes")
+      ), message AS (
+        INSERT INTO "WebhookMessage" (id, "tenantId", type, payload, "dateCreated")
+        SELECT ${m.id}::uuid, ${m.tenantId}, ${m.type}, ${JSON.stringify(m.payload)}::jsonb,
+          ${ts(now)}::timestamp(3)
+        WHERE EXISTS (SELECT 1 FROM endpoint)
+        ON CONFLICT (id) DO NOTHING
+      )
+      INSERT INTO "WebhookDelivery"
+        (id, "tenantId", "endpointId", "messageId", status, "nextAttemptAt", "lastError", "dateCreated")
+      SELECT gen_random_uuid(), ${m.tenantId}, e.id, ${m.id}::uuid,
+        CASE WHEN e.enabled THEN 'pending' ELSE 'failed' END,
+        CASE WHEN e.enabled THEN ${ts(now)}::timestamp(3) END,
+        CASE WHEN e.enabled THEN NULL ELSE ${notSent} END,
+        ${ts(now)}::timestamp(3)
+      FROM endpoint e
+      ON CONFLICT ("endpointId", "messageId") DO NOTHING`;
+  }
+
+  /**
+   * Up to `limit` due deliveries of enabled endpoints, with their endpoint and message, locked
+   * (`SKIP LOCKED`: replicas take different ones) and pushed out to `leaseUntil` in one
+   * statement, so no transaction stays open while they are sent.
+   */
+  claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
+    return this.prisma.$queryRaw<ClaimedDelivery[]>`
+      UPDATE "WebhookDelivery" d SET "nextAttemptAt" = ${ts(leaseUntil)}::timestamp(3)
+      FROM (
+        SELECT d2.id FROM "WebhookDelivery" d2
+        JOIN "WebhookEndpoint" e2 ON e2.id = d2."endpointId" AND e2.enabled
+        WHERE d2.status = 'pending' AND d2."nextAttemptAt" <= ${ts(now)}::timestamp(3)
+        ORDER BY d2."nextAttemptAt", d2.id
+        LIMIT ${limit}
+        FOR UPDATE OF d2 SKIP LOCKED
+      ) due, "WebhookEndpoint" e, "WebhookMessage" m
+      WHERE d.id = due.id AND e.id = d."endpointId" AND m.id = d."messageId"
+      RETURNING d.id::text AS id, d."tenantId", d."endpointId"::text AS "endpointId", d.attempts,
+        d."messageId"::text AS "messageId", m.payload, e.url, e.secret, e."previousSecret",
+        e."previousSecretExpiresAt"`;
+  }
+
+  /**
+   * A round's attempts, each with its log row and its delivery's new state, in `tx`: two
+   * statements for the whole round. A delivery is updated only if it is still the claimed run
+   * (pending, same attempt count): a redelivery (I4, I5) meanwhile started a new one. (`= ANY`
+   * keeps the update on the primary key whatever the statistics say: during an on-sale the
+   * pending deliveries are many and a fresh table's statistics do not know it yet.)
+   */
+  async recordAttempts(tx: Tx, records: AttemptRecord[]): Promise<void> {
+    if (!records.length) return;
+    const col = <T>(f: (r: AttemptRecord) => T) => records.map(f);
+    await tx.$executeRaw`
+      INSERT INTO "WebhookAttempt"
+        (id, "tenantId", "deliveryId", "attemptedAt", "responseCode", "durationMs", error)
+      SELECT gen_random_uuid(), x.tenant, x.delivery, x.at, x.code, x.ms, x.error
+      FROM unnest(${col((r) => r.delivery.tenantId)}::text[],
+        ${col((r) => r.delivery.id)}::uuid[], ${col((r) => ts(r.attemptedAt))}::timestamp(3)[],
+        ${col((r) => r.responseCode)}::int[], ${col((r) => r.durationMs)}::int[],
+        ${col((r) => r.error)}::text[]) AS x(tenant, delivery, at, code, ms, error)`;
+    await tx.$executeRaw`
+      UPDATE "WebhookDelivery" d SET status = x.status, attempts = x.attempts + 1,
+        "nextAttemptAt" = x.next, "lastResponseCode" = x.code, "lastDurationMs" = x.ms,
+        "lastError" = x.error,
+        "dateDelivered" = CASE WHEN x.status = 'succeeded' THEN x.at ELSE d."dateDelivered" END
+      FROM unnest(${col((r) => r.delivery.id)}::uuid[], ${col((r) => r.delivery.attempts)}::int[],
+        ${col((r) => r.status)}::text[], ${col((r) => ts(r.nextAttemptAt))}::timestamp(3)[],
+        ${col((r) => r.responseCode)}::int[], ${col((r) => r.durationMs)}::int[],
+        ${col((r) => r.error)}::text[], ${col((r) => ts(r.attemptedAt))}::timestamp(3)[])
+        AS x(id, attempts, status, next, code, ms, error, at)
+      WHERE d.id = ANY(${col((r) => r.delivery.id)}::uuid[]) AND d.id = x.id
+        AND d.status = 'pending' AND d.attempts = x.attempts`;
+  }
+
+  /** Ends the run of failures of the endpoints that had a success. */
+  endFailing(tx: Tx, endpointIds: string[]) {
+    return tx.webhookEndpoint.updateMany({
+      where: { id: { in: endpointIds }, failingSince: { not: null } },
+      data: { failingSince: null },
+    });
+  }
+
+  /** Starts (or continues) an endpoint's run of failures; since when it has been failing. */
+  async markFailing(tx: Tx, endpointId: string, now: Date): Promise<Date | null> {
+    const rows = await tx.$queryRaw<{ failingSince: Date | null }[]>`
+      UPDATE "WebhookEndpoint" SET "failingSince" = coalesce("failingSince", ${ts(now)}::timestamp(3))
+      WHERE id = ${endpointId}::uuid RETURNING "failingSince"`;
+    return rows[0]?.failingSince ? new Date(rows[0].failingSince) : null;
+  }
+
+  /** Disables an enabled endpoint, saying why. */
+  disableEndpoint(tx: Tx, endpointId: string, now: Date, reason: string, failingSince?: Date) {
+    return tx.webhookEndpoint.updateMany({
+      where: { id: endpointId, enabled: true },
+      data: {
+        enabled: false,
+        disabledAt: now,
+        disabledReason: reason,
+        ...(failingSince ? { failingSince } : {}),
+      },
+    });
+  }
+
+  /**
+   * Deletes up to 1000 messages created before `cutoff` that no pending delivery needs (their
+   * deliveries and attempts go by cascade); how many.
+   */
+  pruneMessages(cutoff: Date): Promise<number> {
+    return this.prisma.$executeRaw`
+      DELETE FROM "WebhookMessage" WHERE id IN (
+        SELECT m.id FROM "WebhookMessage" m
+        WHERE m."dateCreated" < ${ts(cutoff)}::timestamp(3)
+          AND NOT EXISTS (SELECT 1 FROM "WebhookDelivery" d
+                          WHERE d."messageId" = m.id AND d.status = 'pending')
+        LIMIT 1000)`;
   }
 }

@@ -1,5 +1,6 @@
 import {
   DynamicModule,
+  Inject,
   Injectable,
   Logger,
   Module,
@@ -27,6 +28,11 @@ export interface OutboxEventsOptions {
   consumerRetryBaseMs?: number;
   consumerRetryMaxMs?: number;
   stream?: EventStreamSpec;
+  /**
+   * false: this process runs no consumer (its @ConsumeEvent handlers stay idle; another process
+   * of the service, e.g. its worker, consumes). Default true.
+   */
+  consume?: boolean;
 }
 
 export const OUTBOX_EVENTS_OPTIONS = Symbol('OUTBOX_EVENTS_OPTIONS');
@@ -49,6 +55,7 @@ class OutboxEventsLifecycle implements OnModuleInit, OnApplicationBootstrap, OnM
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly reflector: Reflector,
+    @Inject(OUTBOX_EVENTS_OPTIONS) private readonly options: OutboxEventsOptions,
   ) {}
 
   onModuleInit(): void {
@@ -56,6 +63,7 @@ class OutboxEventsLifecycle implements OnModuleInit, OnApplicationBootstrap, OnM
   }
 
   onApplicationBootstrap(): void {
+    if (this.options.consume === false) return;
     for (const wrapper of this.discovery.getProviders()) {
       const instance = wrapper.instance as Record<string, unknown> | undefined;
       if (!instance || typeof instance !== 'object' || wrapper.isAlias) continue;

@@ -18,6 +18,8 @@ export interface Received {
 export class WebhookReceiver {
   readonly received: Received[] = [];
   answer: (n: number, r: Received) => number = () => 200;
+  /** How long it waits before answering (0: at once). */
+  delayMs = 0;
   private server!: http.Server;
 
   static async start(answer?: (n: number, r: Received) => number): Promise<WebhookReceiver> {
@@ -38,10 +40,11 @@ export class WebhookReceiver {
           at: Date.now(),
         };
         receiver.received.push(r);
-        res.writeHead(receiver.answer(receiver.received.length, r), {
-          'content-type': 'text/plain',
-        });
-        res.end('receiver says no');
+        const status = receiver.answer(receiver.received.length, r);
+        setTimeout(() => {
+          res.writeHead(status, { 'content-type': 'text/plain' });
+          res.end('receiver says no');
+        }, receiver.delayMs);
       });
     });
     await new Promise<void>((r) => receiver.server.listen(0, '127.0.0.1', r));
@@ -75,10 +78,8 @@ export class WebhookReceiver {
 export class SourceEvents {
   private constructor(private readonly nc: NatsConnection) {}
 
-  static async connect(): Promise<SourceEvents> {
-    return new SourceEvents(
-      await connect({ servers: NATS_TEST_URL, name: 'webhook-source-stand-in' }),
-    );
+  static async connect(url = NATS_TEST_URL): Promise<SourceEvents> {
+    return new SourceEvents(await connect({ servers: url, name: 'webhook-source-stand-in' }));
   }
 
   async publish(
