@@ -1,10 +1,17 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Subjects } from '@crm/messaging';
-import { freePort, natsServer, NatsProcess, runSql, ServiceTestKit } from '@crm/testing';
+import {
+  freePort,
+  natsServer,
+  NatsProcess,
+  runSql,
+  ServiceTestKit,
+  startWorkerChild,
+  WorkerChild,
+} from '@crm/testing';
 import { RunningService, startEvents } from './test/service-harness';
 import { eventually, SourceEvents, WebhookReceiver } from './webhooks/test/webhook-receiver';
 
@@ -16,7 +23,6 @@ import { eventually, SourceEvents, WebhookReceiver } from './webhooks/test/webho
 
 jest.setTimeout(180_000);
 
-const ROOT = path.resolve(__dirname, '../../..');
 const BATCH = 4;
 const ENV = {
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
@@ -30,13 +36,6 @@ const ENV = {
 /** The receiver answers each request this late: a kill lands while deliveries are in flight. */
 const ANSWER_DELAY_MS = 100;
 
-interface WorkerChild {
-  child: ChildProcess;
-  url: string;
-  output: string[];
-  exited: Promise<number | null>;
-}
-
 let nats: NatsProcess;
 let natsDir: string;
 let svc: RunningService;
@@ -47,46 +46,15 @@ let worker: WorkerChild | null = null;
 const tenant = `tenant-w-${randomUUID().slice(0, 8)}`;
 
 /** `node main.ts` with PROCESS_ROLE=worker on the api's database and NATS, ready (health 200). */
-async function startWorker(): Promise<WorkerChild> {
-  const port = await freePort();
-  const output: string[] = [];
-  const child = spawn(
-    process.execPath,
-    ['-r', '@swc-node/register', path.join(ROOT, 'apps/events/src/main.ts')],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        SWC_NODE_PROJECT: 'tsconfig.json',
-        NODE_ENV: 'test',
-        APOLLO_TELEMETRY_DISABLED: 'true',
-        PROCESS_ROLE: 'worker',
-        WORKER_NICE: '10',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: svc.databaseUrl,
-        NATS_URL: nats.url,
-        FILE_STORAGE_DIR: natsDir,
-        ...ENV,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  child.stdout!.on('data', (b: Buffer) => output.push(b.toString()));
-  child.stderr!.on('data', (b: Buffer) => output.push(b.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
-  const url = `http://127.0.0.1:${port}`;
-  await eventually(async () => {
-    if (child.exitCode !== null) throw new Error(`worker exited:\n${output.join('')}`);
-    return fetch(`${url}/health/ready`).then(
-      (r) => r.ok,
-      () => false,
-    );
-  }, 120_000).catch((err: Error) => {
-    throw new Error(`worker not ready (${err.message}):\n${output.join('')}`);
+const startWorker = () =>
+  startWorkerChild('events', {
+    PROCESS_ROLE: 'worker',
+    WORKER_NICE: '10',
+    DATABASE_URL: svc.databaseUrl,
+    NATS_URL: nats.url,
+    FILE_STORAGE_DIR: natsDir,
+    ...ENV,
   });
-  return { child, url, output, exited };
-}
 
 const personDeleted = () =>
   source.publish(Subjects.crmPeople.peopleDeleted, { tenantId: tenant, personIds: [randomUUID()] });

@@ -12,3 +12,4 @@ export * from './pdf-text';
 export * from './s3-server';
 export * from './tcp-relay';
 export * from './until';
+export * from './worker-child';

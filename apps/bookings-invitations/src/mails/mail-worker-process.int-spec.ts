@@ -1,7 +1,5 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { freePort, NATS_TEST_URL, runSql } from '@crm/testing';
+import { NATS_TEST_URL, runSql, startWorkerChild, WorkerChild } from '@crm/testing';
 import { MailWorker } from './mail-worker';
 import { eventually, FAST_MAIL_ENV, MailTestKit } from './test/mail-test-kit';
 
@@ -15,68 +13,27 @@ import { eventually, FAST_MAIL_ENV, MailTestKit } from './test/mail-test-kit';
 
 jest.setTimeout(180_000);
 
-const ROOT = path.resolve(__dirname, '../../../..');
 /** Short, so mails claimed by the killed worker are due again within the test. */
 const LEASE_MS = 3000;
 const CONCURRENCY = 4;
 /** The SMTP server answers each message this late: a kill lands while mails are in flight. */
 const ACCEPT_DELAY_MS = 100;
 
-interface WorkerChild {
-  child: ChildProcess;
-  url: string;
-  output: string[];
-  exited: Promise<number | null>;
-}
-
 let t: MailTestKit;
 let worker: WorkerChild | null = null;
 
 /** `node main.ts` with PROCESS_ROLE=mail-worker on the api's database, ready (health 200). */
-async function startWorker(): Promise<WorkerChild> {
-  const port = await freePort();
-  const output: string[] = [];
-  const child = spawn(
-    process.execPath,
-    ['-r', '@swc-node/register', path.join(ROOT, 'apps/bookings-invitations/src/main.ts')],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        SWC_NODE_PROJECT: 'tsconfig.json',
-        NODE_ENV: 'test',
-        APOLLO_TELEMETRY_DISABLED: 'true',
-        PROCESS_ROLE: 'mail-worker',
-        MAIL_WORKER_NICE: '10',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: t.svc.databaseUrl,
-        NATS_URL: NATS_TEST_URL,
-        SMTP_URL: t.smtp.url,
-        ...FAST_MAIL_ENV,
-        MAIL_CONCURRENCY: String(CONCURRENCY),
-        MAIL_LEASE_MS: String(LEASE_MS),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  child.stdout!.on('data', (b: Buffer) => output.push(b.toString()));
-  child.stderr!.on('data', (b: Buffer) => output.push(b.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`worker exited:\n${output.join('')}`);
-    const ok = await fetch(`${url}/health/ready`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error(`worker not ready:\n${output.join('')}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { child, url, output, exited };
-}
+const startWorker = () =>
+  startWorkerChild('bookings-invitations', {
+    PROCESS_ROLE: 'mail-worker',
+    MAIL_WORKER_NICE: '10',
+    DATABASE_URL: t.svc.databaseUrl,
+    NATS_URL: NATS_TEST_URL,
+    SMTP_URL: t.smtp.url,
+    ...FAST_MAIL_ENV,
+    MAIL_CONCURRENCY: String(CONCURRENCY),
+    MAIL_LEASE_MS: String(LEASE_MS),
+  });
 
 const copiesOf = (id: string) =>
   t.smtp.messages.filter((m) => m.parsed.headers.get('x-crm-mail-id') === id);
