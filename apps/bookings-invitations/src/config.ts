@@ -83,6 +83,27 @@ export class BookingsInvitationsConfig extends FileStorageConfig {
   SALE_SWEEP_INTERVAL_MS: number = 500;
 
   /**
+   * One writer per tenant across replicas (bookings/sales-routing.ts): how long a replica's
+   * claim to write a tenant's public bookings and holds lasts unless renewed (it renews at half
+   * of it while it sells). A replica that dies unannounced (kill -9) is noticed at once when
+   * NATS has no subscriber for it; this bounds the wait when it hangs instead.
+   */
+  @IsInt()
+  @Min(1000)
+  @Max(600000)
+  SALES_LEASE_MS: number = 10000;
+
+  /**
+   * How long a replica waits for the tenant's writer on another replica to answer a booking it
+   * forwarded before answering 503 (the booking may have been written: a retry with its
+   * Idempotency-Key gets its answer).
+   */
+  @IsInt()
+  @Min(1000)
+  @Max(600000)
+  SALES_FORWARD_TIMEOUT_MS: number = 30000;
+
+  /**
    * Mail worker: how long a claimed mail is hidden from other workers while this one sends it.
    * Longer than a send can take (SMTP timeouts: 15 s to connect, 60 s per socket read); a worker
    * that dies (kill -9, OOM) leaves its claimed mails for the next claim after this. Tests

@@ -32,7 +32,7 @@ import { HoldsRepository, LockedHold } from '../holds/holds.repository';
 import { toSeatHold } from '../holds/hold.mapper';
 import type { SeatHold } from '../holds/dto/hold.output';
 
-/** What an event's writer is asked for: a booking (BK1) or a hold of seats (BK18). */
+/** What a tenant's writer is asked for: a booking (BK1) or a hold of seats (BK18). */
 export type SaleRequest = BookingRequest | HoldRequest;
 
 /** What became of a hold of a batch. */
@@ -61,21 +61,23 @@ interface Invitation {
 }
 
 /**
- * Writes a batch of public bookings and holds of ONE event in one transaction (see
- * WriteBatches): they are decided in the order they came, as if one after the other, by steps
- * that refuse a request with its own answer rather than an error that would take its neighbours
- * down:
+ * Writes a batch of public bookings and holds of ONE tenant, of one or more of its events, in one
+ * transaction (see WriteBatches, TenantSales): they are decided in the order they came, as if one
+ * after the other, by steps that refuse a request with its own answer rather than an error that
+ * would take its neighbours down:
  *   1. claim the bookings' Idempotency-Keys (a key used first elsewhere: keyTaken);
  *   2. lock and check the invitations named;
  *   3. lock and check the holds named (a booking with a hold takes its seats, needing no more);
- *   4. lock the quota and capacity counters once and admit the other bookings and the new holds
- *      in order;
+ *   4. lock each event's quota and capacity counters once and admit the other bookings and the
+ *      new holds in order;
  *   5. write the admitted bookings, tickets, history, outbox events and mails, and the new
  *      holds, multi-row; move the seats between the counters; draw the invoice numbers as one
  *      range (gap-free, in order).
- * Locks are always taken in the same order (keys sorted, invitations by id, holds by id, ticket
- * types by id, the event, the invoice counter last), so batches of other replicas, the one-step
- * paths (cancellations, releases, repairs) and the holds sweeper wait for each other but never
+ * One writer per tenant means the events of a tenant share batches instead of waiting for each
+ * other's locks of the tenant's invoice counter. Locks are always taken in the same order (keys
+ * sorted; then per step events by id: invitations by id, holds by id, ticket types by id and the
+ * event; the invoice counter last), so batches of other replicas, the one-step paths
+ * (cancellations, releases, repairs) and the holds sweeper wait for each other but never
  * deadlock.
  */
 @Injectable()
@@ -98,7 +100,10 @@ export class BookingBatchWriter {
   write(requests: SaleRequest[]): Promise<SaleOutcome[]> {
     return this.repo.transaction(async (tx) => {
       const outcomes: SaleOutcome[] = new Array(requests.length);
-      const prepared = await this.check(tx, requests, outcomes);
+      const prepared: { index: number; sale: Sale }[] = [];
+      for (const [eventId, indexes] of byEvent(requests, (r) => r.eventId))
+        prepared.push(...(await this.check(tx, eventId, indexes, requests, outcomes)));
+      prepared.sort((a, b) => a.index - b.index);
       const decided = prepared.length
         ? await this.decide(
             tx,
@@ -111,25 +116,29 @@ export class BookingBatchWriter {
   }
 
   /**
-   * Step 0: the event copy and the ticket types of the whole batch read once (and the holds its
-   * bookings name, unlocked); each request checked and priced on its own. The refused get their
-   * outcome; the others are returned.
+   * Step 0 for the requests of one event (`indexes` into `all`): the event copy and the ticket
+   * types read once (and the holds its bookings name, unlocked); each request checked and priced
+   * on its own. The refused get their outcome; the others are returned.
    */
   private async check(
     tx: Tx,
-    requests: SaleRequest[],
+    eventId: string,
+    indexes: number[],
+    all: SaleRequest[],
     outcomes: SaleOutcome[],
   ): Promise<{ index: number; sale: Sale }[]> {
-    const { tenantId, eventId } = requests[0];
+    const requests = indexes.map((i) => all[i]);
+    const { tenantId } = requests[0];
     const event = await this.copies.find(tenantId, eventId, tx);
     const ids = [
       ...new Set(requests.flatMap((r) => r.input.tickets.map((t) => t.ticketTypeId.toLowerCase()))),
     ];
     const types = event ? await this.types.findMany(tenantId, eventId, ids, tx) : [];
     const byId = new Map(types.map((t) => [t.id, t]));
-    const heldTypes = await this.heldTypes(tx, requests);
+    const heldTypes = await this.heldTypes(tx, tenantId, eventId, requests);
     const prepared: { index: number; sale: Sale }[] = [];
-    requests.forEach((request, index) => {
+    requests.forEach((request, k) => {
+      const index = indexes[k];
       const checked =
         request.kind === 'hold'
           ? checkHold(request, event, byId)
@@ -145,11 +154,15 @@ export class BookingBatchWriter {
   }
 
   /** The ticket types each active hold named by a booking holds (their sale window is kept). */
-  private async heldTypes(tx: Tx, requests: SaleRequest[]): Promise<Map<string, Set<string>>> {
+  private async heldTypes(
+    tx: Tx,
+    tenantId: string,
+    eventId: string,
+    requests: SaleRequest[],
+  ): Promise<Map<string, Set<string>>> {
     const tokens = requests.flatMap((r) =>
       r.kind === 'booking' && r.input.holdToken ? [r.input.holdToken] : [],
     );
-    const { tenantId, eventId } = requests[0];
     const rows = await this.holds.peek(tx, tenantId, eventId, tokens);
     return new Map(
       rows
@@ -168,12 +181,12 @@ export class BookingBatchWriter {
     const invitations = await this.takeInvitations(tx, batch, bookingOutcomes);
     const holdsTaken = await this.takeHolds(tx, batch, bookingOutcomes);
     bookingAt.forEach((i, k) => (outcomes[i] = bookingOutcomes[k]));
-    const locked = await this.admit(tx, sales, outcomes, holdsTaken);
+    await this.admit(tx, sales, outcomes, holdsTaken);
     bookingAt.forEach((i, k) => (bookingOutcomes[k] = outcomes[i] as BookingOutcome | undefined));
     const failed = batch.filter(
       (_, k) => bookingOutcomes[k] && bookingOutcomes[k]!.kind !== 'keyTaken',
     );
-    const { tenantId, eventId } = saleEvent(sales[0]);
+    const { tenantId } = saleEvent(sales[0]);
     await this.releaseKeys(tx, tenantId, failed);
 
     const admitted = batch.filter((_, k) => !bookingOutcomes[k]);
@@ -183,26 +196,12 @@ export class BookingBatchWriter {
       return hold ? [{ b, hold }] : [];
     });
     const written = admitted.length ? await this.writeBookings(tx, admitted, invitations) : null;
-    const expiresAt = await this.writeHolds(tx, newHolds);
+    const expiries = await this.writeHolds(tx, newHolds);
     await this.holds.confirm(
       tx,
       taken.map(({ b, hold }) => ({ holdId: hold.id, bookingId: b.bookingId })),
     );
-    await this.capacity.shift(
-      tx,
-      tenantId,
-      eventId,
-      {
-        sold: admitted.flatMap((b) =>
-          b.tickets.map((t) => ({ ticketTypeId: t.type.id, count: 1 })),
-        ),
-        held: [
-          ...newHolds.flatMap((h) => h.seats),
-          ...taken.flatMap(({ hold }) => hold.seats.map((s) => ({ ...s, count: -s.count }))),
-        ],
-      },
-      locked,
-    );
+    await this.moveSeats(tx, tenantId, admitted, newHolds, taken);
     if (written) {
       const invoices = await this.drawInvoices(tx, admitted);
       const answers = this.answers(admitted, written, invoices);
@@ -219,7 +218,7 @@ export class BookingBatchWriter {
             ...s.h,
             eventId: s.h.event.eventId,
             status: 'active',
-            expiresAt,
+            expiresAt: expiries.get(s.h.holdId)!,
             bookingId: null,
           }),
         };
@@ -286,19 +285,21 @@ export class BookingBatchWriter {
     outcomes: (BookingOutcome | undefined)[],
   ): Promise<Map<string, Invitation>> {
     const taken = new Map<string, Invitation>();
-    const tokens = [
-      ...new Set(
-        batch.filter((b, i) => b.invitationToken && !outcomes[i]).map((b) => b.invitationToken!),
-      ),
-    ];
-    if (!tokens.length) return taken;
-    const { tenantId, event } = batch[0];
-    const rows = await this.invitations.lockByTokens(tx, tenantId, event.eventId, tokens);
-    const byToken = new Map(rows.map((r) => [r.token, r]));
+    const open = batch.filter((b, i) => b.invitationToken && !outcomes[i]);
+    if (!open.length) return taken;
+    const byToken = new Map<
+      string,
+      Awaited<ReturnType<InvitationsRepository['lockByTokens']>>[0]
+    >();
+    for (const [eventId, indexes] of byEvent(open, (b) => b.event.eventId)) {
+      const tokens = [...new Set(indexes.map((i) => open[i].invitationToken!))];
+      const rows = await this.invitations.lockByTokens(tx, open[0].tenantId, eventId, tokens);
+      for (const r of rows) byToken.set(`${eventId}/${r.token}`, r);
+    }
     const used = new Set<string>();
     batch.forEach((b, i) => {
       if (!b.invitationToken || outcomes[i]) return;
-      const inv = byToken.get(b.invitationToken);
+      const inv = byToken.get(`${b.event.eventId}/${b.invitationToken}`);
       let error: AppException | null = null;
       if (!inv) error = AppException.validation([problem('invitationToken', 'unknownInvitation')]);
       else if (inv.status === 'rejected' || inv.status === 'withdrawn')
@@ -330,18 +331,16 @@ export class BookingBatchWriter {
     const taken = new Map<string, LockedHold>();
     const open = batch.filter((b, i) => b.holdToken && !outcomes[i]);
     if (!open.length) return taken;
-    const { tenantId, event } = open[0];
-    const rows = await this.holds.lock(
-      tx,
-      tenantId,
-      event.eventId,
-      open.map((b) => b.holdToken!),
-    );
-    const byToken = new Map(rows.map((r) => [r.token, r]));
+    const byToken = new Map<string, LockedHold>();
+    for (const [eventId, indexes] of byEvent(open, (b) => b.event.eventId)) {
+      const tokens = indexes.map((i) => open[i].holdToken!);
+      const rows = await this.holds.lock(tx, open[0].tenantId, eventId, tokens);
+      for (const r of rows) byToken.set(`${eventId}/${r.token}`, r);
+    }
     const used = new Set<string>();
     batch.forEach((b, i) => {
       if (!b.holdToken || outcomes[i]) return;
-      const hold = byToken.get(b.holdToken);
+      const hold = byToken.get(`${b.event.eventId}/${b.holdToken}`);
       const error = holdProblem(b, hold, used);
       if (error) outcomes[i] = { kind: 'refused', error };
       else {
@@ -353,51 +352,84 @@ export class BookingBatchWriter {
   }
 
   /**
-   * Locks the counters once and admits, in order, the open bookings without a hold and the new
-   * holds; refuses the others. Whether the counters were locked (nothing needed seats: not).
+   * Event by event (by id), locks the counters of every seat the batch moves once and admits, in
+   * order, the open bookings without a hold and the new holds; refuses the others. A booking
+   * with a hold needs no admission, but its hold's seats move too: their counters are locked here
+   * as well, so that moveSeats takes no lock out of order.
    */
   private async admit(
     tx: Tx,
     sales: Sale[],
     outcomes: (SaleOutcome | undefined)[],
     holdsTaken: Map<string, LockedHold>,
-  ): Promise<boolean> {
-    const open = sales
-      .map((s, i) => ({ s, i }))
-      .filter(
-        ({ s, i }) => !outcomes[i] && !(s.kind === 'booking' && holdsTaken.has(s.b.bookingId)),
+  ): Promise<void> {
+    const live = sales.flatMap((s, i) => (outcomes[i] ? [] : [{ s, i }]));
+    for (const [eventId, indexes] of byEvent(live, ({ s }) => saleEvent(s).eventId)) {
+      const group = indexes.map((k) => live[k]);
+      const heldBy = ({ s }: { s: Sale }) =>
+        s.kind === 'booking' ? holdsTaken.get(s.b.bookingId) : undefined;
+      const open = group.filter((x) => !heldBy(x));
+      const free = await this.capacity.lockFree(tx, saleEvent(group[0].s).tenantId, eventId, [
+        ...open.flatMap(({ s }) => seatsOf(s).map((x) => x.ticketTypeId)),
+        ...group.flatMap((x) => (heldBy(x)?.seats ?? []).map((x) => x.ticketTypeId)),
+      ]);
+      if (!free) {
+        for (const { i } of group) outcomes[i] = { kind: 'eventGone' };
+        continue;
+      }
+      const admissions = admitInOrder(
+        open.map(({ s }) => seatsOf(s)),
+        free,
       );
-    if (!open.length) return false;
-    const { tenantId, eventId } = saleEvent(sales[0]);
-    const seatsOf = (s: Sale): SeatRequest[] =>
-      s.kind === 'hold'
-        ? s.h.seats
-        : s.b.tickets.map((t) => ({ ticketTypeId: t.type.id, count: 1 }));
-    const free = await this.capacity.lockFree(
-      tx,
-      tenantId,
-      eventId,
-      open.flatMap(({ s }) => seatsOf(s).map((x) => x.ticketTypeId)),
-    );
-    if (!free) {
-      for (const { i } of open) outcomes[i] = { kind: 'eventGone' };
-      return true;
+      admissions.forEach((a, k) => {
+        if (a.admitted) return;
+        const { s, i } = open[k];
+        outcomes[i] = { kind: 'refused', error: soldOutError(s, a.soldOut) };
+      });
     }
-    const admissions = admitInOrder(
-      open.map(({ s }) => seatsOf(s)),
-      free,
-    );
-    admissions.forEach((a, k) => {
-      if (a.admitted) return;
-      const { s, i } = open[k];
-      outcomes[i] = { kind: 'refused', error: soldOutError(s, a.soldOut) };
-    });
-    return true;
   }
 
-  /** The new holds, expiring the event's hold time from now; their expiry. */
-  private async writeHolds(tx: Tx, holds: PreparedHold[]): Promise<Date> {
-    const expiresAt = new Date(Date.now() + (holds[0]?.event.holdMinutes ?? 0) * 60_000);
+  /**
+   * Moves the seats of what the batch wrote between the counters, event by event, under admit's
+   * locks: the bookings' seats to sold, the new holds' to held, the holds taken back from held.
+   */
+  private async moveSeats(
+    tx: Tx,
+    tenantId: string,
+    admitted: PreparedBooking[],
+    newHolds: PreparedHold[],
+    taken: { b: PreparedBooking; hold: LockedHold }[],
+  ): Promise<void> {
+    type Move = { eventId: string; sold?: SeatRequest[]; held?: SeatRequest[] };
+    const moves: Move[] = [
+      ...admitted.map((b) => ({
+        eventId: b.event.eventId,
+        sold: b.tickets.map((t) => ({ ticketTypeId: t.type.id, count: 1 })),
+      })),
+      ...newHolds.map((h) => ({ eventId: h.event.eventId, held: h.seats })),
+      ...taken.map(({ b, hold }) => ({
+        eventId: b.event.eventId,
+        held: hold.seats.map((s) => ({ ...s, count: -s.count })),
+      })),
+    ];
+    for (const [eventId, indexes] of byEvent(moves, (m) => m.eventId)) {
+      const group = indexes.map((i) => moves[i]);
+      await this.capacity.shift(
+        tx,
+        tenantId,
+        eventId,
+        { sold: group.flatMap((m) => m.sold ?? []), held: group.flatMap((m) => m.held ?? []) },
+        true,
+      );
+    }
+  }
+
+  /** The new holds, each expiring its event's hold time from now; their expiries by id. */
+  private async writeHolds(tx: Tx, holds: PreparedHold[]): Promise<Map<string, Date>> {
+    const now = Date.now();
+    const expiries = new Map(
+      holds.map((h) => [h.holdId, new Date(now + h.event.holdMinutes * 60_000)]),
+    );
     await this.holds.insertMany(
       tx,
       holds.map((h) => ({
@@ -406,10 +438,10 @@ export class BookingBatchWriter {
         eventId: h.event.eventId,
         token: h.token,
         seats: h.seats,
-        expiresAt,
+        expiresAt: expiries.get(h.holdId)!,
       })),
     );
-    return expiresAt;
+    return expiries;
   }
 
   /** Step 5 for the admitted bookings: everything but the counters and the invoice numbers. */
@@ -418,7 +450,7 @@ export class BookingBatchWriter {
     admitted: PreparedBooking[],
     invitations: Map<string, Invitation>,
   ): Promise<WrittenBookings> {
-    const { tenantId, event } = admitted[0];
+    const { tenantId } = admitted[0];
     for (const b of admitted) {
       const inv = invitations.get(b.bookingId);
       if (!inv) continue;
@@ -434,7 +466,7 @@ export class BookingBatchWriter {
       PUBLIC_ACTOR,
       ...admitted.map((b) => ({
         tenantId,
-        eventId: event.eventId,
+        eventId: b.event.eventId,
         bookingId: b.bookingId,
         action: 'created' as const,
         data: {
@@ -529,7 +561,7 @@ interface WrittenBookings {
   at: Date;
 }
 
-/** The tenant and event of a batch's requests (all of one event). */
+/** The tenant and event of a request of a batch. */
 function saleEvent(s: Sale): { tenantId: string; eventId: string } {
   const { tenantId, event } = s.kind === 'hold' ? s.h : s.b;
   return { tenantId, eventId: event.eventId };
@@ -711,6 +743,24 @@ function outboxEvents(b: PreparedBooking, invitation?: Invitation): NewOutboxEve
     });
   }
   return events;
+}
+
+/** The seats a sale needs admitted: a hold's, or a booking's one per ticket. */
+function seatsOf(s: Sale): SeatRequest[] {
+  return s.kind === 'hold'
+    ? s.h.seats
+    : s.b.tickets.map((t) => ({ ticketTypeId: t.type.id, count: 1 }));
+}
+
+/** The indexes of `items` by event, the events by id: the order their locks are taken in. */
+function byEvent<T>(items: T[], eventOf: (item: T) => string): [string, number[]][] {
+  const groups = groupBy(
+    items.map((item, i) => ({ item, i })),
+    ({ item }) => eventOf(item),
+  );
+  return [...groups.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([eventId, group]) => [eventId, group.map(({ i }) => i)]);
 }
 
 function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {

@@ -10,7 +10,7 @@ import { BookingsRepository } from './bookings.repository';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import type { CreateBookingInput } from './dto/booking.input';
 import type { Booking } from './dto/booking.output';
-import { EventSales } from './event-sales';
+import { SalesStats, TenantSales } from './tenant-sales';
 
 export const IDEMPOTENCY_KEY_MAX = 200;
 
@@ -58,11 +58,11 @@ export class BookingCreation {
     private readonly repo: BookingsRepository,
     private readonly keys: IdempotencyKeysRepository,
     private readonly i18n: I18nService,
-    private readonly sales: EventSales,
+    private readonly sales: TenantSales,
   ) {}
 
-  /** Batches written since start and the requests in them. */
-  get batchStats(): { batches: number; items: number; isolated: number } {
+  /** Batches written since start and the requests in them; requests routed, by way. */
+  get batchStats(): SalesStats {
     return this.sales.stats;
   }
 

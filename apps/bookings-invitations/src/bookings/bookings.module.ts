@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EventCopiesModule } from '../event-copies/event-copies.module';
 import { HoldsDataModule } from '../holds/holds-data.module';
+import { OutboxModule } from '../outbox/outbox.module';
 import { BookingCancellation } from './booking-cancellation';
 import { BookingBatchWriter } from './booking-batch-writer';
 import { BookingCreation } from './booking-creation.service';
@@ -11,7 +12,9 @@ import { BookingsController } from './bookings.controller';
 import { BookingsRepository } from './bookings.repository';
 import { BookingsResolver } from './bookings.resolver';
 import { BookingsService } from './bookings.service';
-import { EventSales } from './event-sales';
+import { SalesLeasesRepository } from './sales-leases.repository';
+import { SalesRouting } from './sales-routing';
+import { TenantSales } from './tenant-sales';
 import { PaymentDeadlines } from './payment-deadlines';
 import { IdempotencyKeyPurge } from './idempotency-keys';
 
@@ -20,13 +23,15 @@ import { IdempotencyKeyPurge } from './idempotency-keys';
  * deleted event cancel bookings with it) and BookingsRepository.
  */
 @Module({
-  imports: [EventCopiesModule, HoldsDataModule],
+  imports: [EventCopiesModule, HoldsDataModule, OutboxModule],
   controllers: [BookingsPublicController, BookingsController],
   providers: [
     BookingsRepository,
     BookingMails,
     BookingBatchWriter,
-    EventSales,
+    SalesLeasesRepository,
+    SalesRouting,
+    TenantSales,
     BookingCreation,
     BookingCancellation,
     BookingsService,
@@ -35,6 +40,6 @@ import { IdempotencyKeyPurge } from './idempotency-keys';
     IdempotencyKeyPurge,
     PaymentDeadlines,
   ],
-  exports: [BookingCancellation, BookingsRepository, BookingMails, EventSales, HoldsDataModule],
+  exports: [BookingCancellation, BookingsRepository, BookingMails, TenantSales, HoldsDataModule],
 })
 export class BookingsModule {}

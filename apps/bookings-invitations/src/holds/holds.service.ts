@@ -4,7 +4,7 @@ import { AppException } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import { CapacityRepository } from '../capacity/capacity.repository';
 import { conflict, problem } from '../bookings/booking-problems';
-import { EventSales } from '../bookings/event-sales';
+import { TenantSales } from '../bookings/tenant-sales';
 import type { CreateHoldInput } from './dto/hold.input';
 import type { SeatHold } from './dto/hold.output';
 import { toSeatHold } from './hold.mapper';
@@ -12,13 +12,13 @@ import { HoldsRepository } from './holds.repository';
 
 /**
  * BK18-BK20: seats held while a buyer fills in the booking form. A hold is decided by its
- * event's writer like a booking (EventSales), so holds and bookings of an on-sale share one
+ * tenant's writer like a booking (TenantSales), so holds and bookings of an on-sale share one
  * order and one count; BK1 with `holdToken` turns it into a booking.
  */
 @Injectable()
 export class HoldsService {
   constructor(
-    private readonly sales: EventSales,
+    private readonly sales: TenantSales,
     private readonly holds: HoldsRepository,
     private readonly capacity: CapacityRepository,
     private readonly i18n: I18nService,

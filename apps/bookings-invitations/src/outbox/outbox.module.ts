@@ -28,5 +28,7 @@ import { PrismaService } from '../database/prisma.service';
       }),
     }),
   ],
+  // JetStreamConnection: bookings forward sales to their tenant's writer over the same connection
+  exports: [OutboxEventsModule],
 })
 export class OutboxModule {}

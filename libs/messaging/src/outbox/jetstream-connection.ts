@@ -44,6 +44,11 @@ export class JetStreamConnection {
     return () => this.listeners.delete(listener);
   }
 
+  /** The open connection, for core NATS request-reply beside the events; null while down. */
+  get connection(): NatsConnection | null {
+    return this.nc && !this.nc.isClosed() ? this.nc : null;
+  }
+
   get js(): JetStreamClient {
     if (!this.nc) throw new Error('NATS is not connected');
     return this.nc.jetstream();

@@ -98,6 +98,16 @@ export class BookingTestKit extends ServiceTestKit {
     return new BookingTestKit(svc, nats, store, nc, events, people, replica);
   }
 
+  /** The kit's own nats-server, for a replica started as a child process. */
+  get natsUrl(): string {
+    return this.nats.url;
+  }
+
+  /** The second replica (when started with replica: true). */
+  get replicaApp() {
+    return this.replica?.app ?? null;
+  }
+
   override async close(): Promise<void> {
     await this.nc.close();
     await this.replica?.app.close();

@@ -1,0 +1,219 @@
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import {
+  ErrorCode as NatsErrorCode,
+  JSONCodec,
+  Msg,
+  NatsConnection,
+  NatsError,
+  Subscription,
+} from 'nats';
+import { AppException, ErrorCode, RpcErrorPayload } from '@crm/errors';
+import { JetStreamConnection } from '@crm/messaging';
+import { SERVICE_CONFIG } from '@crm/service-kit';
+import type { BookingsInvitationsConfig } from '../config';
+import type { SaleOutcome, SaleRequest } from './booking-batch-writer';
+import { SalesLeasesRepository } from './sales-leases.repository';
+
+type Write = (request: SaleRequest) => Promise<SaleOutcome>;
+
+/** A sale request and its outcome as they cross NATS: dates as ISO text, errors as RPC payloads. */
+type WireRequest = Omit<SaleRequest, 'now'> & { now: string };
+type WireOutcome =
+  Exclude<SaleOutcome, { kind: 'refused' }> | { kind: 'refused'; error: RpcErrorPayload };
+type WireReply = { outcome: WireOutcome } | { failed: RpcErrorPayload | null };
+
+const codec = JSONCodec<unknown>();
+const subjectOf = (owner: string) => `bookings-invitations.sales.${owner}`;
+
+/** How long a replica not yet reachable over NATS writes a tenant's sales itself before asking again. */
+const UNLEASED_MS = 1000;
+
+/**
+ * One writer per tenant across replicas. The replica that holds a tenant's lease (SalesLease,
+ * taken by the first replica that sells for the tenant, renewed while it sells) writes the
+ * tenant's public bookings and holds in its batches; the others forward theirs to it over NATS
+ * (core request-reply, to a subject of that process) and answer what it answered. So the
+ * tenant's counters and invoice counter are taken by one writer's batches instead of two
+ * writers' taking turns: with batches half as large and the locks passed between processes, two
+ * replicas sold slower than one.
+ *
+ * It only routes. A sale stays exact without it (the counters' row locks decide), so whenever
+ * the holder cannot be asked this replica writes itself: NATS down, or the holder gone (NATS has
+ * no subscriber for it: its lease is taken over at once). A holder that does not answer in time
+ * gets a 503 (the booking may have been written; a retry with its Idempotency-Key learns it).
+ * A stopping replica answers what it was forwarded and hands its leases back.
+ */
+@Injectable()
+export class SalesRouting implements OnModuleDestroy {
+  /** This process's name on NATS and in SalesLease (unique per start: pods all run as pid 1). */
+  readonly ownerId = `${hostname()
+    .replace(/[^A-Za-z0-9_-]/g, '_')
+    .slice(0, 60)}-${randomUUID()}`;
+  /** Requests written here for this replica's buyers, forwarded, and written for others'. */
+  readonly stats = { local: 0, forwarded: 0, served: 0, takeovers: 0 };
+
+  private readonly logger = new Logger(SalesRouting.name);
+  private readonly leaseMs: number;
+  private readonly forwardTimeoutMs: number;
+  /** The lease holder per tenant as last known, and until when (local ms) to trust it. */
+  private readonly known = new Map<string, { owner: string | null; until: number }>();
+  private readonly asking = new Map<string, Promise<string | null>>();
+  private readonly serving = new Set<Promise<void>>();
+  private subscription: { nc: NatsConnection; sub: Subscription } | null = null;
+  private write: Write | null = null;
+  private stopping = false;
+  private silentOwner: string | null = null;
+
+  constructor(
+    private readonly leases: SalesLeasesRepository,
+    private readonly nats: JetStreamConnection,
+    @Inject(SERVICE_CONFIG) config: BookingsInvitationsConfig,
+  ) {
+    this.leaseMs = config.SALES_LEASE_MS;
+    this.forwardTimeoutMs = config.SALES_FORWARD_TIMEOUT_MS;
+  }
+
+  /** Makes this replica a writer: `write` writes a request here, for its buyers and others'. */
+  serve(write: Write): void {
+    this.write = write;
+    this.nats.onReady(() => this.subscribe());
+    this.subscribe();
+  }
+
+  /** Writes the request where its tenant's sales are written: here, or at the lease's holder. */
+  async submit(request: SaleRequest, attempt = 0): Promise<SaleOutcome> {
+    const owner = await this.ownerOf(request.tenantId);
+    const nc = this.nats.connection;
+    if (owner === null || owner === this.ownerId || !nc) return this.writeHere(request);
+    try {
+      return await this.forward(nc, owner, request);
+    } catch (err) {
+      if (!(err instanceof NatsError)) throw err;
+      if (err.code === NatsErrorCode.NoResponders && attempt === 0) {
+        // The holder's connection is gone (stopped, killed): take its lease over.
+        this.stats.takeovers++;
+        this.known.delete(request.tenantId);
+        await this.claim(request.tenantId, owner);
+        return this.submit(request, attempt + 1);
+      }
+      if (err.code === NatsErrorCode.NoResponders) return this.writeHere(request);
+      // once per silent holder, not once per buyer waiting on it
+      if (this.silentOwner !== owner)
+        this.logger.warn(`sales writer ${owner} did not answer: ${err.message}`);
+      this.silentOwner = owner;
+      throw new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'errors.dependency.unanswered', {
+        service: 'bookings-invitations',
+      });
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
+    this.subscription?.sub.unsubscribe();
+    this.subscription = null;
+    // Answer what was forwarded here before the connection closes, then let the others take over.
+    await Promise.allSettled([...this.serving]);
+    await this.leases
+      .releaseAll(this.ownerId)
+      .catch((err: Error) => this.logger.warn(`sales leases not released: ${err.message}`));
+  }
+
+  private writeHere(request: SaleRequest): Promise<SaleOutcome> {
+    this.stats.local++;
+    return this.write!(request);
+  }
+
+  /** The tenant's lease holder: as known, or claimed (renewed at half its time while selling). */
+  private ownerOf(tenantId: string): string | null | Promise<string | null> {
+    const known = this.known.get(tenantId);
+    if (known && Date.now() < known.until) return known.owner;
+    let asking = this.asking.get(tenantId);
+    if (!asking) {
+      asking = this.claim(tenantId).finally(() => this.asking.delete(tenantId));
+      this.asking.set(tenantId, asking);
+    }
+    return asking;
+  }
+
+  /**
+   * Claims the tenant's lease (or, `from` given, takes it over from that holder) while this
+   * replica can be reached over NATS; otherwise only looks who holds it. The holder, or null:
+   * nobody (this replica writes itself for a moment, then asks again).
+   */
+  private async claim(tenantId: string, from?: string): Promise<string | null> {
+    const reachable = this.subscription !== null && !this.stopping;
+    let holder = reachable
+      ? await this.leases.claim(tenantId, this.ownerId, this.leaseMs, from)
+      : await this.leases.holder(tenantId);
+    // a claim racing another replica's first insert sees no row: once more sees it
+    if (reachable && !holder)
+      holder = await this.leases.claim(tenantId, this.ownerId, this.leaseMs);
+    const now = Date.now();
+    if (!holder) {
+      this.known.set(tenantId, { owner: null, until: now + UNLEASED_MS });
+      return null;
+    }
+    const mine = holder.owner === this.ownerId;
+    this.known.set(tenantId, {
+      owner: holder.owner,
+      until: now + (mine ? holder.remainingMs / 2 : Math.max(holder.remainingMs, 100)),
+    });
+    return holder.owner;
+  }
+
+  private async forward(
+    nc: NatsConnection,
+    owner: string,
+    request: SaleRequest,
+  ): Promise<SaleOutcome> {
+    this.stats.forwarded++;
+    const wire: WireRequest = { ...request, now: request.now.toISOString() };
+    const msg = await nc.request(subjectOf(owner), codec.encode(wire), {
+      timeout: this.forwardTimeoutMs,
+    });
+    const reply = codec.decode(msg.data) as WireReply;
+    if ('failed' in reply) {
+      throw reply.failed
+        ? AppException.fromRpc(reply.failed)
+        : new AppException(ErrorCode.INTERNAL, 'errors.internal');
+    }
+    const o = reply.outcome;
+    return o.kind === 'refused' ? { kind: 'refused', error: AppException.fromRpc(o.error) } : o;
+  }
+
+  /** Listens for requests forwarded to this replica, once per NATS connection. */
+  private subscribe(): void {
+    const nc = this.nats.connection;
+    if (!this.write || !nc || this.stopping || this.subscription?.nc === nc) return;
+    const sub = nc.subscribe(subjectOf(this.ownerId), {
+      callback: (err, msg) => {
+        if (err) return;
+        const done = this.serveOne(msg).finally(() => this.serving.delete(done));
+        this.serving.add(done);
+      },
+    });
+    this.subscription = { nc, sub };
+  }
+
+  private async serveOne(msg: Msg): Promise<void> {
+    let reply: WireReply;
+    try {
+      const wire = codec.decode(msg.data) as WireRequest;
+      const request = { ...wire, now: new Date(wire.now) } as SaleRequest;
+      this.stats.served++;
+      // selling for the others keeps the lease: renewed at half its time like a local sale
+      await this.ownerOf(request.tenantId);
+      const outcome = await this.write!(request);
+      reply = {
+        outcome:
+          outcome.kind === 'refused' ? { kind: 'refused', error: outcome.error.toRpc() } : outcome,
+      };
+    } catch (err) {
+      if (!(err instanceof AppException)) this.logger.error(err);
+      reply = { failed: err instanceof AppException ? err.toRpc() : null };
+    }
+    msg.respond(codec.encode(reply));
+  }
+}
