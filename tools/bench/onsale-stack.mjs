@@ -17,8 +17,9 @@
 //     buyers spread over them: hot / spread (goal >= 0.8);
 //   4 two events of the one tenant on sale at once, the buyers split: bookings/s of each and of
 //     both beside phase 1's one event;
-//   3 (last: it starts a second replica) two replicas of bookings-invitations (same database,
-//     other port) selling one event, the buyers split: two / one (goal >= 1).
+//   3 (last: it starts a second replica) two replicas of bookings-invitations' API (same
+//     database, other port; the mail worker stays one process) selling one event, the buyers
+//     split: two / one (goal >= 1).
 // After each burst the bench polls (no fixed sleep) until every mail of the phase's bookings has
 // reached the SMTP sink, every booking has had its booking.created webhook (by webhook-id), and
 // crm-people has consumed every bookings.created (its touchpoint consumer), and prints how long
@@ -47,7 +48,7 @@ import {
   benchDbName,
   benchServer,
   recreateDatabase,
-  startService,
+  startApp,
   startBenchStack,
 } from './stack.mjs';
 
@@ -478,12 +479,13 @@ async function phases(ctx) {
     rows.push(tableRow(scenario, 'both events together', two, hot));
   }
   if (run(3)) {
-    const [second, ...workers] = await startService(
-      'bookings-invitations',
-      await freePort(),
-      ctx.stack.bookingsEnv,
-    );
-    for (const app of [second, ...workers]) ctx.stack.add(app);
+    // A second API process: the deployments scale the API and the mail worker apart, and a
+    // second mail worker sells nothing (it would only contend for the same mails and CPU).
+    const second = await startApp('bookings-invitations', await freePort(), {
+      ...ctx.stack.bookingsEnv,
+      PROCESS_ROLE: 'api',
+    });
+    ctx.stack.add(second);
     await warmUp(ctx, [url, second.url]);
     const sale = await eventOnSale(ctx, main, SEATS, 'Two replicas');
     const clients = split(CLIENTS, 2);
