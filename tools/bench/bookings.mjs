@@ -54,7 +54,7 @@ export const FORM = [
 ];
 
 /** A published event copy starting in a year, no event capacity, with the booking form. */
-async function seedEvent(pool, tenantId) {
+export async function seedEvent(pool, tenantId) {
   const eventId = randomUUID();
   await pool.query(
     `INSERT INTO "EventCopy" ("tenantId", "eventId", sequence, title, "startsAt", "endsAt", "timeZone",
@@ -68,7 +68,7 @@ async function seedEvent(pool, tenantId) {
 }
 
 /** `n` ticket types of the event, each with a quota no bench run exhausts. */
-async function seedTypes(pool, tenantId, eventId, n, name) {
+export async function seedTypes(pool, tenantId, eventId, n, name) {
   const { rows } = await pool.query(
     `INSERT INTO "TicketType" (id, "tenantId", "eventId", name, price, currency, quota, "createdBy", "modifiedBy")
      SELECT gen_random_uuid(), $1, $2, $3 || ' ' || i, 119, 'EUR', 10000000, 'bench', 'bench'
@@ -158,7 +158,7 @@ export const SCENARIOS = [
   (ctx) => onSaleScenario(ctx),
 ];
 
-async function ownNats() {
+export async function ownNats() {
   if (process.env.NATS_URL) return { url: process.env.NATS_URL, stop: async () => {} };
   if (spawnSync('nats-server', ['--version']).status !== 0)
     return { url: 'nats://127.0.0.1:4222', stop: async () => {} };

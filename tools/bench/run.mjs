@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- all|list|companies|events|bookings|onsale|onsale-designs|consumer]
+// npm run bench [-- all|list|companies|events|bookings|onsale|onsale-designs|onsale-shapes|consumer]
 //
 // No argument: scenarios 1-5 against one stack (built apps from dist/, started once), each
 // target warmed up for 2 s, then the targets of a scenario measured in turn for BENCH_ROUNDS rounds
@@ -22,6 +22,8 @@
 // `onsale` the on-sale of issue 19 on the whole stack (onsale-stack.mjs: mails, webhooks and
 // touchpoints drained, 10 tenants, two events, two replicas);
 // `onsale-designs` the on-sale designs in plain SQL (raw/onsale.mjs: bookings/s of each, exactness);
+// `onsale-shapes` one replica vs two vs two events of a tenant, bookings-invitations alone
+// (onsale-shapes.mjs: rounds of each, medians and ratios);
 // `consumer` what the events service's consumer of people.created costs (consumer.mjs).
 // A failed request (non-2xx, error, timeout, failed body check) is printed after the table
 // and makes the run exit with 1.
@@ -121,11 +123,12 @@ const parts = {
   bookings: async () => (await import('./bookings.mjs')).main(),
   onsale: async () => (await import('./onsale-stack.mjs')).main(),
   'onsale-designs': async () => (await import('./raw/onsale.mjs')).main(process.argv.slice(3)),
+  'onsale-shapes': async () => (await import('./onsale-shapes.mjs')).main(),
   consumer: async () => (await import('./consumer.mjs')).main(),
 };
 if (!parts[part]) {
   console.error(
-    `usage: npm run bench [-- all|list|companies|events|bookings|onsale|onsale-designs|consumer]  (unknown part: ${part})`,
+    `usage: npm run bench [-- all|list|companies|events|bookings|onsale|onsale-designs|onsale-shapes|consumer]  (unknown part: ${part})`,
   );
   process.exit(2);
 }

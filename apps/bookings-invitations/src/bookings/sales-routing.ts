@@ -15,6 +15,7 @@ import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { BookingsInvitationsConfig } from '../config';
 import type { SaleOutcome, SaleRequest } from './booking-batch-writer';
 import { SalesLeasesRepository } from './sales-leases.repository';
+import { WriteBatches } from './write-batches';
 
 type Write = (request: SaleRequest) => Promise<SaleOutcome>;
 
@@ -24,7 +25,16 @@ type WireOutcome =
   Exclude<SaleOutcome, { kind: 'refused' }> | { kind: 'refused'; error: RpcErrorPayload };
 type WireReply = { outcome: WireOutcome } | { failed: RpcErrorPayload | null };
 
+/** A request to forward to its tenant's writer, and what came of it. */
+interface Forward {
+  owner: string;
+  request: SaleRequest;
+}
+type Forwarded = { outcome: SaleOutcome } | { error: unknown };
+
 const codec = JSONCodec<unknown>();
+/** Requests forwarded in one message at most (a writer's batch takes as many). */
+const MAX_FORWARD_BATCH = 100;
 const subjectOf = (owner: string) => `bookings-invitations.sales.${owner}`;
 
 /** How long a replica not yet reachable over NATS writes a tenant's sales itself before asking again. */
@@ -34,7 +44,8 @@ const UNLEASED_MS = 1000;
  * One writer per tenant across replicas. The replica that holds a tenant's lease (SalesLease,
  * taken by the first replica that sells for the tenant, renewed while it sells) writes the
  * tenant's public bookings and holds in its batches; the others forward theirs to it over NATS
- * (core request-reply, to a subject of that process) and answer what it answered. So the
+ * (core request-reply, to a subject of that process; what arrives while a message is on its way
+ * goes in the next one, as WriteBatches does for the writer) and answer what it answered. So the
  * tenant's counters and invoice counter are taken by one writer's batches instead of two
  * writers' taking turns: with batches half as large and the locks passed between processes, two
  * replicas sold slower than one.
@@ -61,6 +72,10 @@ export class SalesRouting implements OnModuleDestroy {
   private readonly known = new Map<string, { owner: string | null; until: number }>();
   private readonly asking = new Map<string, Promise<string | null>>();
   private readonly serving = new Set<Promise<void>>();
+  private readonly forwards = new WriteBatches<Forward, Forwarded>(
+    (batch) => this.forwardBatch(batch),
+    { maxItems: MAX_FORWARD_BATCH },
+  );
   private subscription: { nc: NatsConnection; sub: Subscription } | null = null;
   private write: Write | null = null;
   private stopping = false;
@@ -87,26 +102,29 @@ export class SalesRouting implements OnModuleDestroy {
     const owner = await this.ownerOf(request.tenantId);
     const nc = this.nats.connection;
     if (owner === null || owner === this.ownerId || !nc) return this.writeHere(request);
-    try {
-      return await this.forward(nc, owner, request);
-    } catch (err) {
-      if (!(err instanceof NatsError)) throw err;
-      if (err.code === NatsErrorCode.NoResponders && attempt === 0) {
-        // The holder's connection is gone (stopped, killed): take its lease over.
+    this.stats.forwarded++;
+    const forwarded = await this.forwards.submit(owner, { owner, request });
+    if ('outcome' in forwarded) return forwarded.outcome;
+    const err = forwarded.error;
+    if (!(err instanceof NatsError)) throw err;
+    if (err.code === NatsErrorCode.NoResponders && attempt === 0) {
+      // The holder's connection is gone (stopped, killed): take its lease over.
+      if (this.known.get(request.tenantId)?.owner === owner) {
         this.stats.takeovers++;
         this.known.delete(request.tenantId);
         await this.claim(request.tenantId, owner);
-        return this.submit(request, attempt + 1);
       }
-      if (err.code === NatsErrorCode.NoResponders) return this.writeHere(request);
-      // once per silent holder, not once per buyer waiting on it
-      if (this.silentOwner !== owner)
-        this.logger.warn(`sales writer ${owner} did not answer: ${err.message}`);
-      this.silentOwner = owner;
-      throw new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'errors.dependency.unanswered', {
-        service: 'bookings-invitations',
-      });
+      return this.submit(request, attempt + 1);
     }
+    if (err.code === NatsErrorCode.NoResponders || err.code === NatsErrorCode.Disconnect)
+      return this.writeHere(request);
+    // once per silent holder, not once per buyer waiting on it
+    if (this.silentOwner !== owner)
+      this.logger.warn(`sales writer ${owner} did not answer: ${err.message}`);
+    this.silentOwner = owner;
+    throw new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'errors.dependency.unanswered', {
+      service: 'bookings-invitations',
+    });
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -163,24 +181,22 @@ export class SalesRouting implements OnModuleDestroy {
     return holder.owner;
   }
 
-  private async forward(
-    nc: NatsConnection,
-    owner: string,
-    request: SaleRequest,
-  ): Promise<SaleOutcome> {
-    this.stats.forwarded++;
-    const wire: WireRequest = { ...request, now: request.now.toISOString() };
-    const msg = await nc.request(subjectOf(owner), codec.encode(wire), {
-      timeout: this.forwardTimeoutMs,
-    });
-    const reply = codec.decode(msg.data) as WireReply;
-    if ('failed' in reply) {
-      throw reply.failed
-        ? AppException.fromRpc(reply.failed)
-        : new AppException(ErrorCode.INTERNAL, 'errors.internal');
+  /** One message with the requests for one writer; its answer, one per request. */
+  private async forwardBatch(batch: Forward[]): Promise<Forwarded[]> {
+    const nc = this.nats.connection;
+    try {
+      if (!nc) throw new NatsError('NATS is not connected', NatsErrorCode.Disconnect);
+      const wire: WireRequest[] = batch.map(({ request }) => ({
+        ...request,
+        now: request.now.toISOString(),
+      }));
+      const msg = await nc.request(subjectOf(batch[0].owner), codec.encode(wire), {
+        timeout: this.forwardTimeoutMs,
+      });
+      return (codec.decode(msg.data) as WireReply[]).map(fromWire);
+    } catch (error) {
+      return batch.map(() => ({ error }));
     }
-    const o = reply.outcome;
-    return o.kind === 'refused' ? { kind: 'refused', error: AppException.fromRpc(o.error) } : o;
   }
 
   /** Listens for requests forwarded to this replica, once per NATS connection. */
@@ -198,22 +214,43 @@ export class SalesRouting implements OnModuleDestroy {
   }
 
   private async serveOne(msg: Msg): Promise<void> {
-    let reply: WireReply;
+    let replies: WireReply[];
     try {
-      const wire = codec.decode(msg.data) as WireRequest;
-      const request = { ...wire, now: new Date(wire.now) } as SaleRequest;
-      this.stats.served++;
+      const requests = (codec.decode(msg.data) as WireRequest[]).map(
+        (wire) => ({ ...wire, now: new Date(wire.now) }) as SaleRequest,
+      );
+      this.stats.served += requests.length;
       // selling for the others keeps the lease: renewed at half its time like a local sale
-      await this.ownerOf(request.tenantId);
-      const outcome = await this.write!(request);
-      reply = {
-        outcome:
-          outcome.kind === 'refused' ? { kind: 'refused', error: outcome.error.toRpc() } : outcome,
-      };
+      await this.ownerOf(requests[0].tenantId);
+      replies = await Promise.all(requests.map((r) => this.write!(r).then(toWire, failed)));
     } catch (err) {
-      if (!(err instanceof AppException)) this.logger.error(err);
-      reply = { failed: err instanceof AppException ? err.toRpc() : null };
+      replies = [failed(err)];
     }
-    msg.respond(codec.encode(reply));
+    msg.respond(codec.encode(replies));
   }
+}
+
+function toWire(outcome: SaleOutcome): WireReply {
+  return {
+    outcome:
+      outcome.kind === 'refused' ? { kind: 'refused', error: outcome.error.toRpc() } : outcome,
+  };
+}
+
+function failed(err: unknown): WireReply {
+  if (!(err instanceof AppException)) new Logger(SalesRouting.name).error(err);
+  return { failed: err instanceof AppException ? err.toRpc() : null };
+}
+
+function fromWire(reply: WireReply): Forwarded {
+  if ('failed' in reply)
+    return {
+      error: reply.failed
+        ? AppException.fromRpc(reply.failed)
+        : new AppException(ErrorCode.INTERNAL, 'errors.internal'),
+    };
+  const o = reply.outcome;
+  return {
+    outcome: o.kind === 'refused' ? { kind: 'refused', error: AppException.fromRpc(o.error) } : o,
+  };
 }

@@ -70,6 +70,8 @@ export class JetStreamConnection {
           name: `${this.options.service}-events`,
           maxReconnectAttempts: -1,
           reconnectTimeWait: 500,
+          // no Error (and its stack) made per request: measured at 3 % of a forwarding replica's CPU
+          noAsyncTraces: true,
         });
       } catch (err) {
         if (attempt % 20 === 0) {
