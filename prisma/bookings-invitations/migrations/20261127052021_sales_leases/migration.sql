@@ -6,3 +6,4 @@ CREATE TABLE "SalesLease" (
 
     CONSTRAINT "SalesLease_pkey" PRIMARY KEY ("tenantId")
 );
+
