@@ -98,7 +98,9 @@ export async function main() {
         const cpu = formatCpuUse(cpuUse(before, cpuSnapshot()));
         const fivexx = Object.entries(r.statuses).filter(([s]) => Number(s) >= 500);
         if (r.sold !== SEATS || fivexx.length)
-          problems.push(`${name}: sold ${r.sold} of ${SEATS}, answers ${JSON.stringify(r.statuses)}`);
+          problems.push(
+            `${name}: sold ${r.sold} of ${SEATS}, answers ${JSON.stringify(r.statuses)}`,
+          );
         const rate = r.sold / r.seconds;
         rates[name].push(rate);
         console.log(
