@@ -15,7 +15,6 @@ import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { BookingsInvitationsConfig } from '../config';
 import type { SaleOutcome, SaleRequest } from './booking-batch-writer';
 import { SalesLeasesRepository } from './sales-leases.repository';
-import { WriteBatches } from './write-batches';
 
 type Write = (request: SaleRequest) => Promise<SaleOutcome>;
 
@@ -44,8 +43,8 @@ const UNLEASED_MS = 1000;
  * One writer per tenant across replicas. The replica that holds a tenant's lease (SalesLease,
  * taken by the first replica that sells for the tenant, renewed while it sells) writes the
  * tenant's public bookings and holds in its batches; the others forward theirs to it over NATS
- * (core request-reply, to a subject of that process; what arrives while a message is on its way
- * goes in the next one, as WriteBatches does for the writer) and answer what it answered. So the
+ * (core request-reply, to a subject of that process; what arrives in one turn of the event loop
+ * goes in one message) and answer what it answered. So the
  * tenant's counters and invoice counter are taken by one writer's batches instead of two
  * writers' taking turns: with batches half as large and the locks passed between processes, two
  * replicas sold slower than one.
@@ -72,10 +71,11 @@ export class SalesRouting implements OnModuleDestroy {
   private readonly known = new Map<string, { owner: string | null; until: number }>();
   private readonly asking = new Map<string, Promise<string | null>>();
   private readonly serving = new Set<Promise<void>>();
-  private readonly forwards = new WriteBatches<Forward, Forwarded>(
-    (batch) => this.forwardBatch(batch),
-    { maxItems: MAX_FORWARD_BATCH },
-  );
+  /** Requests to forward, per holder, until the end of this turn of the event loop. */
+  private readonly outbound = new Map<
+    string,
+    { forward: Forward; done: (f: Forwarded) => void }[]
+  >();
   private subscription: { nc: NatsConnection; sub: Subscription } | null = null;
   private write: Write | null = null;
   private stopping = false;
@@ -103,7 +103,7 @@ export class SalesRouting implements OnModuleDestroy {
     const nc = this.nats.connection;
     if (owner === null || owner === this.ownerId || !nc) return this.writeHere(request);
     this.stats.forwarded++;
-    const forwarded = await this.forwards.submit(owner, { owner, request });
+    const forwarded = await this.forwardSoon({ owner, request });
     if ('outcome' in forwarded) return forwarded.outcome;
     const err = forwarded.error;
     if (!(err instanceof NatsError)) throw err;
@@ -179,6 +179,34 @@ export class SalesRouting implements OnModuleDestroy {
       until: now + (mine ? holder.remainingMs / 2 : Math.max(holder.remainingMs, 100)),
     });
     return holder.owner;
+  }
+
+  /**
+   * Forwards the request with the others for the same holder that arrive in this turn of the
+   * event loop, in one message: without waiting for an earlier message's answer (waiting made the
+   * forwarded buyers miss every other batch of the writer: measured, they sold at 60 % of the rate
+   * of the holder's own).
+   */
+  private forwardSoon(forward: Forward): Promise<Forwarded> {
+    return new Promise((done) => {
+      const waiting = this.outbound.get(forward.owner);
+      if (waiting) {
+        waiting.push({ forward, done });
+        if (waiting.length >= MAX_FORWARD_BATCH) this.flush(forward.owner);
+        return;
+      }
+      this.outbound.set(forward.owner, [{ forward, done }]);
+      setImmediate(() => this.flush(forward.owner));
+    });
+  }
+
+  private flush(owner: string): void {
+    const waiting = this.outbound.get(owner);
+    if (!waiting) return;
+    this.outbound.delete(owner);
+    void this.forwardBatch(waiting.map((w) => w.forward)).then((results) =>
+      results.forEach((r, i) => waiting[i].done(r)),
+    );
   }
 
   /** One message with the requests for one writer; its answer, one per request. */
