@@ -66,6 +66,7 @@ interface Invitation {
  * after the other, by steps that refuse a request with its own answer rather than an error that
  * would take its neighbours down:
  *   1. claim the bookings' Idempotency-Keys (a key used first elsewhere: keyTaken);
+ *   1b. lock the buyers of events with a limit per buyer and refuse what would exceed it;
  *   2. lock and check the invitations named;
  *   3. lock and check the holds named (a booking with a hold takes its seats, needing no more);
  *   4. lock each event's quota and capacity counters once and admit the other bookings and the
@@ -178,6 +179,7 @@ export class BookingBatchWriter {
     const batch = bookingAt.map((i) => (sales[i] as { b: PreparedBooking }).b);
     const bookingOutcomes: (BookingOutcome | undefined)[] = new Array(batch.length);
     const sameKeyAs = await this.claimKeys(tx, batch, bookingOutcomes);
+    await this.limitPerBuyer(tx, batch, bookingOutcomes);
     const invitations = await this.takeInvitations(tx, batch, bookingOutcomes);
     const holdsTaken = await this.takeHolds(tx, batch, bookingOutcomes);
     bookingAt.forEach((i, k) => (outcomes[i] = bookingOutcomes[k]));
@@ -266,6 +268,41 @@ export class BookingBatchWriter {
     for (const [, i] of claims)
       if (!claimed.has(batch[i].bookingId)) outcomes[i] = { kind: 'keyTaken' };
     return sameKeyAs;
+  }
+
+  /**
+   * The event's maxTicketsPerBuyer: locks each buyer of the batch (event and booker e-mail in any
+   * case, sorted: a fixed lock order) and refuses, in arrival order, a booking that would take
+   * the e-mail's tickets of the event over the limit, counting the valid tickets of its earlier
+   * bookings and of the bookings of this batch before it. Under the lock two writers (replicas)
+   * cannot both let the same buyer past it.
+   */
+  private async limitPerBuyer(
+    tx: Tx,
+    batch: PreparedBooking[],
+    outcomes: (BookingOutcome | undefined)[],
+  ): Promise<void> {
+    const limited = batch.flatMap((b, i) =>
+      !outcomes[i] && b.event.maxTicketsPerBuyer ? [{ b, i }] : [],
+    );
+    if (!limited.length) return;
+    const buyerOf = (b: PreparedBooking) =>
+      `${b.event.eventId}/${b.booker.email.trim().toLowerCase()}`;
+    const buyers = [...new Set(limited.map(({ b }) => buyerOf(b)))].sort();
+    const booked = await this.repo.lockBuyers(tx, limited[0].b.tenantId, buyers);
+    for (const { b, i } of limited) {
+      const buyer = buyerOf(b);
+      const max = b.event.maxTicketsPerBuyer!;
+      const n = booked.get(buyer) ?? 0;
+      if (n + b.tickets.length > max) {
+        outcomes[i] = {
+          kind: 'refused',
+          error: conflict('maxTicketsPerBuyer', { max }, [
+            problem('booker.email', 'maxTicketsPerBuyer', { max, booked: n }),
+          ]),
+        };
+      } else booked.set(buyer, n + b.tickets.length);
+    }
   }
 
   /** Keys of bookings refused after claiming them: a retry with the key must run afresh. */

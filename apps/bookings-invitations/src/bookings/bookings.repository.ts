@@ -100,6 +100,25 @@ export class BookingsRepository {
     return this.prisma.$transaction(fn, TX_OPTIONS);
   }
 
+  /**
+   * The limit per buyer: locks each buyer (`event/e-mail`, the e-mail in lower case) against
+   * other writers until the commit, in the order given (the caller sorts), and answers the valid
+   * tickets of each buyer's earlier bookings of the event (a buyer with none is absent).
+   */
+  async lockBuyers(tx: Tx, tenantId: string, buyers: string[]): Promise<Map<string, number>> {
+    await tx.$queryRaw`
+      SELECT count(pg_advisory_xact_lock(hashtextextended(${tenantId} || '/' || k, 0)))
+        FROM unnest(${buyers}::text[]) WITH ORDINALITY AS x(k, n)`;
+    const rows = await tx.$queryRaw<{ buyer: string; n: number }[]>`
+      SELECT b."eventId"::text || '/' || lower(b."bookerEmail") AS buyer, count(*)::int AS n
+        FROM "Booking" b JOIN "EventTicket" t ON t."bookingId" = b.id AND t.status = 'valid'
+       WHERE b."tenantId" = ${tenantId}
+         AND (b."eventId"::text || '/' || lower(b."bookerEmail")) = ANY(${buyers}::text[])
+         AND b."eventId" = ANY(${[...new Set(buyers.map((k) => k.split('/')[0]))]}::uuid[])
+       GROUP BY 1`;
+    return new Map(rows.map((r) => [r.buyer, r.n]));
+  }
+
   /** Runs `fn` with the plain client: the same steps as in a transaction, without one. */
   withoutTransaction<T>(fn: (db: Tx) => Promise<T>): Promise<T> {
     return fn(this.prisma);

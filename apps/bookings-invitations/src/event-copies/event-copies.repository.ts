@@ -46,8 +46,9 @@ export class EventCopiesRepository {
    * Keeps the snapshot when it is newer than the copy (a higher sequence): JetStream may
    * redeliver an older one after a newer one. A deleted event stays deleted. A snapshot without
    * `bookingFormFields` (an older producer) keeps the fields the copy has; one without the sale
-   * terms (`holdMinutes`, `paymentDeadlineHours`, `paymentReminderHours`) keeps the copy's terms,
-   * a new copy the column defaults (15 minutes, no deadline, no reminder).
+   * terms (`holdMinutes`, `paymentDeadlineHours`, `paymentReminderHours`, `maxTicketsPerBuyer`)
+   * keeps the copy's terms, a new copy the column defaults (15 minutes, no deadline, no reminder,
+   * no limit per buyer).
    */
   async applySnapshot(tx: Tx, e: EventChangedEvent): Promise<boolean> {
     const hasFields = e.bookingFormFields !== undefined;
@@ -55,11 +56,13 @@ export class EventCopiesRepository {
     const hold = e.holdMinutes ?? null;
     const hasDeadline = e.paymentDeadlineHours !== undefined;
     const hasReminder = e.paymentReminderHours !== undefined;
+    const hasMax = e.maxTicketsPerBuyer !== undefined;
     const n = await tx.$executeRaw`
       INSERT INTO "EventCopy" ("tenantId", "eventId", sequence, title, "startsAt", "endsAt",
         "timeZone", capacity, published, status, "taxRateId", "cancellationTiers",
         "bookingFormFieldSetId", "bookingFormFields", "websiteIds", "holdMinutes",
-        "paymentDeadlineHours", "paymentReminderHours", deleted, "dateModified")
+        "paymentDeadlineHours", "paymentReminderHours", "maxTicketsPerBuyer", deleted,
+        "dateModified")
       VALUES (${e.tenantId}, ${e.eventId}::uuid, ${e.sequence}, ${e.title},
         ${e.startsAt ? new Date(e.startsAt) : null}, ${e.endsAt ? new Date(e.endsAt) : null},
         ${e.timeZone}, ${e.capacity ?? null}, ${e.published}, ${e.status}, ${e.taxRateId ?? null},
@@ -67,7 +70,7 @@ export class EventCopiesRepository {
         ${e.bookingFormFieldSetId ?? null}::uuid, ${fields}::jsonb, ${e.websiteIds}::uuid[],
         -- 15: the column's default, for a snapshot without it
         coalesce(${hold}::int, 15), ${e.paymentDeadlineHours ?? null}::int,
-        ${e.paymentReminderHours ?? null}::int, false, now())
+        ${e.paymentReminderHours ?? null}::int, ${e.maxTicketsPerBuyer ?? null}::int, false, now())
       ON CONFLICT ("tenantId", "eventId") DO UPDATE SET
         sequence = excluded.sequence, title = excluded.title, "startsAt" = excluded."startsAt",
         "endsAt" = excluded."endsAt", "timeZone" = excluded."timeZone",
@@ -83,6 +86,8 @@ export class EventCopiesRepository {
           ELSE "EventCopy"."paymentDeadlineHours" END,
         "paymentReminderHours" = CASE WHEN ${hasReminder} THEN excluded."paymentReminderHours"
           ELSE "EventCopy"."paymentReminderHours" END,
+        "maxTicketsPerBuyer" = CASE WHEN ${hasMax} THEN excluded."maxTicketsPerBuyer"
+          ELSE "EventCopy"."maxTicketsPerBuyer" END,
         "dateModified" = now()
       WHERE excluded.sequence > "EventCopy".sequence AND NOT "EventCopy".deleted`;
     return n > 0;

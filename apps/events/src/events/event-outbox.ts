@@ -44,6 +44,7 @@ export function changedEvent(
     holdMinutes: r.holdMinutes,
     paymentDeadlineHours: r.paymentDeadlineHours,
     paymentReminderHours: r.paymentReminderHours,
+    maxTicketsPerBuyer: r.maxTicketsPerBuyer,
   };
 }
 

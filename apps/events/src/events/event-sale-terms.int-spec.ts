@@ -242,3 +242,46 @@ describe('GraphQL', () => {
     });
   });
 });
+
+describe('maxTicketsPerBuyer (the limit per buyer, against scalpers)', () => {
+  const snapshotMax = async (id: string) =>
+    (await t.outbox(id)).filter((o) => o.subject === 'events.events.changed').at(-1)!.payload
+      .maxTicketsPerBuyer;
+
+  it('E3 keeps it, E2 and GraphQL read it, the snapshot carries it, E9 copies it, E4 without it clears it', async () => {
+    const e = await t.event({ title: 'Limited', maxTicketsPerBuyer: 4 });
+    expect(e.maxTicketsPerBuyer).toBe(4);
+    expect((await t.call('GET', `/events/${e.id}`)).body.data.maxTicketsPerBuyer).toBe(4);
+    const read = await t.gql(`query($id: ID!) { event(id: $id) { maxTicketsPerBuyer } }`, {
+      id: e.id,
+    });
+    expect(read.body.data.event.maxTicketsPerBuyer).toBe(4);
+    expect(await snapshotMax(e.id)).toBe(4);
+    const copy = await t.call('POST', `/events/${e.id}/duplicate`);
+    expect(copy.body.data.maxTicketsPerBuyer).toBe(4);
+    const put = await t.call('PUT', `/events/${e.id}`, { title: 'Limited' });
+    expect(put.body.data.maxTicketsPerBuyer).toBeNull();
+    expect(await snapshotMax(e.id)).toBeNull();
+    expect((await t.event({ title: 'Unlimited' })).maxTicketsPerBuyer).toBeNull();
+  });
+
+  it('refuses it out of range with 400 naming the field and the rule', async () => {
+    const cases: [unknown, string][] = [
+      [0, 'min'],
+      [1001, 'max'],
+      [2.5, 'isInt'],
+      ['4', 'isInt'],
+    ];
+    for (const [value, rule] of cases) {
+      const res = await t.call('POST', '/events', { title: 'Bad', maxTicketsPerBuyer: value });
+      expect([value, res.status, errorsOf(res.body)]).toEqual([
+        value,
+        400,
+        [['maxTicketsPerBuyer', rule]],
+      ]);
+    }
+    expect((await t.event({ title: 'Edge', maxTicketsPerBuyer: 1000 })).maxTicketsPerBuyer).toBe(
+      1000,
+    );
+  });
+});

@@ -89,6 +89,7 @@ export function toEvent(r: EventRecord): Event {
     holdMinutes: r.holdMinutes,
     paymentDeadlineHours: r.paymentDeadlineHours,
     paymentReminderHours: r.paymentReminderHours,
+    maxTicketsPerBuyer: r.maxTicketsPerBuyer,
     note: r.note,
     status: r.status,
     published: r.published,

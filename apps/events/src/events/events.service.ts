@@ -157,6 +157,7 @@ export class EventsService {
       holdMinutes: input.holdMinutes ?? HOLD_MINUTES_DEFAULT,
       paymentDeadlineHours: input.paymentDeadlineHours ?? null,
       paymentReminderHours: input.paymentReminderHours ?? null,
+      maxTicketsPerBuyer: input.maxTicketsPerBuyer ?? null,
     };
   }
 
@@ -346,6 +347,7 @@ export class EventsService {
         holdMinutes: s.holdMinutes,
         paymentDeadlineHours: s.paymentDeadlineHours,
         paymentReminderHours: s.paymentReminderHours,
+        maxTicketsPerBuyer: s.maxTicketsPerBuyer,
         note: s.note,
         status: s.status === 'cancelled' || s.status === 'completed' ? 'draft' : s.status,
         ...createdStamps(ctx),

@@ -70,6 +70,8 @@ export class EventChangedEvent extends TenantScoped {
   @IsOptional() @IsInt() @Min(1) holdMinutes?: number;
   @IsOptional() @IsInt() @Min(1) paymentDeadlineHours?: number | null;
   @IsOptional() @IsInt() @Min(1) paymentReminderHours?: number | null;
+  /** At most this many tickets per booker e-mail over its bookings of the event (null: no limit; absent: keep). */
+  @IsOptional() @IsInt() @Min(1) maxTicketsPerBuyer?: number | null;
 }
 
 /** An event became published (E11): webhooks `event.published`. */

@@ -42,6 +42,7 @@ export const HOLD_MINUTES_MAX = 1440;
 export const HOLD_MINUTES_DEFAULT = 15;
 /** Hours after a booking was made until it is cancelled unpaid: a year at most. */
 export const PAYMENT_DEADLINE_HOURS_MAX = 8760;
+export const MAX_TICKETS_PER_BUYER_MAX = 1000;
 export const EVENT_STATUSES = ['draft', 'scheduled', 'cancelled', 'completed'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
@@ -457,6 +458,22 @@ export abstract class EventFieldsInput {
   @Min(1)
   @Max(PAYMENT_DEADLINE_HOURS_MAX - 1)
   paymentReminderHours?: number | null;
+
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: 1,
+    maximum: MAX_TICKETS_PER_BUYER_MAX,
+    description:
+      'At most this many tickets per booker e-mail (any case) over all of its bookings of the event, against scalpers; null: no limit',
+    example: 4,
+  })
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_TICKETS_PER_BUYER_MAX)
+  maxTicketsPerBuyer?: number | null;
 
   @ApiPropertyOptional({ enum: EVENT_STATUSES, default: 'draft' })
   @Field(() => String, { nullable: true })

@@ -131,6 +131,17 @@ export class Event {
     description: 'Hours before the payment deadline the booker is reminded; null: no reminder',
   })
   paymentReminderHours!: number | null;
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    description:
+      'At most this many tickets per booker e-mail over its bookings of the event; null: no limit',
+  })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'At most this many tickets per booker e-mail over its bookings; null: no limit',
+  })
+  maxTicketsPerBuyer!: number | null;
   @ApiPropertyOptional({ ...nullableText, description: 'Internal; set with E10' })
   @Field(() => String, { nullable: true })
   note!: string | null;
