@@ -76,6 +76,15 @@ describe('E11 PUT /events/{id}/publication', () => {
       ['venue', 'venueOrOnlineMeeting'],
       ['websiteIds', 'noWebsite'],
     ]);
+    expect(res.body.message).toBe(
+      'The event cannot be published: 4 things are missing (see errors)',
+    );
+    const de = await t.call('PUT', `/events/${e.id}/publication`, { published: true }, t.A, {
+      'Accept-Language': 'de',
+    });
+    expect(de.body.message).toBe(
+      'Die Veranstaltung kann nicht veröffentlicht werden: 4 Angaben fehlen (siehe errors)',
+    );
     expect((await t.call('GET', `/events/${e.id}`)).body.data).toEqual(e);
   });
 
@@ -90,6 +99,9 @@ describe('E11 PUT /events/{id}/publication', () => {
     });
     expect(foreign.status).toBe(409);
     expect(errorsOf(foreign.body)).toEqual([['websiteIds[0]', 'unknownWebsite']]);
+    expect(foreign.body.message).toBe(
+      'The event cannot be published: 1 thing is missing (see errors)',
+    );
     expect(
       (
         await t.call(
@@ -277,6 +289,9 @@ describe('E11, E12 ask bookings-invitations for the event’s ticket types', () 
     expect(de.status).toBe(409);
     expect(errorsOf(de.body)).toEqual([['ticketTypes', 'noActiveTicketType']]);
     expect(de.body.errors[0].message).toContain('mindestens eine aktive Ticketart');
+    expect(de.body.message).toBe(
+      'Die Veranstaltung kann nicht veröffentlicht werden: 1 Angabe fehlt (siehe errors)',
+    );
     expect((await t.call('GET', `/events/${e.id}`)).body.data).toMatchObject({
       published: false,
       sequence: 0,
