@@ -577,15 +577,18 @@ export class EventTicketsService {
     });
     if (!ticket || ticket.eventId !== claims!.eventId) throw this.notFound(ctx, ticketId);
     if (ticket.status !== 'valid') {
-      throw new AppException(ErrorCode.CONFLICT, 'eventTickets.errors.checkInCancelled', {
-        id: ticketId,
-      });
+      throw new AppException(
+        ErrorCode.CONFLICT,
+        'eventTickets.errors.checkInCancelled',
+        { id: ticketId },
+        [problem('code', 'ticketCancelled', { id: ticketId })],
+      );
     }
     if (scanEventId && scanEventId !== ticket.eventId) {
-      throw new AppException(ErrorCode.CONFLICT, 'eventTickets.errors.wrongEvent', {
-        id: ticketId,
-        eventId: input.eventId!,
-      });
+      const args = { id: ticketId, eventId: input.eventId! };
+      throw new AppException(ErrorCode.CONFLICT, 'eventTickets.errors.wrongEvent', args, [
+        problem('eventId', 'wrongEvent', args),
+      ]);
     }
     const result = (at: Date, where: string | null, retried: boolean): CheckInResult => ({
       ticketId,
