@@ -110,7 +110,7 @@ describe('REST', () => {
       { 'Accept-Language': 'de' },
     );
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('Die Anfrage ist ungültig: 1 Problem(e) gefunden');
+    expect(res.body.message).toBe('Die Anfrage ist ungültig: 1 Problem gefunden');
     expect(res.body.errors[0].message).toBe('lastname darf höchstens 200 Zeichen lang sein');
     const ok = await client.rest(
       a,

@@ -65,7 +65,7 @@ describe('errors', () => {
     ]);
     const en = translateError(i18n, err, 'en');
     const de = translateError(i18n, err, 'de');
-    expect(en.message).toBe('The request is invalid: 1 problem(s) found');
+    expect(en.message).toBe('The request is invalid: 1 problem found');
     expect(en.errors[0]).toEqual({
       field: 'firstname',
       rule: 'maxLength',
@@ -77,6 +77,35 @@ describe('errors', () => {
     });
     expect(translateError(i18n, missing, 'de').message).toBe(
       'Der Header X-Service-TenantId ist erforderlich und darf nicht leer sein',
+    );
+  });
+
+  it('reads singular and plural right in en and de (plural forms chosen by count)', () => {
+    const two = AppException.validation([
+      { field: 'ids', rule: 'arrayMinSize', args: { constraint1: '1' } },
+      { field: 'tags', rule: 'arrayMaxSize', args: { constraint1: '20' } },
+      { field: 'code', rule: 'minLength', args: { constraint1: 1 } },
+      { field: 'name', rule: 'maxLength', args: { constraint1: '1' } },
+    ]);
+    const en = translateError(i18n, two, 'en');
+    const de = translateError(i18n, two, 'de');
+    expect(en.message).toBe('The request is invalid: 4 problems found');
+    expect(de.message).toBe('Die Anfrage ist ungültig: 4 Probleme gefunden');
+    expect(en.errors.map((e) => e.message)).toEqual([
+      'ids must hold at least 1 element',
+      'tags must hold at most 20 elements',
+      'code must be at least 1 character long',
+      'name must be at most 1 character long',
+    ]);
+    expect(de.errors.map((e) => e.message)).toEqual([
+      'ids muss mindestens 1 Element enthalten',
+      'tags darf höchstens 20 Elemente enthalten',
+      'code muss mindestens 1 Zeichen lang sein',
+      'name darf höchstens 1 Zeichen lang sein',
+    ]);
+    const one = AppException.invalidField('x', 'isString');
+    expect(translateError(i18n, one, 'de').message).toBe(
+      'Die Anfrage ist ungültig: 1 Problem gefunden',
     );
   });
 

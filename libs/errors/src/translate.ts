@@ -13,6 +13,17 @@ function text(i18n: I18nService, key: string, lang: Language, args: MessageArgs)
   return typeof out === 'string' && out !== '' && out !== key ? out : null;
 }
 
+/**
+ * A message with plural forms (`{ "one": ..., "other": ... }`) is chosen by `count`. The size
+ * rules (maxLength, arrayMinSize, ...) carry their number as `constraint1` (the decorator's
+ * argument): it is their count, so "at least 1 element" reads right in every language.
+ */
+function pluralCount(args: MessageArgs | undefined): MessageArgs {
+  const n = args?.constraint1;
+  if (args?.count !== undefined || n === undefined || n === null || n === '') return { ...args };
+  return Number.isFinite(Number(n)) ? { ...args, count: Number(n) } : { ...args };
+}
+
 /** Turns an AppException into words in the caller's language. */
 export function translateError(
   i18n: I18nService,
@@ -21,7 +32,7 @@ export function translateError(
 ): TranslatedError {
   const message = text(i18n, err.messageKey, lang, err.args) ?? err.messageKey;
   const errors = err.problems.map((p) => {
-    const args = { field: p.field, ...p.args };
+    const args = { field: p.field, ...pluralCount(p.args) };
     const msg =
       text(i18n, p.messageKey ?? `validation.${p.rule}`, lang, args) ??
       p.fallback ??

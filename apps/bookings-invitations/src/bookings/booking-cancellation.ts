@@ -6,7 +6,7 @@ import { TicketCancellation } from '../capacity/ticket-cancellation';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import { Actor } from './booking-history';
 import { BookingMails } from './booking-mails';
-import { conflict } from './booking-problems';
+import { conflict, problem } from './booking-problems';
 import { cancellationQuote, CancellationQuote } from './cancellation-rules';
 import { BookingsRepository, Tx } from './bookings.repository';
 import { paymentStatusAfterCancel } from './payment-status';
@@ -77,7 +77,9 @@ export class BookingCancellation {
       throw AppException.notFound(resource as string, bookingId);
     }
     if (booking.status === 'cancelled') {
-      throw conflict('alreadyCancelled', { id: booking.id });
+      throw conflict('alreadyCancelled', { id: booking.id }, [
+        problem('status', 'alreadyCancelled'),
+      ]);
     }
     if (booking.invitationId && opts.reason !== 'invitation-rejected') {
       // The invitee may book again with the same token (BK1 refuses a token whose booking is

@@ -7,8 +7,15 @@ import { checkAnswers } from './booking-form';
 import { conflict, problem } from './booking-problems';
 import type { CreateBookingInput } from './dto/booking.input';
 
-/** Statuses of an event copy that take no bookings (a published draft does: publishing decides). */
-const CLOSED_STATUSES = new Set(['cancelled', 'completed', 'deleted']);
+/**
+ * Statuses of an event copy that take no bookings (a published draft does: publishing decides),
+ * each with the rule that says why.
+ */
+const CLOSED_STATUSES = new Map([
+  ['cancelled', 'eventCancelled'],
+  ['completed', 'eventCompleted'],
+  ['deleted', 'notOpen'],
+]);
 
 /** A public booking as it came in (BK1), its body checked against the DTO. */
 export interface BookingRequest {
@@ -94,8 +101,8 @@ export function checkBooking(
 }
 
 /**
- * What closes an event to bookings and holds: gone (404), not published or closed (409),
- * started (400); null when it is open.
+ * What closes an event to bookings and holds: gone (404), not published (409 eventNotPublished)
+ * or closed (409 eventCancelled, eventCompleted), started (400); null when it is open.
  */
 export function checkEventOpen(
   eventId: string,
@@ -103,8 +110,10 @@ export function checkEventOpen(
   now: Date,
 ): AppException | 'eventGone' | null {
   if (!event || event.deleted) return 'eventGone';
-  if (!event.published || CLOSED_STATUSES.has(event.status))
-    return conflict('notOpen', { eventId }, [problem('eventId', 'notOpen')]);
+  const closed = CLOSED_STATUSES.get(event.status);
+  if (closed) return conflict(closed, { eventId }, [problem('eventId', closed)]);
+  if (!event.published)
+    return conflict('notPublished', { eventId }, [problem('eventId', 'eventNotPublished')]);
   if (event.startsAt && event.startsAt.getTime() <= now.getTime())
     return AppException.validation([problem('eventId', 'eventStarted')]);
   return null;

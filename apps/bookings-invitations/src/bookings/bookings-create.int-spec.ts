@@ -237,10 +237,41 @@ describe('BK1 create', () => {
     const draftType = await t.ticketType(draft);
     const closed = await t.book(draft, [{ ticketTypeId: draftType }]);
     expect(closed.status).toBe(409);
-    expect(closed.body.errors[0]).toMatchObject({ field: 'eventId', rule: 'notOpen' });
+    // the 409 says why: not published, by field and rule, translated
+    expect(closed.body.message).toBe(
+      `The event ${draft} is not published: it takes bookings once it is`,
+    );
+    expect(closed.body.errors).toEqual([
+      {
+        field: 'eventId',
+        rule: 'eventNotPublished',
+        message: 'eventId: the event is not published',
+      },
+    ]);
+    const closedDe = await t.book(draft, [{ ticketTypeId: draftType }], {}, t.A, {
+      'Accept-Language': 'de',
+    });
+    expect(closedDe.body.errors).toEqual([
+      {
+        field: 'eventId',
+        rule: 'eventNotPublished',
+        message: 'eventId: Die Veranstaltung ist nicht veröffentlicht',
+      },
+    ]);
+    const completedEvent = await t.event(t.A, { status: 'completed' });
+    const completedType = await t.ticketType(completedEvent);
+    const completedAnswer = await t.book(completedEvent, [{ ticketTypeId: completedType }]);
+    expect(completedAnswer.status).toBe(409);
+    expect(completedAnswer.body.errors).toEqual([
+      expect.objectContaining({ field: 'eventId', rule: 'eventCompleted' }),
+    ]);
     const cancelledEvent = await t.event(t.A, { status: 'cancelled' });
     const cancelledType = await t.ticketType(cancelledEvent);
-    expect((await t.book(cancelledEvent, [{ ticketTypeId: cancelledType }])).status).toBe(409);
+    const cancelledAnswer = await t.book(cancelledEvent, [{ ticketTypeId: cancelledType }]);
+    expect(cancelledAnswer.status).toBe(409);
+    expect(cancelledAnswer.body.errors).toEqual([
+      expect.objectContaining({ field: 'eventId', rule: 'eventCancelled' }),
+    ]);
     // a published draft takes bookings: publishing decides
     const draftPublished = await t.event(t.A, { status: 'draft' });
     const dpType = await t.ticketType(draftPublished);
@@ -520,5 +551,22 @@ describe('BK2 confirmation', () => {
     const noToken = await t.call('GET', `/bookings/public/${b.id}/confirmation`);
     expect([wrong.status, foreign.status, unknown.status]).toEqual([404, 404, 404]);
     expect(noToken.status).toBe(400);
+  });
+});
+
+describe('OpenAPI of BK1, BK2 and BK7', () => {
+  it('lists the 429 the public text promises, and feePercent as a number', async () => {
+    const res = await t.call('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = res.body as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+      components: { schemas: Record<string, { properties: Record<string, { type?: string }> }> };
+    };
+    expect(Object.keys(doc.paths['/v1/crm/bookings/public'].post.responses)).toContain('429');
+    expect(
+      Object.keys(doc.paths['/v1/crm/bookings/public/{id}/confirmation'].get.responses),
+    ).toContain('429');
+    expect(doc.components.schemas.CancellationTierView.properties.feePercent.type).toBe('number');
+    expect(doc.components.schemas.CancellationTierView.properties.feeFixed.type).toBe('string');
   });
 });

@@ -104,6 +104,14 @@ describe('BK5, BK6 delete', () => {
     const refused = await t.call('DELETE', `/bookings/${invoiced.id}`);
     expect(refused.status).toBe(409);
     expect(refused.body.message).toContain(invoiced.invoiceNumber);
+    // every 409 names its field and rule, like a 400
+    expect(refused.body.errors).toEqual([
+      {
+        field: 'invoiceNumber',
+        rule: 'hasInvoice',
+        message: 'invoiceNumber: the booking has an invoice number and cannot be deleted',
+      },
+    ]);
 
     const x = await t.booked(eventId, [{ ticketTypeId: free }]);
     const y = await t.booked(eventId, [{ ticketTypeId: free }]);
@@ -153,10 +161,20 @@ describe('BK7 cancellation rules, BK8 cancel', () => {
       refund: '45.00',
       currency: 'EUR',
       rule: 'tier',
-      currentTier: { daysBeforeStart: 7, feePercent: '50.00', feeFixed: '5.00' },
-      nextTier: { daysBeforeStart: 1, feePercent: '100.00' },
+      // feePercent is a number, as the tier was given (feeFixed a decimal string, as given)
+      currentTier: { daysBeforeStart: 7, feePercent: 50, feeFixed: '5.00' },
+      nextTier: { daysBeforeStart: 1, feePercent: 100 },
     });
     expect(res.body.data.deadline).toBe(res.body.data.currentTier.deadline);
+    const gql = await t.gql(
+      `query($id: ID!) { bookingCancellationRules(id: $id) {
+         currentTier { feePercent feeFixed } nextTier { feePercent } } }`,
+      { id: b.id },
+    );
+    expect(gql.body.data.bookingCancellationRules).toEqual({
+      currentTier: { feePercent: 50, feeFixed: '5.00' },
+      nextTier: { feePercent: 100 },
+    });
     expect(
       (await t.call('GET', `/bookings/${b.id}/cancellation-rules`, undefined, t.B)).status,
     ).toBe(404);
@@ -218,9 +236,22 @@ describe('BK7 cancellation rules, BK8 cancel', () => {
     );
     expect(mails).toHaveLength(1);
     expect(mails[0].text).toContain('95.00 EUR');
-    const twice = await t.call('POST', `/bookings/${b.id}/cancel`, {});
+    const twice = await t.call('POST', `/bookings/${b.id}/cancel`, {}, t.A, {
+      'Accept-Language': 'de',
+    });
     expect(twice.status).toBe(409);
-    expect((await t.call('GET', `/bookings/${b.id}/cancellation-rules`)).status).toBe(409);
+    expect(twice.body.errors).toEqual([
+      {
+        field: 'status',
+        rule: 'alreadyCancelled',
+        message: 'status: Die Buchung ist bereits storniert',
+      },
+    ]);
+    const rulesOfCancelled = await t.call('GET', `/bookings/${b.id}/cancellation-rules`);
+    expect(rulesOfCancelled.status).toBe(409);
+    expect(rulesOfCancelled.body.errors).toEqual([
+      expect.objectContaining({ field: 'status', rule: 'alreadyCancelled' }),
+    ]);
     // the seats are free again
     expect((await t.book(eventId, [{ ticketTypeId: type, n: 2 }])).status).toBe(201);
   });
@@ -584,8 +615,16 @@ describe('K2 delete with sold tickets', () => {
       'Accept-Language': 'de',
     });
     expect(res.status).toBe(409);
-    expect(res.body.message).toContain('3');
-    expect(res.body.message).toContain('Gala');
+    expect(res.body.message).toBe(
+      'Die Ticketart Gala hat 3 verkaufte Tickets und kann nicht gelöscht werden: bitte deaktivieren oder zuerst die Tickets stornieren',
+    );
+    expect(res.body.errors).toEqual([
+      {
+        field: 'tickets',
+        rule: 'hasTickets',
+        message: 'tickets: 3 Tickets dieser Art sind verkauft',
+      },
+    ]);
     await t.call('POST', `/bookings/${b.id}/cancel`, {});
     expect((await t.call('DELETE', `/tickets/${type}`)).status).toBe(200);
   });

@@ -12,9 +12,16 @@ const PUBLIC_DOC =
   '**public**: no API key; the tenant header X-Service-TenantId is required and scopes the ' +
   'request. Rate limited per client address by the gateway (429, Retry-After).';
 
+/** What the gateway answers a client over its rate (the public routes' token bucket). */
+const TOO_MANY = {
+  status: 429,
+  description: 'Too many requests from this client address (gateway); Retry-After says when',
+} as const;
+
 const BK1_RULES =
-  'The event must be the tenant’s (404), published and not cancelled, completed or deleted ' +
-  '(409 rule notOpen), not started (400 eventId/eventStarted). Each ticket: a ticket type of the ' +
+  'The event must be the tenant’s (404), published (409 eventId/eventNotPublished) and not ' +
+  'cancelled or completed (409 eventId/eventCancelled, eventCompleted), not started (400 ' +
+  'eventId/eventStarted). Each ticket: a ticket type of the ' +
   'event (tickets[i].ticketTypeId/unknownTicketType), active (inactive), on sale now ' +
   '(saleNotStarted, saleEnded); per type at least minPerBooking and at most maxPerBooking ' +
   '(minPerBooking, maxPerBooking); all in one currency (currencyMix). `answers` are checked ' +
@@ -60,8 +67,10 @@ export class BookingsPublicController {
   @ApiResponse({ status: 404, description: 'Unknown or foreign event' })
   @ApiResponse({
     status: 409,
-    description: 'Sold out, fully booked, not open, invitation not usable, Idempotency-Key reused',
+    description:
+      'Not published, cancelled or completed, sold out, fully booked, invitation not usable, Idempotency-Key reused: `errors` names the field and rule',
   })
+  @ApiResponse(TOO_MANY)
   async create(
     @Ctx() ctx: RequestContext,
     @Body() body: CreateBookingInput,
@@ -83,6 +92,7 @@ export class BookingsPublicController {
   })
   @ApiEnvelope(BookingConfirmation)
   @ApiResponse({ status: 404, description: 'Unknown booking or wrong token' })
+  @ApiResponse(TOO_MANY)
   confirmation(
     @Ctx() ctx: RequestContext,
     @Param('id') id: string,

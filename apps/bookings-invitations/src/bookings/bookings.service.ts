@@ -173,7 +173,9 @@ export class BookingsService {
         const row = found.get(wanted[0]);
         if (!row) throw this.notFound(ctx, ids[0]);
         if (row.invoiceNumber) {
-          throw conflict('hasInvoice', { id: row.id, invoiceNumber: row.invoiceNumber });
+          throw conflict('hasInvoice', { id: row.id, invoiceNumber: row.invoiceNumber }, [
+            problem('invoiceNumber', 'hasInvoice'),
+          ]);
         }
       } else {
         // every bad id by its index: malformed, unknown (or another tenant's) in one answer
@@ -186,8 +188,8 @@ export class BookingsService {
           else if (row.invoiceNumber) invoiced.push(problem(`ids[${i}]`, 'hasInvoice'));
         });
         throwIfProblems(missing);
-        if (invoiced.length)
-          throw conflict('batchHasInvoice', { count: invoiced.length }, invoiced);
+        const [first, ...more] = invoiced;
+        if (first) throw conflict('batchHasInvoice', { count: invoiced.length }, [first, ...more]);
       }
       const ticketRows = await this.ticketRows.validIdsOf(
         tx,
@@ -225,7 +227,8 @@ export class BookingsService {
     now = new Date(),
   ): Promise<CancellationRules> {
     const row = await this.load(ctx, id);
-    if (row.status === 'cancelled') throw conflict('alreadyCancelled', { id: row.id });
+    if (row.status === 'cancelled')
+      throw conflict('alreadyCancelled', { id: row.id }, [problem('status', 'alreadyCancelled')]);
     const event = await this.copies.find(ctx.tenantId, row.eventId);
     const quote = cancellationQuote(
       row.cancellationTiers,

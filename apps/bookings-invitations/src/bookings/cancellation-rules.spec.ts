@@ -34,7 +34,7 @@ describe('cancellationQuote', () => {
     expect(mid).toMatchObject({ fee: '55.00', refund: '45.00' });
     expect(mid.currentTier).toEqual({
       daysBeforeStart: 7,
-      feePercent: '50.00',
+      feePercent: 50,
       feeFixed: '5.00',
       deadline: '2030-06-08T08:00:00.000Z',
     });

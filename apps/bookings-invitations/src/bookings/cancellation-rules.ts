@@ -14,7 +14,8 @@ export interface CancellationTier {
 
 export interface TierView {
   daysBeforeStart: number;
-  feePercent: string;
+  /** A number, as the tier is given to the events service (two decimals at most). */
+  feePercent: number;
   feeFixed: string;
   /** Start minus daysBeforeStart days in the event's zone (null: the event has no start). */
   deadline: string | null;
@@ -77,7 +78,7 @@ export function cancellationQuote(
   const tiers = readTiers(rawTiers);
   const view = (t: CancellationTier): TierView => ({
     daysBeforeStart: t.daysBeforeStart,
-    feePercent: new Money(t.feePercent).toFixed(2),
+    feePercent: new Money(t.feePercent).toDecimalPlaces(2, Money.ROUND_HALF_UP).toNumber(),
     feeFixed: new Money(t.feeFixed).toFixed(2),
     deadline: startsAt ? tierDeadline(startsAt, timeZone, t.daysBeforeStart).toISOString() : null,
   });

@@ -208,7 +208,8 @@ export class EventTicketsController {
       'the ticket (404), valid (409 cancelled), of the scanner’s `eventId` when given (409). A ' +
       'ticket checks in exactly once (a unique constraint decides, also between concurrent ' +
       'scans): a second check-in is a 409 like every error (`data: null`) whose translated ' +
-      '`message` names the time (`checkedInAt`) and `location` of the first, and so does ' +
+      '`message` names the time of the first (in the event’s time zone and the caller’s ' +
+      'language, e.g. `27.11.2026, 14:01` or `Nov 27, 2026, 2:01 PM`) and its `location`, and so does ' +
       '`errors[0]` (field `code`, rule `alreadyCheckedIn`). A retry with the first scan’s ' +
       '`nonce` answers 200 again (`retried: true`). On success the booking history gets ' +
       '`checked-in` and `bookings-invitations.tickets.checked-in` is published (webhook ' +

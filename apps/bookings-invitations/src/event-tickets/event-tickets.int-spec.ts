@@ -171,6 +171,14 @@ describe('ET2, ET13 signed codes', () => {
   });
 });
 
+/** An instant as a wall clock in Europe/Berlin (the kit's events' zone) in a locale. */
+const wallClock = (iso: string, locale: string) =>
+  new Intl.DateTimeFormat(locale, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'Europe/Berlin',
+  }).format(new Date(iso));
+
 describe('ET9 check-in', () => {
   it('checks in once: history and outbox event; second scan 409 with when and where; retried nonce 200', async () => {
     const personId = randomUUID();
@@ -209,15 +217,25 @@ describe('ET9 check-in', () => {
     // an error like every other (data null); the first check-in's when and where are in the
     // translated message and in the field error
     expect(second.body.data).toBeNull();
-    expect(second.body.message).toContain('bereits');
-    expect(second.body.message).toContain(first.body.data.checkedInAt);
-    expect(second.body.message).toContain('Gate 1');
+    // the time as the gate reads it: the event's zone (Europe/Berlin), German, never raw UTC
+    const deTime = wallClock(first.body.data.checkedInAt, 'de-DE');
+    expect(deTime).toMatch(/^\d\d\.\d\d\.\d{4}, \d\d:\d\d$/);
+    expect(second.body.message).toBe(
+      `Ticket ${ticketIds[0]} wurde bereits am ${deTime} eingecheckt (Ort: Gate 1)`,
+    );
+    expect(second.body.message).not.toContain(first.body.data.checkedInAt);
     expect(second.body.errors).toHaveLength(1);
-    expect(second.body.errors[0]).toMatchObject({ field: 'code', rule: 'alreadyCheckedIn' });
-    expect(second.body.errors[0].message).toContain(first.body.data.checkedInAt);
-    expect(second.body.errors[0].message).toContain('Gate 1');
-    // no nonce is never a retry
-    expect((await t.call('POST', '/event-tickets/check-in', { code })).status).toBe(409);
+    expect(second.body.errors[0]).toEqual({
+      field: 'code',
+      rule: 'alreadyCheckedIn',
+      message: `code: Das Ticket wurde bereits am ${deTime} eingecheckt (Ort: Gate 1)`,
+    });
+    // no nonce is never a retry; in English the same moment reads the English way
+    const en = await t.call('POST', '/event-tickets/check-in', { code });
+    expect(en.status).toBe(409);
+    expect(en.body.message).toBe(
+      `Ticket ${ticketIds[0]} was already checked in on ${wallClock(first.body.data.checkedInAt, 'en-US')} (location: Gate 1)`,
+    );
 
     const history = await t.sql(
       `SELECT action, data FROM "BookingHistory" WHERE "bookingId" = $1::uuid`,
@@ -274,7 +292,7 @@ describe('ET9 check-in', () => {
     const winner = answers.find((a) => a.status === 200)!.body.data;
     for (const a of answers.filter((x) => x.status === 409)) {
       expect(a.body.data).toBeNull();
-      expect(a.body.message).toContain(winner.checkedInAt);
+      expect(a.body.message).toContain(wallClock(winner.checkedInAt, 'en-US'));
       expect(a.body.message).toContain(`(location: ${winner.location})`);
     }
     expect(await t.count('CheckIn', `"ticketId" = $1::uuid`, [ticketIds[0]])).toBe(1);
@@ -856,9 +874,18 @@ describe('GraphQL', () => {
       location: 'Hall',
       retried: false,
     });
-    const again = await t.gql(checkIn, { code: read.body.data.eventTicket.code });
+    const again = await t.gql(checkIn, { code: read.body.data.eventTicket.code }, t.A, {
+      'Accept-Language': 'de',
+    });
     expect(again.body.errors[0].extensions).toMatchObject({ code: 'CONFLICT', statusCode: 409 });
-    expect(again.body.errors[0].message).toContain('Hall');
+    const [first] = await t.sql<{ at: string }>(
+      `SELECT to_char("checkedInAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
+         FROM "CheckIn" WHERE "ticketId" = $1::uuid`,
+      [ticketIds[0]],
+    );
+    expect(again.body.errors[0].message).toBe(
+      `Ticket ${ticketIds[0]} wurde bereits am ${wallClock(first.at, 'de-DE')} eingecheckt (Ort: Hall)`,
+    );
 
     const data = await t.gql(
       `mutation($id: ID!) { setTicketIntegrationData(id: $id, data: "{\\"a\\":1}") { integrationData } }`,

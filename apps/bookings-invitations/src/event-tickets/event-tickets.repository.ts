@@ -105,6 +105,8 @@ export interface CheckInOutcome {
   participantFirstname: string;
   participantLastname: string;
   checkedInAt: Date | null;
+  /** The event's zone (null: no copy of the event). */
+  timeZone: string | null;
 }
 
 /**
@@ -118,7 +120,7 @@ const CHECK_IN_SQL = `
   WITH t AS (
     SELECT t.id, t."eventId", t."bookingId", t.status, t."ticketTypeName",
            t."participantFirstname", t."participantLastname", b."bookerPersonId",
-           b.language, e.title AS "eventTitle"
+           b.language, e.title AS "eventTitle", e."timeZone"
       FROM "EventTicket" t
       JOIN "Booking" b ON b.id = t."bookingId"
       LEFT JOIN "EventCopy" e ON e."tenantId" = t."tenantId" AND e."eventId" = t."eventId"
@@ -149,7 +151,7 @@ const CHECK_IN_SQL = `
   notified AS (SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM outbox)
   SELECT t.id::text, t."eventId"::text AS "eventId", t."bookingId"::text AS "bookingId", t.status,
          t."ticketTypeName", t."participantFirstname", t."participantLastname",
-         ins."checkedInAt", (SELECT count(*) FROM notified)::int AS notified
+         ins."checkedInAt", t."timeZone", (SELECT count(*) FROM notified)::int AS notified
     FROM t LEFT JOIN ins ON true`;
 
 /** EventTicket rows; every query is scoped to the tenant. */

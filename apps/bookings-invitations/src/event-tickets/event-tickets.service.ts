@@ -19,6 +19,7 @@ import { actorOf, HistoryEntry } from '../bookings/booking-history';
 import { TicketCancellation } from '../capacity/ticket-cancellation';
 import { EventLookup } from '../event-copies/event-lookup.service';
 import { Prisma } from '../generated/prisma/client';
+import { localTime } from '../common/local-time';
 import { MailDraft } from '../mails/mail-outbox';
 import type {
   CheckInInput,
@@ -72,12 +73,21 @@ const problem = (field: string, rule: string, args?: MessageArgs): FieldProblem 
 const languageOf = (l: string | null | undefined) =>
   (SUPPORTED_LANGUAGES as readonly string[]).includes(l ?? '') ? l! : 'en';
 
-/** Thrown for a second check-in: the first one's when and where travel with it. */
+/**
+ * Thrown for a second check-in: the first one's when and where travel with it. The message
+ * names the time as the person at the gate reads it (`at`: the event's zone, the caller's
+ * language); `checkedInAt` keeps the instant (ISO 8601, UTC) in the arguments.
+ */
 export class AlreadyCheckedIn extends AppException {
-  constructor(readonly first: { ticketId: string; checkedInAt: string; location: string | null }) {
+  constructor(
+    readonly first: { ticketId: string; checkedInAt: Date; location: string | null },
+    timeZone: string | null,
+    language: string,
+  ) {
     const args = {
       id: first.ticketId,
-      checkedInAt: first.checkedInAt,
+      checkedInAt: first.checkedInAt.toISOString(),
+      at: localTime(first.checkedInAt, timeZone, languageOf(language)),
       location: first.location ?? '-',
     };
     super(ErrorCode.CONFLICT, 'eventTickets.errors.alreadyCheckedIn', args, [
@@ -567,15 +577,18 @@ export class EventTicketsService {
     });
     if (!ticket || ticket.eventId !== claims!.eventId) throw this.notFound(ctx, ticketId);
     if (ticket.status !== 'valid') {
-      throw new AppException(ErrorCode.CONFLICT, 'eventTickets.errors.checkInCancelled', {
-        id: ticketId,
-      });
+      throw new AppException(
+        ErrorCode.CONFLICT,
+        'eventTickets.errors.checkInCancelled',
+        { id: ticketId },
+        [problem('code', 'ticketCancelled', { id: ticketId })],
+      );
     }
     if (scanEventId && scanEventId !== ticket.eventId) {
-      throw new AppException(ErrorCode.CONFLICT, 'eventTickets.errors.wrongEvent', {
-        id: ticketId,
-        eventId: input.eventId!,
-      });
+      const args = { id: ticketId, eventId: input.eventId! };
+      throw new AppException(ErrorCode.CONFLICT, 'eventTickets.errors.wrongEvent', args, [
+        problem('eventId', 'wrongEvent', args),
+      ]);
     }
     const result = (at: Date, where: string | null, retried: boolean): CheckInResult => ({
       ticketId,
@@ -595,11 +608,11 @@ export class EventTicketsService {
     if (nonce !== null && first.nonce === nonce) {
       return result(first.checkedInAt, first.location, true);
     }
-    throw new AlreadyCheckedIn({
-      ticketId,
-      checkedInAt: first.checkedInAt.toISOString(),
-      location: first.location,
-    });
+    throw new AlreadyCheckedIn(
+      { ticketId, checkedInAt: first.checkedInAt, location: first.location },
+      ticket.timeZone,
+      ctx.language,
+    );
   }
 
   /**

@@ -52,18 +52,18 @@ export class InvitationMailsService {
     const bad = rows.filter((r) => !allowed.has(r.status));
     if (!bad.length) return;
     const args = (r: InvitationRow) => ({ id: r.id, from: r.status, to: 'sent' });
+    const order = new Map((raw as string[]).map((v, i) => [v.toLowerCase(), i]));
+    const problemOf = (r: InvitationRow) =>
+      problem(`ids[${order.get(r.id)}]`, freeText ? 'noMail' : 'transition', args(r));
     if (bad.length === 1) {
       const key = freeText ? 'invitations.noMail' : 'invitations.transition';
-      throw new AppException(ErrorCode.CONFLICT, key, args(bad[0]));
+      throw new AppException(ErrorCode.CONFLICT, key, args(bad[0]), [problemOf(bad[0])]);
     }
-    const order = new Map((raw as string[]).map((v, i) => [v.toLowerCase(), i]));
     throw new AppException(
       ErrorCode.CONFLICT,
       freeText ? 'invitations.noMails' : 'invitations.transitions',
       { count: bad.length, to: 'sent' },
-      bad.map((r) =>
-        problem(`ids[${order.get(r.id)}]`, freeText ? 'noMail' : 'transition', args(r)),
-      ),
+      bad.map(problemOf),
     );
   }
 

@@ -137,6 +137,13 @@ describe('IN7 create', () => {
     const again = await t.call('POST', '/invitations', { eventId, email: email.toUpperCase() });
     expect(again.status).toBe(409);
     expect(again.body.message).toContain(email.toUpperCase());
+    expect(again.body.errors).toEqual([
+      {
+        field: 'email',
+        rule: 'exists',
+        message: `email: ${email.toUpperCase()} is already invited to this event`,
+      },
+    ]);
     // another event takes the same address
     await invite(await copiedEvent(t, t.A), { email });
 
@@ -289,6 +296,9 @@ describe('IN16 status', () => {
     expect(accepted.status).toBe(409);
     expect(accepted.body.message).toContain('created');
     expect(accepted.body.message).toContain('accepted');
+    expect(accepted.body.errors).toEqual([
+      expect.objectContaining({ field: 'ids[0]', rule: 'transition' }),
+    ]);
     // all or nothing: b (withdrawn) cannot become sent, so a stays created
     const mixed = await t.call('PUT', '/invitations/status', { ids: [a.id, b.id], status: 'sent' });
     expect(mixed.status).toBe(409);

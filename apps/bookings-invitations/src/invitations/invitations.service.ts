@@ -199,7 +199,9 @@ export class InvitationsService {
   }
 
   private exists(email: string): AppException {
-    return new AppException(ErrorCode.CONFLICT, 'invitations.exists', { email });
+    return new AppException(ErrorCode.CONFLICT, 'invitations.exists', { email }, [
+      problem('email', 'exists', { email }),
+    ]);
   }
 
   /** IN7. */
@@ -345,21 +347,20 @@ export class InvitationsService {
           r.status !== status &&
           !STATUS_TRANSITIONS[r.status as InvitationStatus]?.includes(status),
       );
+      const index = new Map((raw as string[]).map((v, i) => [v.toLowerCase(), i]));
       if (bad.length === 1) {
-        throw new AppException(ErrorCode.CONFLICT, 'invitations.transition', {
-          id: bad[0].id,
-          from: bad[0].status,
-          to: status,
-        });
+        const args = { id: bad[0].id, from: bad[0].status, to: status };
+        throw new AppException(ErrorCode.CONFLICT, 'invitations.transition', args, [
+          problem(`ids[${index.get(bad[0].id)}]`, 'transition', args),
+        ]);
       }
       if (bad.length) {
-        const order = new Map((raw as string[]).map((v, i) => [v.toLowerCase(), i]));
         throw new AppException(
           ErrorCode.CONFLICT,
           'invitations.transitions',
           { count: bad.length, to: status },
           bad.map((r) =>
-            problem(`ids[${order.get(r.id)}]`, 'transition', { from: r.status, to: status }),
+            problem(`ids[${index.get(r.id)}]`, 'transition', { from: r.status, to: status }),
           ),
         );
       }

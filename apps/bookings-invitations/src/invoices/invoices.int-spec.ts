@@ -178,6 +178,13 @@ describe('BK10 POST /bookings/{id}/invoice-mail', () => {
     const conflict = await t.call('POST', `/bookings/${none.id}/invoice-mail`);
     expect(conflict.status).toBe(409);
     expect(conflict.body.message).toContain(none.id);
+    expect(conflict.body.errors).toEqual([
+      {
+        field: 'invoiceNumber',
+        rule: 'noNumber',
+        message: 'invoiceNumber: the booking has no invoice number',
+      },
+    ]);
     const foreign = await t.call('POST', `/bookings/${theirs.id}/invoice-mail`);
     expect(foreign.status).toBe(404);
     const rows = await t.sql(`SELECT 1 FROM "Mail" WHERE "bookingId" = ANY($1::uuid[])`, [
@@ -280,6 +287,13 @@ describe('BK11 PUT /bookings/{id}/invoice-number', () => {
     const res = await t.call('PUT', `/bookings/${b.id}/invoice-number`, { invoiceNumber: 'EXT-1' });
     expect(res.status).toBe(409);
     expect(res.body.message).toContain('RE-2030-000099');
+    expect(res.body.errors).toEqual([
+      {
+        field: 'invoiceNumber',
+        rule: 'hasNumber',
+        message: 'invoiceNumber: the booking already has the invoice number RE-2030-000099',
+      },
+    ]);
     const [row] = await t.sql(`SELECT "invoiceNumber" FROM "Booking" WHERE id = $1::uuid`, [b.id]);
     expect(row.invoiceNumber).toBe('RE-2030-000099');
   });

@@ -201,7 +201,9 @@ export class InvoicesService {
       const b = await this.bookings.findWithOrderedTickets(ctx.tenantId, bookingId, tx);
       if (!b) throw this.notFound(ctx, id);
       if (!b.invoiceNumber) {
-        throw new AppException(ErrorCode.CONFLICT, 'invoices.conflict.noNumber', { id });
+        throw new AppException(ErrorCode.CONFLICT, 'invoices.conflict.noNumber', { id }, [
+          { field: 'invoiceNumber', rule: 'noNumber', messageKey: 'invoices.problems.noNumber' },
+        ]);
       }
       const lang = invoiceLanguage(b.language);
       const event = await this.copies.invoiceFacts(ctx.tenantId, b.eventId);
@@ -289,10 +291,15 @@ export class InvoicesService {
           if (b.invoiceNumber === number) {
             return { bookingId, invoiceNumber: number, invoiceDate: b.invoiceDate!.toISOString() };
           }
-          throw new AppException(ErrorCode.CONFLICT, 'invoices.conflict.hasNumber', {
-            id,
-            number: b.invoiceNumber,
-          });
+          const args = { id, number: b.invoiceNumber };
+          throw new AppException(ErrorCode.CONFLICT, 'invoices.conflict.hasNumber', args, [
+            {
+              field: 'invoiceNumber',
+              rule: 'hasNumber',
+              args,
+              messageKey: 'invoices.problems.hasNumber',
+            },
+          ]);
         }
         await this.history.add(tx, actorOf(ctx), {
           tenantId: ctx.tenantId,

@@ -211,10 +211,12 @@ export class TicketTypesService {
       if (!current) throw this.notFound(ctx, id);
       const sold = await this.tickets.validOfType(tx, ctx.tenantId, current.id);
       if (sold > 0) {
-        throw new AppException(ErrorCode.CONFLICT, 'tickets.errors.hasTickets', {
-          name: current.name,
-          count: sold,
-        });
+        throw new AppException(
+          ErrorCode.CONFLICT,
+          'tickets.errors.hasTickets',
+          { name: current.name, count: sold },
+          [problem('tickets', 'hasTickets', { count: sold })],
+        );
       }
       await this.repo.delete(tx, ctx.tenantId, current.id);
       return { id: current.id };

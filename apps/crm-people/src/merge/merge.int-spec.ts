@@ -346,7 +346,7 @@ describe('tenant isolation and bad input', () => {
       {
         field: 'sourceIds',
         rule: 'arrayMinSize',
-        message: 'sourceIds must hold at least 1 elements',
+        message: 'sourceIds must hold at least 1 element',
       },
     ]);
     const many = await call({ targetId: T, sourceIds: Array.from({ length: 51 }, randomUUID) });

@@ -122,7 +122,7 @@ describe('P3 POST /people', () => {
   it('translates errors and system list texts by Accept-Language', async () => {
     const de = tenantHeaders(A, { 'Accept-Language': 'de-DE,de;q=0.9' });
     const bad = await call('POST', '/people', { firstname: 'x'.repeat(201) }, de);
-    expect(bad.body.message).toBe('Die Anfrage ist ungültig: 1 Problem(e) gefunden');
+    expect(bad.body.message).toBe('Die Anfrage ist ungültig: 1 Problem gefunden');
     expect(bad.body.errors[0].message).toBe('firstname darf höchstens 200 Zeichen lang sein');
     const good = await call('POST', '/people', { lifecycle: { lifecycleId: PROSPECT } }, de);
     expect(good.body.data.lifecycle.text).toBe('Interessent');

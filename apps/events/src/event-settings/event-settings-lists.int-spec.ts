@@ -301,6 +301,34 @@ describe('ES5 the tenant lists', () => {
       ['data.tiers[1].daysBeforeStart', 'daysTaken'],
     ]);
     expect(decimals.body.errors[0].message).toContain('Nachkommastellen');
+    // a tier's field left out is required, named as such (not "must be a text")
+    for (const lang of ['en', 'de'] as const) {
+      const absent = await t.rest(
+        A,
+        'POST',
+        '/event-settings/cancellation-conditions',
+        { text: 'Broken', data: { tiers: [{ daysBeforeStart: 7, feePercent: 10 }, {}] } },
+        { 'Accept-Language': lang },
+      );
+      expect(absent.status).toBe(400);
+      expect(absent.body.errors).toEqual(
+        [
+          'data.tiers[0].feeFixed',
+          'data.tiers[1].daysBeforeStart',
+          'data.tiers[1].feePercent',
+          'data.tiers[1].feeFixed',
+        ].map((field) => ({
+          field,
+          rule: 'isDefined',
+          message: lang === 'en' ? `${field} is required` : `${field} ist erforderlich`,
+        })),
+      );
+    }
+    const noKey = await t.rest(A, 'POST', '/event-settings/booking-form-field-sets', {
+      text: 'Bad set',
+      data: { fields: [{ label: 'A', type: 'text', required: true }] },
+    });
+    expect(errorsOf(noKey.body)).toEqual([['data.fields[0].key', 'isDefined']]);
     const notForList = await t.rest(A, 'POST', '/event-settings/event-categories', {
       text: 'Workshop',
       data: CONDITION,

@@ -76,6 +76,15 @@ describe('E11 PUT /events/{id}/publication', () => {
       ['venue', 'venueOrOnlineMeeting'],
       ['websiteIds', 'noWebsite'],
     ]);
+    expect(res.body.message).toBe(
+      'The event cannot be published: 4 things are missing (see errors)',
+    );
+    const de = await t.call('PUT', `/events/${e.id}/publication`, { published: true }, t.A, {
+      'Accept-Language': 'de',
+    });
+    expect(de.body.message).toBe(
+      'Die Veranstaltung kann nicht veröffentlicht werden: 4 Angaben fehlen (siehe errors)',
+    );
     expect((await t.call('GET', `/events/${e.id}`)).body.data).toEqual(e);
   });
 
@@ -90,6 +99,9 @@ describe('E11 PUT /events/{id}/publication', () => {
     });
     expect(foreign.status).toBe(409);
     expect(errorsOf(foreign.body)).toEqual([['websiteIds[0]', 'unknownWebsite']]);
+    expect(foreign.body.message).toBe(
+      'The event cannot be published: 1 thing is missing (see errors)',
+    );
     expect(
       (
         await t.call(
@@ -106,7 +118,7 @@ describe('E11 PUT /events/{id}/publication', () => {
       websiteIds: [site, other],
     });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ published: true, sequence: 1 });
+    expect(res.body.data).toMatchObject({ published: true, sequence: 1, status: 'scheduled' });
     expect(res.body.data.websiteIds).toEqual([site, other].sort());
     expect(res.body.data.publishedAt).toMatch(/Z$/);
     const subjects = (await t.outbox(e.id)).map((o) => o.subject);
@@ -125,7 +137,12 @@ describe('E11 PUT /events/{id}/publication', () => {
     expect(list.body.data.map((x: { id: string }) => x.id)).toEqual([e.id]);
 
     const off = await t.call('PUT', `/events/${e.id}/publication`, { published: false });
-    expect(off.body.data).toMatchObject({ published: false, publishedAt: null, sequence: 2 });
+    expect(off.body.data).toMatchObject({
+      published: false,
+      publishedAt: null,
+      sequence: 2,
+      status: 'scheduled',
+    });
     expect(off.body.data.websiteIds).toEqual([site, other].sort());
     const changed = await t.outbox(e.id);
     expect(changed.at(-1)).toMatchObject({
@@ -146,6 +163,42 @@ describe('E11 PUT /events/{id}/publication', () => {
     // publishing again without websiteIds uses the stored ones
     const again = await t.call('PUT', `/events/${e.id}/publication`, { published: true });
     expect(again.body.data).toMatchObject({ published: true, websiteIds: [site] });
+  });
+
+  it('makes a published draft scheduled: CONFIRMED in E8 and the W16 feed (REST and GraphQL)', async () => {
+    const site = await t.website();
+    const e = await t.event(ready());
+    expect(e.status).toBe('draft');
+    const before = await t.call('GET', `/events/${e.id}/ical`);
+    expect(before.text).toContain('STATUS:TENTATIVE');
+    const res = await t.call('PUT', `/events/${e.id}/publication`, {
+      published: true,
+      websiteIds: [site],
+    });
+    expect(res.body.data).toMatchObject({ published: true, status: 'scheduled' });
+    expect((await t.call('GET', `/events/${e.id}`)).body.data.status).toBe('scheduled');
+    const [changed] = (await t.outbox(e.id)).filter(
+      (o) => o.subject === 'events.events.changed' && o.payload.published === true,
+    );
+    expect(changed.payload).toMatchObject({ status: 'scheduled' });
+    expect((await t.call('GET', `/events/${e.id}/ical`)).text).toContain('STATUS:CONFIRMED');
+    const feed = await t.api.rest(
+      'GET',
+      `/websites/public/${site}/events.ics`,
+      undefined,
+      tenantHeaders(t.A),
+    );
+    expect(feed.status).toBe(200);
+    expect(feed.text).toContain(`UID:${e.id}@`);
+    expect(feed.text).toContain('STATUS:CONFIRMED');
+    expect(feed.text).not.toContain('STATUS:TENTATIVE');
+
+    const other = await t.event(ready());
+    const gql = await t.gql(
+      `mutation($id: ID!, $w: [ID!]) { updateEventPublication(id: $id, input: { published: true, websiteIds: $w }) { published status } }`,
+      { id: other.id, w: [site] },
+    );
+    expect(gql.body.data.updateEventPublication).toEqual({ published: true, status: 'scheduled' });
   });
 
   it('keeps a published event publishable on E4, but lets it be cancelled', async () => {
@@ -236,6 +289,9 @@ describe('E11, E12 ask bookings-invitations for the event’s ticket types', () 
     expect(de.status).toBe(409);
     expect(errorsOf(de.body)).toEqual([['ticketTypes', 'noActiveTicketType']]);
     expect(de.body.errors[0].message).toContain('mindestens eine aktive Ticketart');
+    expect(de.body.message).toBe(
+      'Die Veranstaltung kann nicht veröffentlicht werden: 1 Angabe fehlt (siehe errors)',
+    );
     expect((await t.call('GET', `/events/${e.id}`)).body.data).toMatchObject({
       published: false,
       sequence: 0,

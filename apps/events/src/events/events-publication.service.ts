@@ -112,7 +112,8 @@ export class EventsPublicationService {
 
   /**
    * E11: `published: true` runs every check of E12 (409 with the list when one fails), writes
-   * the websites, sets publishedAt and announces events.events.published. `published: false`
+   * the websites, sets publishedAt, makes a draft `scheduled` and announces
+   * events.events.published. `published: false`
    * keeps the websites unless websiteIds are given. Both grow the sequence and write
    * events.events.changed. Publishing asks bookings-invitations for the ticket types before the
    * event is locked (no lock waits on another service); no answer is a 503 naming it.
@@ -141,6 +142,8 @@ export class EventsPublicationService {
       await this.repo.update(tx, ctx.tenantId, current.id, {
         published: input.published,
         publishedAt: input.published ? (current.publishedAt ?? new Date()) : null,
+        // a draft that is published is going to take place: calendars show it confirmed
+        ...(input.published && current.status === 'draft' ? { status: 'scheduled' } : {}),
         sequence: { increment: 1 },
         ...modifiedStamps(ctx),
       });

@@ -148,7 +148,7 @@ export class EventsController {
   @ApiOperation({
     summary: 'E11 Update the publication of an event',
     description:
-      "E11. Body { published, websiteIds? }. Publishing runs every check of E12 and answers 409 with the same errors when one fails; it writes the websites (given ones replace the stored ones; each must be a website of the tenant), sets publishedAt and writes events.events.published. Unpublishing keeps the websites unless websiteIds are given. Both grow the sequence and write events.events.changed. Publishing asks bookings-invitations for the event's ticket types: when it does not answer, 503 naming it (nothing changed).",
+      "E11. Body { published, websiteIds? }. Publishing runs every check of E12 and answers 409 with the same errors when one fails; it writes the websites (given ones replace the stored ones; each must be a website of the tenant), sets publishedAt, makes a draft `scheduled` (it takes place: calendars show it CONFIRMED) and writes events.events.published. Unpublishing keeps the websites unless websiteIds are given, and the status. Both grow the sequence and write events.events.changed. Publishing asks bookings-invitations for the event's ticket types: when it does not answer, 503 naming it (nothing changed).",
   })
   @ApiEnvelope(Event)
   @NOT_FOUND

@@ -467,9 +467,25 @@ describe('GraphQL', () => {
     const id = created.body.data.createEvent.id;
     const read = await t.gql(`query($id: ID!) { event(id: $id) { ${FIELDS} } }`, { id });
     expect(read.body.data.event).toMatchObject({ title: 'GQL', venue: { city: 'Hamburg' } });
-    expect(
-      (await t.gql(`query($id: ID!) { event(id: $id) { id } }`, { id }, t.B)).body.data.event,
-    ).toBeNull();
+    // unknown, another tenant's or malformed: NOT_FOUND like booking(id) and website(id)
+    for (const [asked, tenant] of [
+      [id, t.B],
+      [randomUUID(), t.A],
+      ['not-a-uuid', t.A],
+    ] as const) {
+      const missing = await t.gql(
+        `query($id: ID!) { event(id: $id) { id } }`,
+        { id: asked },
+        tenant,
+      );
+      expect(missing.body.data).toBeNull();
+      expect(missing.body.errors).toHaveLength(1);
+      expect(missing.body.errors[0].extensions).toMatchObject({
+        code: 'NOT_FOUND',
+        statusCode: 404,
+      });
+      expect(missing.body.errors[0].message).toContain(asked);
+    }
     const updated = await t.gql(
       `mutation($id: ID!, $input: EventInput!) { updateEvent(id: $id, input: $input) { ${FIELDS} } }`,
       { id, input: { title: 'GQL 2' } },

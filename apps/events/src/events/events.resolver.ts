@@ -26,9 +26,11 @@ export class EventsResolver {
     private readonly publication: EventsPublicationService,
   ) {}
 
-  @Query(() => Event, { nullable: true, description: 'E2 An event by id (null when unknown)' })
-  async event(@Ctx() ctx: RequestContext, @Args('id', { type: () => ID }) id: string) {
-    return (await this.service.getMany(ctx, [id]))[0];
+  @Query(() => Event, {
+    description: 'E2 An event by id (unknown: NOT_FOUND, as REST answers 404)',
+  })
+  event(@Ctx() ctx: RequestContext, @Args('id', { type: () => ID }) id: string) {
+    return this.service.get(ctx, id);
   }
 
   @Query(() => EventPage, {
@@ -96,7 +98,7 @@ export class EventsResolver {
 
   @Mutation(() => Event, {
     description:
-      'E11 Publish or unpublish an event (an event that is not publishable: CONFLICT with the errors)',
+      'E11 Publish or unpublish an event (an event that is not publishable: CONFLICT with the errors); publishing a draft makes it scheduled',
   })
   updateEventPublication(
     @Ctx() ctx: RequestContext,

@@ -1,4 +1,4 @@
-import { Directive, Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import { Directive, Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JSONObject } from '../../common/json-object.scalar';
 
@@ -215,7 +215,9 @@ export class BookingDeleted {
 @ObjectType()
 export class CancellationTierView {
   @ApiProperty() @Field(() => Int) daysBeforeStart!: number;
-  @ApiProperty({ example: '50.00' }) @Field() feePercent!: string;
+  @ApiProperty({ type: Number, example: 50, description: 'Percent of the total, as given' })
+  @Field(() => Float)
+  feePercent!: number;
   @ApiProperty({ example: '5.00' }) @Field() feeFixed!: string;
 
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true })

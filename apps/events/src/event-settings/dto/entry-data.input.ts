@@ -6,6 +6,7 @@ import {
   ArrayMinSize,
   IsArray,
   IsBoolean,
+  IsDefined,
   IsIn,
   IsInt,
   IsNotEmpty,
@@ -21,7 +22,8 @@ import {
 
 // The structured `data` of the entries of booking-form-field-sets and cancellation-conditions
 // (EventSettingsEntry.data), checked with class-validator: a 400 names the field, e.g.
-// `data.fields[2].type`. The rules class-validator cannot say (keys unique in a set, options
+// `data.fields[2].type`; a field left out is `isDefined` ("is required", not "must be a text").
+// The rules class-validator cannot say (keys unique in a set, options
 // only for select, distinct daysBeforeStart) are in entry-data.rules.ts.
 
 export const FIELD_TYPES = [
@@ -50,6 +52,7 @@ export const AMOUNT_PATTERN = /^\d{1,10}(?:\.\d{1,2})?$/;
 export class BookingFormField {
   @ApiProperty({ maxLength: 64, example: 'dietary-needs', description: 'Slug, unique in the set' })
   @Field()
+  @IsDefined()
   @IsString()
   @MaxLength(64)
   @Matches(FIELD_KEY_PATTERN)
@@ -57,6 +60,7 @@ export class BookingFormField {
 
   @ApiProperty({ maxLength: 200, example: 'Dietary needs' })
   @Field()
+  @IsDefined()
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
@@ -64,11 +68,13 @@ export class BookingFormField {
 
   @ApiProperty({ enum: FIELD_TYPES })
   @Field(() => String, { description: FIELD_TYPES.join(', ') })
+  @IsDefined()
   @IsIn(FIELD_TYPES)
   type!: BookingFormFieldType;
 
   @ApiProperty()
   @Field()
+  @IsDefined()
   @IsBoolean()
   required!: boolean;
 
@@ -116,6 +122,7 @@ export class BookingFormFieldSetData {
 export class CancellationTier {
   @ApiProperty({ minimum: 0, maximum: DAYS_MAX, example: 14 })
   @Field(() => Int)
+  @IsDefined()
   @IsInt()
   @Min(0)
   @Max(DAYS_MAX)
@@ -123,6 +130,7 @@ export class CancellationTier {
 
   @ApiProperty({ minimum: 0, maximum: 100, example: 50, description: 'Up to 2 decimals' })
   @Field(() => Float)
+  @IsDefined()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
   @Max(100)
@@ -130,6 +138,7 @@ export class CancellationTier {
 
   @ApiProperty({ example: '5.00', description: 'Decimal string >= 0, up to 2 decimals' })
   @Field()
+  @IsDefined()
   @IsString()
   @Matches(AMOUNT_PATTERN)
   feeFixed!: string;

@@ -122,6 +122,19 @@ describe('eventsCalendar', () => {
     expect(events[1].component.getFirstPropertyValue('status')).toBe('CANCELLED');
   });
 
+  it('is TENTATIVE only for an unpublished draft: published or scheduled is CONFIRMED', () => {
+    const statusOf = (over: Partial<EventRecord>) =>
+      parse(
+        eventsCalendar([record(over)], { uidHost: 'h', name: 'n' }),
+      ).events[0].component.getFirstPropertyValue('status');
+    expect(statusOf({ status: 'draft', published: false })).toBe('TENTATIVE');
+    // a draft published before publishing made it scheduled: subscribers must not see it tentative
+    expect(statusOf({ status: 'draft', published: true })).toBe('CONFIRMED');
+    expect(statusOf({ status: 'scheduled', published: false })).toBe('CONFIRMED');
+    expect(statusOf({ status: 'completed', published: true })).toBe('CONFIRMED');
+    expect(statusOf({ status: 'cancelled', published: true })).toBe('CANCELLED');
+  });
+
   it('leaves the meeting link out of a public feed', () => {
     const online = record({
       venue: null,

@@ -60,10 +60,11 @@ export function eventsCalendar(records: EventRecord[], opts: IcalOptions): strin
       organizer: contact?.email
         ? { name: organizerName || contact.email, email: contact.email }
         : undefined,
+      // only an unpublished draft is tentative: what is published takes place unless cancelled
       status:
         r.status === 'cancelled'
           ? ICalEventStatus.CANCELLED
-          : r.status === 'draft'
+          : r.status === 'draft' && !r.published
             ? ICalEventStatus.TENTATIVE
             : ICalEventStatus.CONFIRMED,
     });
