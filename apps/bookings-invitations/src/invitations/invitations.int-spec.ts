@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { randomUUID } from 'node:crypto';
 import { Subjects } from '@crm/messaging';
 import type { TicketTestKit } from '../ticket-types/test/ticket-test-kit';
+import { fieldOfHeader } from './import-file';
 import { copiedEvent, PeopleStandIn, startInvitationKit } from './test/invitation-test-kit';
 
 // IN1-IN12, IN15-IN17 against the real service, database and its own NATS, with stand-ins for
@@ -569,6 +570,55 @@ describe('IN15 export', () => {
 
     const bad = await t.call('GET', `/invitations/export?eventId=${eventId}&format=pdf`);
     expect(bad.status).toBe(400);
+  });
+
+  it('answers Accept-Language de with German headers and `;` (CSV) and German headers (XLSX) that an import reads back', async () => {
+    const eventId = await copiedEvent(t, t.A);
+    await invite(eventId, { email: 'jo@x.org', firstname: '=Jörg', lastname: 'Ölmann' }, t.A);
+    const de = { 'Accept-Language': 'de' };
+    const csv = await t.call(
+      'GET',
+      `/invitations/export?eventId=${eventId}&format=csv`,
+      undefined,
+      t.A,
+      de,
+    );
+    expect(csv.status).toBe(200);
+    expect(csv.text.startsWith('\uFEFF')).toBe(true);
+    const lines = csv.text.slice(1).trim().split(/\r?\n/);
+    expect(lines[0]).toBe(
+      'ID;E-Mail;Vorname;Nachname;Sprache;Status;Person-ID;Buchungs-ID;Gesendet am;' +
+        'Beantwortet am;Erstellt am',
+    );
+    const cells = lines[1].split(';');
+    expect(cells.slice(1, 4)).toEqual(['jo@x.org', `'=Jörg`, 'Ölmann']);
+
+    const xlsx = await t.call(
+      'GET',
+      `/invitations/export?eventId=${eventId}&format=xlsx`,
+      undefined,
+      t.A,
+      de,
+    );
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.bytes as unknown as ArrayBuffer);
+    const header = book.worksheets[0].getRow(1).values as unknown[];
+    expect(header.slice(1, 4)).toEqual(['ID', 'E-Mail', 'Vorname']);
+
+    // the import (IN13/IN14) reads the German header names back
+    expect(lines[0].split(';').map(fieldOfHeader)).toEqual([
+      null,
+      'email',
+      'firstname',
+      'lastname',
+      'language',
+      null,
+      'personId',
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 });
 

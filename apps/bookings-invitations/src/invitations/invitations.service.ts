@@ -33,6 +33,8 @@ import type {
   InvitationValidation,
   PublicInvitation,
 } from './dto/invitation.output';
+import { exportHeaders, exportLocale } from '../common/export-locale';
+import { EXPORT_COLUMNS, ExportStyle } from './invitation-export';
 import { toInvitation, toPublicInvitation } from './invitation.mapper';
 import {
   INVITATION_SORT_FIELDS,
@@ -96,6 +98,12 @@ export class InvitationsService {
   }
 
   view = (row: InvitationRow): Invitation => toInvitation(row, this.urlTemplate);
+
+  /** IN15 in the caller's language: header names and, in CSV, the separator. */
+  exportStyle(ctx: RequestContext): ExportStyle {
+    const locale = exportLocale(ctx.language);
+    return { locale, headers: exportHeaders(this.i18n, 'invitations', EXPORT_COLUMNS, locale) };
+  }
 
   notFound(ctx: RequestContext, id: string): AppException {
     const resource = this.i18n.t('invitations.resource.invitation', { lang: ctx.language });
