@@ -435,6 +435,49 @@ describe('IN2 with a booking', () => {
 });
 
 describe('IN9-IN11, IN17 mails', () => {
+  it('links to the portal of the invitation’s website (IN3/IN4 publicUrl, the mail’s accept and reject links); without a website to PUBLIC_INVITATION_URL', async () => {
+    const websiteId = randomUUID();
+    const portal = 'https://portal.example.org/einladung/{token}';
+    const eventId = await copiedEvent(t, t.A, {
+      websiteIds: [websiteId],
+      websites: [{ id: websiteId.toUpperCase(), invitationLink: portal }],
+    });
+    const onSite = await invite(eventId, { websiteId, language: 'de' });
+    const noSite = await invite(eventId, {});
+    const link = `https://portal.example.org/einladung/${onSite.token}`;
+    const read = await t.call('GET', `/invitations/${onSite.id}`);
+    expect(read.body.data.publicUrl).toBe(link);
+    const list = await t.call('GET', `/invitations?eventId=${eventId}`);
+    const urls = Object.fromEntries(
+      list.body.data.map((i: { id: string; publicUrl: string }) => [i.id, i.publicUrl]),
+    );
+    expect(urls).toEqual({
+      [onSite.id]: link,
+      [noSite.id]: `http://localhost:3000/v1/crm/invitations/public/${noSite.token}`,
+    });
+
+    expect((await t.call('POST', '/invitations/mails', { ids: [onSite.id] })).status).toBe(202);
+    const [mail] = await t.sql<{ text: string }>(
+      `SELECT text FROM "Mail" WHERE "invitationId" = $1`,
+      [onSite.id],
+    );
+    expect(mail.text).toContain(`${link}?action=accept`);
+    expect(mail.text).toContain(`${link}?action=reject`);
+    expect(mail.text).not.toContain('/v1/crm/');
+
+    // a snapshot without `websites` (an older producer) keeps the links; a newer one replaces them
+    await t.snapshot(t.A, eventId, { sequence: 2, websiteIds: [websiteId] });
+    expect((await t.call('GET', `/invitations/${onSite.id}`)).body.data.publicUrl).toBe(link);
+    await t.snapshot(t.A, eventId, {
+      sequence: 3,
+      websiteIds: [websiteId],
+      websites: [{ id: websiteId, invitationLink: 'https://new.example.org/i/{token}?x=1' }],
+    });
+    expect((await t.call('GET', `/invitations/${onSite.id}`)).body.data.publicUrl).toBe(
+      `https://new.example.org/i/${onSite.token}?x=1`,
+    );
+  });
+
   it('queues the invitation mail in the invitee’s language and marks it sent', async () => {
     const eventId = await copiedEvent(t, t.A, {
       title: 'Sommerfest',
