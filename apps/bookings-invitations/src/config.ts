@@ -133,9 +133,11 @@ export class BookingsInvitationsConfig extends FileStorageConfig {
   MAIL_WORKER_NICE: number = 0;
 
   /**
-   * The public link of an invitation (IN9 mails, IN3/IN4 `publicUrl`): `{token}` is replaced by
-   * the invitation's token. A portal page at this address shows it (IN1) and offers accept
-   * (`?action=accept`: a booking with the token) and reject (`?action=reject`: IN2).
+   * The public link (IN9 mails, IN3/IN4 `publicUrl`) of an invitation WITHOUT a website: `{token}`
+   * is replaced by the invitation's token. An invitation with a website links to that website's
+   * invitation link (a portal page; events service, carried in the event's snapshot). A portal
+   * page at this address shows it (IN1) and offers accept (`?action=accept`: a booking with the
+   * token) and reject (`?action=reject`: IN2).
    */
   @IsString()
   @IsNotEmpty()

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { AppException } from '@crm/errors';
+import { SUPPORTED_LANGUAGES } from '@crm/i18n';
 import {
   addOutboxEvents,
   BookingCreatedEvent,
@@ -351,6 +352,11 @@ export class BookingBatchWriter {
       }
       used.add(inv!.id);
       taken.set(b.bookingId, { id: inv!.id, personId: inv!.personId });
+      // The invitee's language wins over the visitor's Accept-Language: the organiser chose it
+      // (and wrote the invitation in it), so the booking, its mails and touchpoints follow it.
+      if ((SUPPORTED_LANGUAGES as readonly string[]).includes(inv!.language)) {
+        b.language = inv!.language;
+      }
     });
     return taken;
   }

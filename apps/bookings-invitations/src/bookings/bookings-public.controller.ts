@@ -41,7 +41,8 @@ const BK1_RULES =
   '(tickets[i].ticketTypeId/soldOut) or the event (eventId/capacityReached), and nothing is ' +
   'written. A booking with a gross total above 0 gets the next invoice number of the tenant and ' +
   'year (the booking day in the event’s zone), e.g. 2026-000042, gap-free; payment status ' +
-  '`open` (a free booking: `paid`). A confirmation mail to the booker (in the Accept-Language) ' +
+  '`open` (a free booking: `paid`). A confirmation mail to the booker (in the booking’s ' +
+  'language: the invitation’s with `invitationToken`, else the Accept-Language) ' +
   'with the invoice and one ticket per participant attached is queued.\n\n' +
   '`Idempotency-Key` (1-200 characters): a retried request with the same key and the same body ' +
   'answers the first booking again (201, header `Idempotent-Replayed: true`); the same key with ' +

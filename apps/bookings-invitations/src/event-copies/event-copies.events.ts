@@ -21,6 +21,7 @@ export class EventCopiesEvents {
       ...event,
       eventId: event.eventId.toLowerCase(),
       websiteIds: lower(event.websiteIds).sort(),
+      websites: event.websites?.map((w) => ({ ...w, id: w.id.toLowerCase() })),
     });
     if (!applied) {
       this.logger.debug(`event ${event.eventId}: snapshot ${event.sequence} is not newer, dropped`);

@@ -19,6 +19,20 @@ export class EventCopiesRepository {
    * Whether the event is deleted here, holding its copy (if any) against a concurrent deletion
    * until the transaction ends: the deletion waits, then removes what this transaction wrote.
    */
+  /** The websites' invitation links of the tenant's copies of `eventIds`: event id -> links. */
+  async websiteLinksOf(
+    tenantId: string,
+    eventIds: string[],
+    db: Tx = this.prisma,
+  ): Promise<Map<string, unknown>> {
+    if (!eventIds.length) return new Map();
+    const rows = await db.eventCopy.findMany({
+      where: { tenantId, eventId: { in: eventIds } },
+      select: { eventId: true, websiteLinks: true },
+    });
+    return new Map(rows.map((r) => [r.eventId, r.websiteLinks]));
+  }
+
   /** What an invoice says of the event (null: no copy). */
   invoiceFacts(tenantId: string, eventId: string) {
     return this.prisma.eventCopy.findUnique({
@@ -57,12 +71,16 @@ export class EventCopiesRepository {
     const hasDeadline = e.paymentDeadlineHours !== undefined;
     const hasReminder = e.paymentReminderHours !== undefined;
     const hasMax = e.maxTicketsPerBuyer !== undefined;
+    const hasLinks = e.websites !== undefined;
+    const links = hasLinks
+      ? JSON.stringify(Object.fromEntries(e.websites!.map((w) => [w.id, w.invitationLink])))
+      : null;
     const n = await tx.$executeRaw`
       INSERT INTO "EventCopy" ("tenantId", "eventId", sequence, title, "startsAt", "endsAt",
         "timeZone", capacity, published, status, "taxRateId", "cancellationTiers",
         "bookingFormFieldSetId", "bookingFormFields", "websiteIds", "holdMinutes",
-        "paymentDeadlineHours", "paymentReminderHours", "maxTicketsPerBuyer", deleted,
-        "dateModified")
+        "paymentDeadlineHours", "paymentReminderHours", "maxTicketsPerBuyer", "websiteLinks",
+        deleted, "dateModified")
       VALUES (${e.tenantId}, ${e.eventId}::uuid, ${e.sequence}, ${e.title},
         ${e.startsAt ? new Date(e.startsAt) : null}, ${e.endsAt ? new Date(e.endsAt) : null},
         ${e.timeZone}, ${e.capacity ?? null}, ${e.published}, ${e.status}, ${e.taxRateId ?? null},
@@ -70,7 +88,8 @@ export class EventCopiesRepository {
         ${e.bookingFormFieldSetId ?? null}::uuid, ${fields}::jsonb, ${e.websiteIds}::uuid[],
         -- 15: the column's default, for a snapshot without it
         coalesce(${hold}::int, 15), ${e.paymentDeadlineHours ?? null}::int,
-        ${e.paymentReminderHours ?? null}::int, ${e.maxTicketsPerBuyer ?? null}::int, false, now())
+        ${e.paymentReminderHours ?? null}::int, ${e.maxTicketsPerBuyer ?? null}::int,
+        ${links}::jsonb, false, now())
       ON CONFLICT ("tenantId", "eventId") DO UPDATE SET
         sequence = excluded.sequence, title = excluded.title, "startsAt" = excluded."startsAt",
         "endsAt" = excluded."endsAt", "timeZone" = excluded."timeZone",
@@ -88,6 +107,8 @@ export class EventCopiesRepository {
           ELSE "EventCopy"."paymentReminderHours" END,
         "maxTicketsPerBuyer" = CASE WHEN ${hasMax} THEN excluded."maxTicketsPerBuyer"
           ELSE "EventCopy"."maxTicketsPerBuyer" END,
+        "websiteLinks" = CASE WHEN ${hasLinks} THEN excluded."websiteLinks"
+          ELSE "EventCopy"."websiteLinks" END,
         "dateModified" = now()
       WHERE excluded.sequence > "EventCopy".sequence AND NOT "EventCopy".deleted`;
     return n > 0;

@@ -42,7 +42,6 @@ import {
   TicketVerification,
 } from './dto/event-ticket.output';
 import { EventTicketsService, MAX_JSON_BYTES } from './event-tickets.service';
-import { csvStream, xlsxStream } from './ticket-export';
 import { CODE_FORMAT } from './ticket-codes.service';
 import { pdfOfTicket } from './ticket-pdf.renderer';
 
@@ -111,12 +110,15 @@ export class EventTicketsController {
   @ApiOperation({
     summary: 'ET11 Export an event’s tickets (CSV or XLSX)',
     description:
-      'ET11 `format` csv (default; UTF-8 with BOM, comma separated, header row) or xlsx. Streamed ' +
+      'ET11 `format` csv (default; UTF-8 with BOM, header row) or xlsx. Streamed ' +
       'in keyset pages of 1000: every ticket of the event, whatever their number. Columns: ' +
       'ticketId, bookingId, ticketTypeId, ticketType, status, firstname, lastname, email, ' +
       'priceGross, currency, bookerFirstname, bookerLastname, bookerEmail, checkedInAt, ' +
       'checkInLocation, revokedAt, dateCreated, code. CSV text cells starting with = + - @ get a ' +
-      "leading ' (no formula runs in a spreadsheet). Unknown or foreign event: 404 (JSON).",
+      "leading ' (no formula runs in a spreadsheet). `Accept-Language: de`: German header names " +
+      '(Ticket-ID, Vorname, Preis brutto, ...) and, in CSV, `;` as separator and a decimal comma ' +
+      '(`49,00`); English: the column names above, `,` and `49.00`. XLSX: priceGross is a number ' +
+      'cell. Dates are ISO 8601 in UTC in both. Unknown or foreign event: 404 (JSON).',
   })
   @ApiProduces('text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
   @ApiOkResponse({ description: 'The file (attachment)' })
@@ -124,15 +126,16 @@ export class EventTicketsController {
     @Ctx() ctx: RequestContext,
     @Query() query: TicketExportQuery,
   ): Promise<StreamableFile> {
-    const rows = await this.tickets.exportRows(ctx, query.eventId);
+    const xlsx = query.format === 'xlsx';
+    const file = await this.tickets.exportFile(ctx, query.eventId, xlsx ? 'xlsx' : 'csv');
     const name = `tickets-${query.eventId.toLowerCase()}`;
-    if (query.format === 'xlsx') {
-      return new StreamableFile(xlsxStream(rows, 'Tickets'), {
+    if (xlsx) {
+      return new StreamableFile(file, {
         type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
         disposition: `attachment; filename="${name}.xlsx"`,
       });
     }
-    return new StreamableFile(csvStream(rows), {
+    return new StreamableFile(file, {
       type: 'text/csv; charset=utf-8',
       disposition: `attachment; filename="${name}.csv"`,
     });

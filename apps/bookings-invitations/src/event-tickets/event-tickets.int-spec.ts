@@ -842,6 +842,55 @@ describe('ET11 export', () => {
     expect(row.firstname).toBe(`'=HYPERLINK("x")`);
     expect(row.lastname).toBe(`'+1`);
   });
+
+  it('answers Accept-Language de with German headers, `;` and a decimal comma (CSV) and German headers with number cells (XLSX)', async () => {
+    const ev = await ticketedEvent(t, t.A);
+    await book(t, t.A, ev, [{ firstname: '=Jörg', lastname: 'Ölmann', email: null }]);
+    const de = { 'Accept-Language': 'de' };
+    const path = `/event-tickets/export?eventId=${ev.eventId}`;
+    const csv = await t.call('GET', `${path}&format=csv`, undefined, t.A, de);
+    expect(csv.status).toBe(200);
+    expect(csv.text.startsWith('\uFEFF')).toBe(true);
+    const [head] = csv.text.slice(1).split(/\r?\n/);
+    expect(head.split(';').slice(0, 9)).toEqual([
+      'Ticket-ID',
+      'Buchungs-ID',
+      'Ticketart-ID',
+      'Ticketart',
+      'Status',
+      'Vorname',
+      'Nachname',
+      'E-Mail',
+      'Preis brutto',
+    ]);
+    const [row] = parse(csv.text.slice(1), { columns: true, delimiter: ';' }) as Record<
+      string,
+      string
+    >[];
+    expect(row['Preis brutto']).toBe('119,00');
+    expect(row['Vorname']).toBe(`'=Jörg`);
+    expect(row['Nachname']).toBe('Ölmann');
+    expect(row['Währung']).toBe('EUR');
+
+    // English stays as it was: column keys, `,` and `119.00`
+    const en = await t.call('GET', `${path}&format=csv`, undefined, t.A, {
+      'Accept-Language': 'en',
+    });
+    const [enRow] = parse(en.text.replace(/^\uFEFF/, ''), { columns: true }) as Record<
+      string,
+      string
+    >[];
+    expect(enRow.priceGross).toBe('119.00');
+
+    const xlsx = await t.call('GET', `${path}&format=xlsx`, undefined, t.A, de);
+    expect(xlsx.status).toBe(200);
+    const book_ = new ExcelJS.Workbook();
+    await book_.xlsx.load(xlsx.bytes as unknown as ArrayBuffer);
+    const sheet = book_.worksheets[0];
+    expect(sheet.getRow(1).getCell(1).value).toBe('Ticket-ID');
+    expect(sheet.getRow(1).getCell(9).value).toBe('Preis brutto');
+    expect(sheet.getRow(2).getCell(9).value).toBe(119);
+  });
 });
 
 describe('GraphQL', () => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { I18nService } from 'nestjs-i18n';
+import type { Readable } from 'node:stream';
 import { Paged, paged } from '@crm/envelope';
 import {
   AppException,
@@ -45,7 +46,15 @@ import {
   TicketFilter,
   TicketRecord,
 } from './event-tickets.repository';
-import { cellsOf, EXPORT_PAGE, ExportCells } from './ticket-export';
+import { exportHeaders, exportLocale } from '../common/export-locale';
+import {
+  cellsOf,
+  csvStream,
+  EXPORT_COLUMNS,
+  EXPORT_PAGE,
+  ExportCells,
+  xlsxStream,
+} from './ticket-export';
 import { CODE_FORMAT, TicketCodes } from './ticket-codes.service';
 import type { SigningKey } from '../ticket-codes/signing-keys';
 import { validUntilOf } from '../ticket-codes/ticket-code';
@@ -613,6 +622,20 @@ export class EventTicketsService {
       ticket.timeZone,
       ctx.language,
     );
+  }
+
+  /** ET11 as a file in the caller's language (header names; CSV separator and decimal mark). */
+  async exportFile(
+    ctx: RequestContext,
+    eventId: string,
+    format: 'csv' | 'xlsx',
+  ): Promise<Readable> {
+    const rows = await this.exportRows(ctx, eventId);
+    const locale = exportLocale(ctx.language);
+    const headers = exportHeaders(this.i18n, 'eventTickets', EXPORT_COLUMNS, locale);
+    return format === 'xlsx'
+      ? xlsxStream(rows, 'Tickets', headers)
+      : csvStream(rows, locale, headers);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { exportLocale } from '../common/export-locale';
 import { csvStream, defuse, EXPORT_COLUMNS, ExportCells } from './ticket-export';
 import { eventWhen } from './ticket-pdf';
 
@@ -29,12 +30,37 @@ describe('ticket export', () => {
   });
 
   it('writes a BOM, the header and every row, formulas defused', async () => {
-    const out = await text(csvStream(rowsOf(3)));
+    const out = await text(csvStream(rowsOf(3), exportLocale('en')));
     expect(out.startsWith('\uFEFF')).toBe(true);
     const lines = out.slice(1).trim().split('\n');
     expect(lines[0]).toBe(EXPORT_COLUMNS.join(','));
     expect(lines).toHaveLength(4);
     expect(lines[1]).toContain(`'=SUM(A1)`);
+  });
+
+  it('writes German CSV with `;`, a decimal comma and the given headers; English keeps `,` and `.`', async () => {
+    async function* priced(): AsyncIterable<ExportCells> {
+      const cells = Object.fromEntries(EXPORT_COLUMNS.map((c) => [c, ''])) as ExportCells;
+      yield {
+        ...cells,
+        ticketId: 't1',
+        firstname: '=1+1',
+        lastname: 'Müller',
+        priceGross: '49.00',
+      };
+    }
+    const headers = EXPORT_COLUMNS.map((c) => `H-${c}`);
+    const de = await text(csvStream(priced(), exportLocale('de'), headers));
+    expect(de.startsWith('\uFEFF')).toBe(true);
+    const [head, row] = de.slice(1).trim().split('\n');
+    expect(head).toBe(headers.join(';'));
+    const cells = row.split(';');
+    expect(cells[EXPORT_COLUMNS.indexOf('priceGross')]).toBe('49,00');
+    expect(cells[EXPORT_COLUMNS.indexOf('firstname')]).toBe(`'=1+1`);
+    expect(cells[EXPORT_COLUMNS.indexOf('lastname')]).toBe('Müller');
+    const en = await text(csvStream(priced(), exportLocale('en')));
+    const enCells = en.slice(1).trim().split('\n')[1].split(',');
+    expect(enCells[EXPORT_COLUMNS.indexOf('priceGross')]).toBe('49.00');
   });
 });
 

@@ -2,6 +2,7 @@ import { stringify } from 'csv-stringify';
 import ExcelJS from 'exceljs';
 import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
+import type { ExportLocale } from '../common/export-locale';
 import type { ExportRow } from './event-tickets.repository';
 
 /** Rows read per keyset page: every row arrives, memory stays flat. */
@@ -29,6 +30,9 @@ export const EXPORT_COLUMNS = [
 ] as const;
 
 export type ExportCells = Record<(typeof EXPORT_COLUMNS)[number], string>;
+
+/** Columns holding a decimal number (as text, `49.00`): written the locale's way, numbers in XLSX. */
+export const DECIMAL_COLUMNS: ReadonlySet<string> = new Set(['priceGross']);
 
 export function cellsOf(r: ExportRow, code: string | null): ExportCells {
   return {
@@ -59,15 +63,27 @@ export function cellsOf(r: ExportRow, code: string | null): ExportCells {
  */
 export const defuse = (v: string) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
 
-/** CSV (UTF-8 with BOM, so spreadsheet programs read umlauts), header row first. */
-export function csvStream(rows: AsyncIterable<ExportCells>): Readable {
-  const csv = stringify({ header: true, columns: [...EXPORT_COLUMNS], bom: true });
+/**
+ * CSV (UTF-8 with BOM, so spreadsheet programs read umlauts), header row first, in the locale:
+ * its separator, decimal mark and header names (`headers`, in EXPORT_COLUMNS' order).
+ */
+export function csvStream(
+  rows: AsyncIterable<ExportCells>,
+  locale: ExportLocale,
+  headers: readonly string[] = EXPORT_COLUMNS,
+): Readable {
+  const csv = stringify({
+    header: true,
+    columns: EXPORT_COLUMNS.map((key, i) => ({ key, header: headers[i] })),
+    delimiter: locale.delimiter,
+    bom: true,
+  });
+  const cell = (k: string, v: string) =>
+    k === 'code' ? v : defuse(DECIMAL_COLUMNS.has(k) && v ? locale.decimal(v) : v);
   void (async () => {
     try {
       for await (const r of rows) {
-        const defused = Object.fromEntries(
-          Object.entries(r).map(([k, v]) => [k, k === 'code' ? v : defuse(v)]),
-        );
+        const defused = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, cell(k, v)]));
         if (!csv.write(defused)) await Promise.race([once(csv, 'drain'), once(csv, 'close')]);
         if (csv.destroyed) return; // the client went away: stop reading pages
       }
@@ -79,20 +95,33 @@ export function csvStream(rows: AsyncIterable<ExportCells>): Readable {
   return csv;
 }
 
-/** XLSX written row by row (exceljs' streaming WorkbookWriter): no workbook in memory. */
-export function xlsxStream(rows: AsyncIterable<ExportCells>, sheetName: string): Readable {
+/**
+ * XLSX written row by row (exceljs' streaming WorkbookWriter): no workbook in memory. Header
+ * names in the caller's language; decimal columns are number cells (shown with two decimals),
+ * which the spreadsheet program displays in its own locale.
+ */
+export function xlsxStream(
+  rows: AsyncIterable<ExportCells>,
+  sheetName: string,
+  headers: readonly string[] = EXPORT_COLUMNS,
+): Readable {
   const out = new PassThrough();
   void (async () => {
     try {
       const book = new ExcelJS.stream.xlsx.WorkbookWriter({
         stream: out,
-        useStyles: false,
+        useStyles: true, // the number format of the decimal columns
         useSharedStrings: false,
       });
       const sheet = book.addWorksheet(sheetName.slice(0, 31) || 'Tickets');
-      sheet.columns = EXPORT_COLUMNS.map((key) => ({ header: key, key, width: 20 }));
+      sheet.columns = EXPORT_COLUMNS.map((key, i) => ({
+        header: headers[i],
+        key,
+        width: 20,
+        ...(DECIMAL_COLUMNS.has(key) ? { style: { numFmt: '0.00' } } : {}),
+      }));
       for await (const r of rows) {
-        sheet.addRow(r).commit();
+        sheet.addRow(numbersIn(r)).commit();
         // a slow client holds the export back instead of the rows piling up in memory
         if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
         if (out.destroyed) return; // the client went away: stop reading pages
@@ -103,5 +132,15 @@ export function xlsxStream(rows: AsyncIterable<ExportCells>, sheetName: string):
       out.destroy(err as Error);
     }
   })();
+  return out;
+}
+
+/** The row with its decimal columns as numbers (an empty cell stays empty). */
+function numbersIn(r: ExportCells): Record<string, string | number> {
+  const out: Record<string, string | number> = { ...r };
+  for (const k of DECIMAL_COLUMNS) {
+    const v = out[k] as string;
+    if (v !== '' && Number.isFinite(Number(v))) out[k] = Number(v);
+  }
   return out;
 }

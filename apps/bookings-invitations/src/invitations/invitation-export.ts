@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify';
 import ExcelJS from 'exceljs';
 import { PassThrough, Readable } from 'node:stream';
+import type { ExportLocale } from '../common/export-locale';
 import type { InvitationRow, InvitationsRepository } from './invitations.repository';
 
 /** Rows per keyset page of an export. */
@@ -48,13 +49,29 @@ async function* allRows(
   }
 }
 
-/** IN15 as CSV (UTF-8 with BOM, so Excel reads the umlauts; `,`), streamed. */
+/** What an export is written as: the caller's locale and the header names in its language. */
+export interface ExportStyle {
+  locale: ExportLocale;
+  /** In EXPORT_COLUMNS' order. */
+  headers: readonly string[];
+}
+
+/**
+ * IN15 as CSV (UTF-8 with BOM, so Excel reads the umlauts; `,`, or `;` for German), streamed.
+ * The columns hold no decimal numbers.
+ */
 export function csvExport(
   repo: InvitationsRepository,
   tenantId: string,
   eventId: string,
+  { locale, headers }: ExportStyle,
 ): Readable {
-  const out = stringify({ header: true, columns: [...EXPORT_COLUMNS], bom: true });
+  const out = stringify({
+    header: true,
+    columns: EXPORT_COLUMNS.map((key, i) => ({ key, header: headers[i] })),
+    delimiter: locale.delimiter,
+    bom: true,
+  });
   void (async () => {
     try {
       for await (const r of allRows(repo, tenantId, eventId)) {
@@ -73,11 +90,12 @@ export function xlsxExport(
   repo: InvitationsRepository,
   tenantId: string,
   eventId: string,
+  { headers }: ExportStyle,
 ): Readable {
   const out = new PassThrough();
   const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false });
   const sheet = book.addWorksheet('Invitations');
-  sheet.columns = EXPORT_COLUMNS.map((c) => ({ header: c, key: c }));
+  sheet.columns = EXPORT_COLUMNS.map((c, i) => ({ header: headers[i], key: c }));
   void (async () => {
     try {
       for await (const r of allRows(repo, tenantId, eventId)) sheet.addRow(cells(r)).commit();

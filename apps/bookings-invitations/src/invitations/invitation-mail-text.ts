@@ -9,11 +9,28 @@ export interface MailEvent {
   title: string;
   startsAt: Date | null;
   timeZone: string;
+  /** The event copy's `websiteLinks`: website id -> its invitation link with `{token}`. */
+  websiteLinks: unknown;
 }
 
-/** The public link of an invitation: `{token}` of the configured address replaced. */
+/** The public link of an invitation: `{token}` of the template replaced. */
 export const publicLink = (template: string, token: string) =>
   template.split('{token}').join(encodeURIComponent(token));
+
+/**
+ * The link template of an invitation: its website's invitation link (a portal page, from the
+ * event's copy, `websiteLinks`), else `fallback` (PUBLIC_INVITATION_URL): for an invitation
+ * without a website, or one whose website the copy does not know (no longer the event's).
+ */
+export function linkTemplateOf(
+  row: Pick<InvitationRow, 'websiteId'>,
+  websiteLinks: unknown,
+  fallback: string,
+): string {
+  if (!row.websiteId || !websiteLinks || typeof websiteLinks !== 'object') return fallback;
+  const link = (websiteLinks as Record<string, unknown>)[row.websiteId.toLowerCase()];
+  return typeof link === 'string' && link.includes('{token}') ? link : fallback;
+}
 
 const fullName = (r: Pick<InvitationRow, 'firstname' | 'lastname'>) =>
   [r.firstname, r.lastname].filter((s) => s?.trim()).join(' ') || null;
@@ -28,20 +45,20 @@ export function eventDate(event: MailEvent, language: string): string {
 }
 
 /**
- * IN9, IN10: the invitation mail in the invitee's language. The link opens the invitation (a
- * portal page shows it with IN1); `?action=accept` books with the token (BK1), `?action=reject`
- * declines (IN2).
+ * IN9, IN10: the invitation mail in the invitee's language. The link opens the invitation on the
+ * portal of the invitation's website (linkTemplateOf), which shows it with IN1; the portal serves
+ * `?action=accept` by booking with the token (BK1) and `?action=reject` by IN2.
  */
 export function invitationMail(
   i18n: I18nService,
   row: InvitationRow,
   event: MailEvent,
-  urlTemplate: string,
+  fallbackTemplate: string,
 ): MailDraft {
   const lang = row.language;
   const t = (key: string, args: Record<string, string> = {}) =>
     i18n.t(`invitations.mail.${key}`, { lang, args }) as string;
-  const link = publicLink(urlTemplate, row.token);
+  const link = publicLink(linkTemplateOf(row, event.websiteLinks, fallbackTemplate), row.token);
   const joiner = link.includes('?') ? '&' : '?';
   const name = fullName(row);
   const text = [

@@ -83,6 +83,7 @@ export class InvitationMailsService {
         title: copy.title,
         startsAt: copy.startsAt,
         timeZone: copy.timeZone,
+        websiteLinks: copy.websiteLinks,
       });
     }
     return out;

@@ -5,6 +5,7 @@ import type { InvitationRow } from './invitations.repository';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
+/** `urlTemplate`: the link template of the invitation's website (linkTemplateOf). */
 export function toInvitation(row: InvitationRow, urlTemplate: string): Invitation {
   return {
     id: row.id,

@@ -325,7 +325,10 @@ export class InvitationsController {
     description:
       'IN15 Every invitation of the event (not a page), streamed as it is read page by page: ' +
       'CSV (UTF-8 with BOM, `,`) or XLSX. Columns: id, email, firstname, lastname, language, ' +
-      'status, personId, bookingId, sentAt, respondedAt, dateCreated. Unknown or foreign event: 404.',
+      'status, personId, bookingId, sentAt, respondedAt, dateCreated. `Accept-Language: de`: ' +
+      'German header names (ID, E-Mail, Vorname, Nachname, Sprache, ...: IN13/IN14 read them ' +
+      'back) and, in CSV, `;` as separator. Dates are ISO 8601 in UTC. CSV text cells starting ' +
+      "with = + - @ get a leading '. Unknown or foreign event: 404.",
   })
   @ApiProduces('text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
   @ApiResponse({ status: 200, description: 'The file' })
@@ -347,7 +350,12 @@ export class InvitationsController {
       'Content-Disposition',
       contentDisposition(`invitations-${eventId}.${xlsx ? 'xlsx' : 'csv'}`),
     );
-    const stream = (xlsx ? xlsxExport : csvExport)(this.repo, ctx.tenantId, eventId);
+    const stream = (xlsx ? xlsxExport : csvExport)(
+      this.repo,
+      ctx.tenantId,
+      eventId,
+      this.invitations.exportStyle(ctx),
+    );
     return new StreamableFile(stream);
   }
 

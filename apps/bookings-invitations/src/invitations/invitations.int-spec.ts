@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { randomUUID } from 'node:crypto';
 import { Subjects } from '@crm/messaging';
 import type { TicketTestKit } from '../ticket-types/test/ticket-test-kit';
+import { fieldOfHeader } from './import-file';
 import { copiedEvent, PeopleStandIn, startInvitationKit } from './test/invitation-test-kit';
 
 // IN1-IN12, IN15-IN17 against the real service, database and its own NATS, with stand-ins for
@@ -444,6 +445,49 @@ describe('IN2 with a booking', () => {
 });
 
 describe('IN9-IN11, IN17 mails', () => {
+  it('links to the portal of the invitation’s website (IN3/IN4 publicUrl, the mail’s accept and reject links); without a website to PUBLIC_INVITATION_URL', async () => {
+    const websiteId = randomUUID();
+    const portal = 'https://portal.example.org/einladung/{token}';
+    const eventId = await copiedEvent(t, t.A, {
+      websiteIds: [websiteId],
+      websites: [{ id: websiteId.toUpperCase(), invitationLink: portal }],
+    });
+    const onSite = await invite(eventId, { websiteId, language: 'de' });
+    const noSite = await invite(eventId, {});
+    const link = `https://portal.example.org/einladung/${onSite.token}`;
+    const read = await t.call('GET', `/invitations/${onSite.id}`);
+    expect(read.body.data.publicUrl).toBe(link);
+    const list = await t.call('GET', `/invitations?eventId=${eventId}`);
+    const urls = Object.fromEntries(
+      list.body.data.map((i: { id: string; publicUrl: string }) => [i.id, i.publicUrl]),
+    );
+    expect(urls).toEqual({
+      [onSite.id]: link,
+      [noSite.id]: `http://localhost:3000/v1/crm/invitations/public/${noSite.token}`,
+    });
+
+    expect((await t.call('POST', '/invitations/mails', { ids: [onSite.id] })).status).toBe(202);
+    const [mail] = await t.sql<{ text: string }>(
+      `SELECT text FROM "Mail" WHERE "invitationId" = $1`,
+      [onSite.id],
+    );
+    expect(mail.text).toContain(`${link}?action=accept`);
+    expect(mail.text).toContain(`${link}?action=reject`);
+    expect(mail.text).not.toContain('/v1/crm/');
+
+    // a snapshot without `websites` (an older producer) keeps the links; a newer one replaces them
+    await t.snapshot(t.A, eventId, { sequence: 2, websiteIds: [websiteId] });
+    expect((await t.call('GET', `/invitations/${onSite.id}`)).body.data.publicUrl).toBe(link);
+    await t.snapshot(t.A, eventId, {
+      sequence: 3,
+      websiteIds: [websiteId],
+      websites: [{ id: websiteId, invitationLink: 'https://new.example.org/i/{token}?x=1' }],
+    });
+    expect((await t.call('GET', `/invitations/${onSite.id}`)).body.data.publicUrl).toBe(
+      `https://new.example.org/i/${onSite.token}?x=1`,
+    );
+  });
+
   it('queues the invitation mail in the invitee’s language and marks it sent', async () => {
     const eventId = await copiedEvent(t, t.A, {
       title: 'Sommerfest',
@@ -579,6 +623,55 @@ describe('IN15 export', () => {
 
     const bad = await t.call('GET', `/invitations/export?eventId=${eventId}&format=pdf`);
     expect(bad.status).toBe(400);
+  });
+
+  it('answers Accept-Language de with German headers and `;` (CSV) and German headers (XLSX) that an import reads back', async () => {
+    const eventId = await copiedEvent(t, t.A);
+    await invite(eventId, { email: 'jo@x.org', firstname: '=Jörg', lastname: 'Ölmann' }, t.A);
+    const de = { 'Accept-Language': 'de' };
+    const csv = await t.call(
+      'GET',
+      `/invitations/export?eventId=${eventId}&format=csv`,
+      undefined,
+      t.A,
+      de,
+    );
+    expect(csv.status).toBe(200);
+    expect(csv.text.startsWith('\uFEFF')).toBe(true);
+    const lines = csv.text.slice(1).trim().split(/\r?\n/);
+    expect(lines[0]).toBe(
+      'ID;E-Mail;Vorname;Nachname;Sprache;Status;Person-ID;Buchungs-ID;Gesendet am;' +
+        'Beantwortet am;Erstellt am',
+    );
+    const cells = lines[1].split(';');
+    expect(cells.slice(1, 4)).toEqual(['jo@x.org', `'=Jörg`, 'Ölmann']);
+
+    const xlsx = await t.call(
+      'GET',
+      `/invitations/export?eventId=${eventId}&format=xlsx`,
+      undefined,
+      t.A,
+      de,
+    );
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.bytes as unknown as ArrayBuffer);
+    const header = book.worksheets[0].getRow(1).values as unknown[];
+    expect(header.slice(1, 4)).toEqual(['ID', 'E-Mail', 'Vorname']);
+
+    // the import (IN13/IN14) reads the German header names back
+    expect(lines[0].split(';').map(fieldOfHeader)).toEqual([
+      null,
+      'email',
+      'firstname',
+      'lastname',
+      'language',
+      null,
+      'personId',
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 });
 

@@ -111,10 +111,12 @@ export class InvitationsRepository {
       personId: string | null;
       status: string;
       bookingId: string | null;
+      language: string;
     }[]
   > {
     return tx.$queryRaw`
-      SELECT id::text, token, "personId"::text, status, "bookingId"::text FROM "Invitation"
+      SELECT id::text, token, "personId"::text, status, "bookingId"::text, language
+        FROM "Invitation"
        WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid
          AND token = ANY(${tokens}::text[])
        ORDER BY id FOR UPDATE`;

@@ -1,6 +1,6 @@
 import { INVITATION_STATUSES } from './dto/invitation.input';
 import { csvSafe } from './invitation-export';
-import { eventDate, publicLink } from './invitation-mail-text';
+import { eventDate, linkTemplateOf, publicLink } from './invitation-mail-text';
 import { newToken, STATUS_TRANSITIONS } from './invitations.service';
 
 describe('invitation rules', () => {
@@ -30,11 +30,23 @@ describe('invitation rules', () => {
       title: 'T',
       startsAt: new Date('2030-01-15T17:30:00Z'),
       timeZone: 'America/New_York',
+      websiteLinks: null,
     };
     expect(eventDate(event, 'en')).toContain('12:30');
     expect(eventDate(event, 'de')).toContain('15. Januar 2030');
     expect(eventDate({ ...event, timeZone: 'Not/AZone' }, 'en')).toContain('5:30');
     expect(eventDate({ ...event, startsAt: null }, 'en')).toBe('-');
+  });
+
+  it('links an invitation to its website’s portal page, the configured address only without one', () => {
+    const W = '11111111-1111-4111-8111-111111111111';
+    const links = { [W]: 'https://portal.example/invitations/{token}' };
+    const fallback = 'https://api.example/v1/crm/invitations/public/{token}';
+    expect(linkTemplateOf({ websiteId: W.toUpperCase() }, links, fallback)).toBe(links[W]);
+    expect(linkTemplateOf({ websiteId: null }, links, fallback)).toBe(fallback);
+    // a website the event's copy does not know (no longer the event's, an older copy)
+    expect(linkTemplateOf({ websiteId: W }, null, fallback)).toBe(fallback);
+    expect(linkTemplateOf({ websiteId: W }, { [W]: 42 }, fallback)).toBe(fallback);
   });
 
   it('keeps spreadsheet formulas out of the CSV export', () => {

@@ -33,6 +33,9 @@ import type {
   InvitationValidation,
   PublicInvitation,
 } from './dto/invitation.output';
+import { exportHeaders, exportLocale } from '../common/export-locale';
+import { EXPORT_COLUMNS, ExportStyle } from './invitation-export';
+import { linkTemplateOf } from './invitation-mail-text';
 import { toInvitation, toPublicInvitation } from './invitation.mapper';
 import {
   INVITATION_SORT_FIELDS,
@@ -91,11 +94,31 @@ export class InvitationsService {
     @Inject(SERVICE_CONFIG) private readonly config: BookingsInvitationsConfig,
   ) {}
 
-  get urlTemplate(): string {
-    return this.config.PUBLIC_INVITATION_URL;
+  /**
+   * The invitations as answered (IN3, IN4, ...): `publicUrl` is the portal page of the
+   * invitation's website (its link in the event's copy), PUBLIC_INVITATION_URL for an invitation
+   * without one. One query for the events' links.
+   */
+  async views(tenantId: string, rows: InvitationRow[], db?: Tx): Promise<Invitation[]> {
+    const links = await this.copies.websiteLinksOf(
+      tenantId,
+      [...new Set(rows.filter((r) => r.websiteId).map((r) => r.eventId))],
+      db,
+    );
+    return rows.map((r) =>
+      toInvitation(r, linkTemplateOf(r, links.get(r.eventId), this.config.PUBLIC_INVITATION_URL)),
+    );
   }
 
-  view = (row: InvitationRow): Invitation => toInvitation(row, this.urlTemplate);
+  private async view(tenantId: string, row: InvitationRow, db?: Tx): Promise<Invitation> {
+    return (await this.views(tenantId, [row], db))[0];
+  }
+
+  /** IN15 in the caller's language: header names and, in CSV, the separator. */
+  exportStyle(ctx: RequestContext): ExportStyle {
+    const locale = exportLocale(ctx.language);
+    return { locale, headers: exportHeaders(this.i18n, 'invitations', EXPORT_COLUMNS, locale) };
+  }
 
   notFound(ctx: RequestContext, id: string): AppException {
     const resource = this.i18n.t('invitations.resource.invitation', { lang: ctx.language });
@@ -120,14 +143,14 @@ export class InvitationsService {
       { eventId: query.eventId?.toLowerCase(), status: query.status, q: query.q },
       { ...skipTake(query), orderBy: toOrderBy(sort) },
     );
-    return paged(rows.map(this.view), total);
+    return paged(await this.views(ctx.tenantId, rows), total);
   }
 
   /** IN4. */
   async get(ctx: RequestContext, id: string): Promise<Invitation> {
     const row = isUuid(id) ? await this.repo.find(ctx.tenantId, id.toLowerCase()) : null;
     if (!row) throw this.notFound(ctx, id);
-    return this.view(row);
+    return this.view(ctx.tenantId, row);
   }
 
   /** The rules of a create beyond the shape: one of personId and email; information size. */
@@ -230,7 +253,7 @@ export class InvitationsService {
           ...createdStamps(ctx),
         });
       });
-      return this.view(row);
+      return await this.view(ctx.tenantId, row);
     } catch (err) {
       if (isUniqueViolation(err)) throw this.exists(v.email);
       throw err;
@@ -326,10 +349,12 @@ export class InvitationsService {
         : [];
       if (!row) throw this.notFound(ctx, id);
       return this.view(
+        ctx.tenantId,
         await this.repo.update(tx, row.id, {
           inviteeInformation: body as object,
           ...modifiedStamps(ctx),
         }),
+        tx,
       );
     });
   }
@@ -376,7 +401,11 @@ export class InvitationsService {
         rows.map((r) => r.id),
         tx,
       );
-      return after.sort((a, b) => order.get(a.id)! - order.get(b.id)!).map(this.view);
+      return this.views(
+        ctx.tenantId,
+        after.sort((a, b) => order.get(a.id)! - order.get(b.id)!),
+        tx,
+      );
     });
   }
 

@@ -12,6 +12,7 @@ import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { BookingsInvitationsConfig } from '../config';
 import { AttachmentGoneError, MailAttachments, type RenderedAttachment } from './mail-attachments';
 import { MAIL_CHANNEL } from './mail-outbox';
+import { MailSenders } from './mail-sender';
 import { isPermanentSmtpError, mailRetryDelayMs } from './mail-retry';
 import { type ClaimedMail, MailsRepository } from './mails.repository';
 
@@ -52,6 +53,7 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly mails: MailsRepository,
     private readonly attachments: MailAttachments,
+    private readonly senders: MailSenders,
     @Inject(SERVICE_CONFIG) private readonly config: BookingsInvitationsConfig,
   ) {
     this.domain = mailDomainOf(config.MAIL_FROM);
@@ -155,7 +157,7 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
         if (file) files.push(file);
       }
       const info = await transport.sendMail({
-        from: this.config.MAIL_FROM,
+        from: await this.senders.fromOf(mail.tenantId),
         to: mail.toName ? { name: mail.toName, address: mail.toAddress } : mail.toAddress,
         subject: mail.subject,
         text: mail.text,

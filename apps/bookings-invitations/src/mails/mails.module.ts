@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { MailAttachments } from './mail-attachments';
+import { MailSenders } from './mail-sender';
 import { MailWorker } from './mail-worker';
 import { MailsRepository } from './mails.repository';
 
@@ -9,7 +10,7 @@ import { MailsRepository } from './mails.repository';
  */
 @Global()
 @Module({
-  providers: [MailsRepository, MailAttachments, MailWorker],
+  providers: [MailsRepository, MailAttachments, MailSenders, MailWorker],
   exports: [MailsRepository, MailAttachments, MailWorker],
 })
 export class MailsModule {}

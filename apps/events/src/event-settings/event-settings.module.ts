@@ -38,6 +38,6 @@ import { VendorListsService } from './vendor-lists/vendor-lists.service';
     TemplatesService,
     TemplatesResolver,
   ],
-  exports: [EventSettingsLookup],
+  exports: [EventSettingsLookup, EventsChangedNotifier],
 })
 export class EventSettingsModule {}

@@ -7,6 +7,7 @@ import {
   Subjects,
 } from '@crm/messaging';
 import { BATCH_MAX } from '@crm/errors';
+import { invitationLinkOf } from '../websites/invitation-link';
 import type { EventRecord, Tx } from './events.repository';
 
 // The events service's outbox messages about events, always written in the transaction of the
@@ -41,6 +42,12 @@ export function changedEvent(
     bookingFormFieldSetId: r.bookingFormFieldSetId,
     bookingFormFields,
     websiteIds: r.websites.map((w) => w.websiteId).sort(),
+    websites: r.websites
+      .map((w) => ({
+        id: w.websiteId,
+        invitationLink: invitationLinkOf(w.website.url, w.website.invitationLinkTemplate),
+      }))
+      .sort((a, b) => a.id.localeCompare(b.id)),
     holdMinutes: r.holdMinutes,
     paymentDeadlineHours: r.paymentDeadlineHours,
     paymentReminderHours: r.paymentReminderHours,

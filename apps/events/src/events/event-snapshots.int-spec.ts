@@ -119,3 +119,48 @@ it('the snapshot carries the fields of the booking form field set; new fields an
     sequence: withSet.sequence + 2,
   });
 });
+
+it('a website’s invitation link (url or template changed, website deleted) announces each event on it again, with the link', async () => {
+  const websiteId = await t.website(t.A, false);
+  const [{ url }] = await t.sql<{ url: string }>(`SELECT url FROM "Website" WHERE id = $1::uuid`, [
+    websiteId,
+  ]);
+  const on = await t.event({ title: 'On the portal' });
+  const off = await t.event({ title: 'Elsewhere' });
+  await t.sql(
+    `INSERT INTO "EventWebsite" ("tenantId", "eventId", "websiteId") VALUES ($1, $2::uuid, $3::uuid)`,
+    [t.A, on.id, websiteId],
+  );
+
+  const put = await t.call('PUT', `/websites/${websiteId}`, {
+    invitationLinkTemplate: '{websiteUrl}/einladung/{token}?src=mail',
+  });
+  expect(put.status).toBe(200);
+  const base = url.replace(/\/+$/, '');
+  expect(put.body.data.invitationLink).toBe(`${base}/einladung/{token}?src=mail`);
+  let snapshots = await changed(on.id);
+  expect(snapshots).toHaveLength(2);
+  expect(snapshots[1].payload).toMatchObject({
+    sequence: on.sequence + 1,
+    websiteIds: [websiteId],
+    websites: [{ id: websiteId, invitationLink: `${base}/einladung/{token}?src=mail` }],
+  });
+  expect(await changed(off.id)).toHaveLength(1);
+
+  // a change that leaves the link as it was announces nothing
+  expect((await t.call('PUT', `/websites/${websiteId}`, { name: 'Renamed' })).status).toBe(200);
+  expect(await changed(on.id)).toHaveLength(2);
+
+  // back to the default
+  expect(
+    (await t.call('PUT', `/websites/${websiteId}`, { invitationLinkTemplate: null })).status,
+  ).toBe(200);
+  snapshots = await changed(on.id);
+  expect(snapshots[2].payload).toMatchObject({
+    websites: [{ id: websiteId, invitationLink: `${base}/invitations/{token}` }],
+  });
+
+  expect((await t.call('DELETE', `/websites/${websiteId}`)).status).toBe(200);
+  snapshots = await changed(on.id);
+  expect(snapshots[3].payload).toMatchObject({ websiteIds: [], websites: [] });
+});

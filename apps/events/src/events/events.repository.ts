@@ -6,12 +6,17 @@ import { Prisma } from '../generated/prisma/client';
 export type Tx = Prisma.TransactionClient;
 export type Db = Tx | PrismaService;
 
-/** What a read of an event loads with it: its tags (with their entries) and its websites. */
+/**
+ * What a read of an event loads with it: its tags (with their entries) and its websites (with
+ * what the snapshot says of each: the invitation link).
+ */
 export const EVENT_INCLUDE = {
   tags: {
     select: { entry: { select: { id: true, list: true, text: true, color: true } } },
   },
-  websites: { select: { websiteId: true } },
+  websites: {
+    select: { websiteId: true, website: { select: { url: true, invitationLinkTemplate: true } } },
+  },
 } satisfies Prisma.EventInclude;
 
 export type EventRecord = Prisma.EventGetPayload<{ include: typeof EVENT_INCLUDE }>;

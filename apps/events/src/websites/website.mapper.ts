@@ -1,6 +1,7 @@
 import type { Website as WebsiteRow } from '../generated/prisma/client';
 import type { WebsiteConfigInput } from './dto/website.input';
 import type { Website, WebsiteConfig, WebsiteText } from './dto/website.output';
+import { invitationLinkOf } from './invitation-link';
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
@@ -55,6 +56,8 @@ export function toWebsite(row: WebsiteRow): Website {
     description: row.description,
     language: row.language,
     config: toWebsiteConfig(row.config),
+    invitationLinkTemplate: row.invitationLinkTemplate,
+    invitationLink: invitationLinkOf(row.url, row.invitationLinkTemplate),
     published: row.published,
     publishedAt: row.publishedAt?.toISOString() ?? null,
     createdBy: row.createdBy,

@@ -60,6 +60,8 @@ describe('W3 POST /websites', () => {
         contactEmail: null,
         texts: [{ language: 'de', title: 'Veranstaltungen', intro: 'Willkommen' }],
       },
+      invitationLinkTemplate: null,
+      invitationLink: 'HTTPS://WWW.Create-Test.example.com:443/Events/invitations/{token}',
       published: false,
       publishedAt: null,
       createdBy: 'test-suite',
@@ -318,6 +320,24 @@ describe('W11 POST /websites/{id}/migrate', () => {
       targetWebsiteId: target,
       eventIds: [e1, e2].sort(),
     });
+    // the moved events are announced again: their snapshots name the target and its link
+    const changed = await kit.db.outboxEvent.findMany({
+      where: { subject: 'events.events.changed', tenantId: A },
+    });
+    const snapshotOf = (e: string) =>
+      changed.find((o) => (o.payload as { eventId: string }).eventId === e)?.payload;
+    for (const e of [e1, e2]) {
+      expect(snapshotOf(e)).toMatchObject({
+        websiteIds: [target],
+        websites: [
+          {
+            id: target,
+            invitationLink: expect.stringMatching(/\.example\.com\/invitations\/\{token\}$/),
+          },
+        ],
+      });
+    }
+    expect(snapshotOf(e3)).toBeUndefined();
   });
 
   it("400 for the same website, 404 for another tenant's (nothing changed)", async () => {
@@ -519,5 +539,70 @@ describe('no N+1', () => {
     } finally {
       loads.mockRestore();
     }
+  });
+});
+
+describe('invitation link template (W3, W4, W7)', () => {
+  it('defaults to {websiteUrl}/invitations/{token}; a template needs {token} and must give an absolute http(s) url', async () => {
+    const url = uniqueUrl();
+    const plain = await create({ name: 'Portal', url });
+    expect(plain.status).toBe(201);
+    expect(plain.body.data).toMatchObject({
+      invitationLinkTemplate: null,
+      invitationLink: `${url.replace(/\/$/, '')}/invitations/{token}`,
+    });
+
+    const own = await create({
+      name: 'Portal',
+      url: uniqueUrl(),
+      invitationLinkTemplate: ' https://tickets.example.org/i/{token} ',
+    });
+    expect(own.status).toBe(201);
+    expect(own.body.data).toMatchObject({
+      invitationLinkTemplate: 'https://tickets.example.org/i/{token}',
+      invitationLink: 'https://tickets.example.org/i/{token}',
+    });
+
+    const noToken = await kit.call(
+      'POST',
+      '/websites',
+      { name: 'Portal', url: uniqueUrl(), invitationLinkTemplate: '{websiteUrl}/invitations' },
+      A,
+      { 'Accept-Language': 'de' },
+    );
+    expect(noToken.status).toBe(400);
+    expect(noToken.body.errors).toEqual([
+      {
+        field: 'invitationLinkTemplate',
+        rule: 'invitationLinkToken',
+        message:
+          'invitationLinkTemplate muss {token} enthalten, dort steht das Token der Einladung',
+      },
+    ]);
+
+    for (const bad of ['/invitations/{token}', 'ftp://x.example/{token}', 'javascript:{token}']) {
+      const res = await create({ name: 'Portal', url: uniqueUrl(), invitationLinkTemplate: bad });
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0]).toMatchObject({
+        field: 'invitationLinkTemplate',
+        rule: 'invitationLinkUrl',
+      });
+      expect(res.body.errors[0].message).toContain('http');
+    }
+
+    // W4 checks the template against the url it will have; W7 like W3
+    const id = plain.body.data.id;
+    const put = await kit.call('PUT', `/websites/${id}`, { invitationLinkTemplate: 'x{token}' });
+    expect(put.status).toBe(400);
+    expect(put.body.errors[0].rule).toBe('invitationLinkUrl');
+    const validate = await kit.call('POST', '/websites/validate', {
+      name: 'Portal',
+      url: uniqueUrl(),
+      invitationLinkTemplate: 'https://x.example/',
+    });
+    expect(validate.body.data).toMatchObject({
+      valid: false,
+      errors: [expect.objectContaining({ rule: 'invitationLinkToken' })],
+    });
   });
 });

@@ -98,6 +98,30 @@ export class WebsitesRepository {
   }
 
   /**
+   * The tenant's events on any of `websiteIds` (or among `eventIds`) get a new sequence: what
+   * other services keep of them (the websites' invitation links) changed and is announced again
+   * in this transaction (EventsChangedNotifier). Answers their ids.
+   */
+  async touchEvents(
+    tx: Tx,
+    tenantId: string,
+    of: { websiteIds?: string[]; eventIds?: string[] },
+  ): Promise<string[]> {
+    const websiteIds = of.websiteIds ?? [];
+    const eventIds = of.eventIds ?? [];
+    if (!websiteIds.length && !eventIds.length) return [];
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE "Event" e SET "sequence" = e."sequence" + 1,
+             "dateModified" = (now() AT TIME ZONE 'UTC')
+       WHERE e."tenantId" = ${tenantId}
+         AND (e."id" = ANY(${eventIds}::uuid[])
+              OR EXISTS (SELECT 1 FROM "EventWebsite" ew
+                          WHERE ew."eventId" = e."id" AND ew."websiteId" = ANY(${websiteIds}::uuid[])))
+      RETURNING e."id"::text AS "id"`;
+    return rows.map((r) => r.id);
+  }
+
+  /**
    * W11: every event of `from` moves to `to` (call with both locked). An event already on both
    * keeps its one row on `to`. Answers the events moved and how many were on `to` already.
    */

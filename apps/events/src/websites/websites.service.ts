@@ -29,6 +29,8 @@ import type {
   WebsiteValidationResult,
   WebsitesDeleted,
 } from './dto/website.output';
+import { EventsChangedNotifier } from '../event-settings/events-changed';
+import { invitationLinkRule } from './invitation-link';
 import { configColumn, toWebsite, toWebsiteConfig } from './website.mapper';
 import { parseWebsiteUrl } from './website-url';
 import { Tx, WEBSITE_SORT_FIELDS, WebsitesRepository } from './websites.repository';
@@ -48,6 +50,7 @@ export class WebsitesService {
     private readonly repo: WebsitesRepository,
     private readonly i18n: I18nService,
     private readonly files: WebsiteFilesCleanup,
+    private readonly eventsChanged: EventsChangedNotifier,
   ) {}
 
   notFound(ctx: RequestContext, id: string): AppException {
@@ -106,6 +109,35 @@ export class WebsitesService {
     return { key: parsed.key, problems: [] };
   }
 
+  /** The invitation link template (trimmed; empty: none) against the website's url. */
+  private linkProblems(url: string | undefined, template: string | null): FieldProblem[] {
+    if (template === null || typeof url !== 'string' || !parseWebsiteUrl(url)) return [];
+    const rule = invitationLinkRule(url, template);
+    return rule
+      ? [
+          {
+            field: 'invitationLinkTemplate',
+            rule,
+            // the placeholders' names, shown as they are written
+            args: { token: '{token}', websiteUrl: '{websiteUrl}' },
+            messageKey: `websites.problems.${rule}`,
+          },
+        ]
+      : [];
+  }
+
+  /**
+   * The events on `websiteIds` (or among `eventIds`) are announced again (events.events.changed,
+   * in `tx`): bookings-invitations keeps each website's invitation link with its copy of them.
+   */
+  private async announceEvents(
+    tx: Tx,
+    tenantId: string,
+    of: { websiteIds?: string[]; eventIds?: string[] },
+  ): Promise<void> {
+    await this.eventsChanged.changed(tx, tenantId, await this.repo.touchEvents(tx, tenantId, of));
+  }
+
   /** W1 */
   async list(ctx: RequestContext, query: WebsiteQuery): Promise<Paged<Website>> {
     const sort = parseSort(
@@ -141,7 +173,12 @@ export class WebsitesService {
   /** W3 */
   async create(ctx: RequestContext, input: CreateWebsiteInput): Promise<Website> {
     const { key, problems } = this.urlProblems(input.url);
-    throwIfProblems([...this.inputProblems(input), ...problems]);
+    const template = text(input.invitationLinkTemplate);
+    throwIfProblems([
+      ...this.inputProblems(input),
+      ...problems,
+      ...this.linkProblems(input.url, template),
+    ]);
     if (await this.repo.urlKeyTaken(key!)) throw this.urlTaken();
     const row = await this.repo
       .transaction((tx) =>
@@ -152,6 +189,7 @@ export class WebsitesService {
           description: text(input.description),
           language: input.language ?? null,
           config: configColumn(input.config) as unknown as Prisma.InputJsonValue,
+          invitationLinkTemplate: template,
           ...createdStamps(ctx),
         }),
       )
@@ -167,6 +205,11 @@ export class WebsitesService {
     const row = await this.repo
       .transaction(async (tx) => {
         const current = await this.locked(tx, ctx, id);
+        const template =
+          input.invitationLinkTemplate !== undefined
+            ? text(input.invitationLinkTemplate)
+            : current.invitationLinkTemplate;
+        throwIfProblems(this.linkProblems(input.url ?? current.url, template));
         const next = await this.repo.update(tx, current.id, {
           ...(input.name !== undefined ? { name: input.name.trim() } : {}),
           ...(input.url !== undefined ? { url: input.url.trim(), urlKey: key! } : {}),
@@ -175,8 +218,17 @@ export class WebsitesService {
           ...(input.config !== undefined
             ? { config: configColumn(input.config) as unknown as Prisma.InputJsonValue }
             : {}),
+          ...(input.invitationLinkTemplate !== undefined
+            ? { invitationLinkTemplate: template }
+            : {}),
           ...modifiedStamps(ctx),
         });
+        if (
+          next.url !== current.url ||
+          next.invitationLinkTemplate !== current.invitationLinkTemplate
+        ) {
+          await this.announceEvents(tx, ctx.tenantId, { websiteIds: [current.id] });
+        }
         if (next.published) {
           const blockers = await this.publicationProblems(ctx.tenantId, next);
           if (blockers.length) throw this.unpublishable(blockers);
@@ -191,7 +243,10 @@ export class WebsitesService {
   async remove(ctx: RequestContext, id: string): Promise<WebsitesDeleted> {
     const deletedIds = await this.repo.transaction(async (tx) => {
       const row = await this.locked(tx, ctx, id);
+      const eventIds = await this.repo.touchEvents(tx, ctx.tenantId, { websiteIds: [row.id] });
       await this.repo.deleteMany(tx, ctx.tenantId, [row.id]);
+      // after the delete: the snapshots no longer name the website
+      await this.eventsChanged.changed(tx, ctx.tenantId, eventIds);
       return [row.id];
     });
     await this.files.removeWebsites(ctx.tenantId, deletedIds);
@@ -229,7 +284,9 @@ export class WebsitesService {
           missing,
         );
       }
+      const eventIds = await this.repo.touchEvents(tx, ctx.tenantId, { websiteIds: unique });
       await this.repo.deleteMany(tx, ctx.tenantId, unique);
+      await this.eventsChanged.changed(tx, ctx.tenantId, eventIds);
       return unique;
     });
     await this.files.removeWebsites(ctx.tenantId, deletedIds);
@@ -246,6 +303,9 @@ export class WebsitesService {
     if (!problems.some((p) => p.field === 'url')) {
       const url = this.urlProblems(value.url);
       problems.push(...url.problems);
+      if (!problems.some((p) => p.field === 'invitationLinkTemplate')) {
+        problems.push(...this.linkProblems(value.url, text(value.invitationLinkTemplate)));
+      }
       if (url.key && (await this.repo.urlKeyTaken(url.key)))
         problems.push(...this.urlTaken().problems);
     }
@@ -286,6 +346,8 @@ export class WebsitesService {
         publishedAt: null,
         ...modifiedStamps(ctx),
       });
+      // their snapshots now name the target, and its invitation link
+      await this.announceEvents(tx, ctx.tenantId, { eventIds });
       const payload: WebsiteMigratedEvent = {
         tenantId: ctx.tenantId,
         websiteId: source,

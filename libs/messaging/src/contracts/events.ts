@@ -8,8 +8,11 @@ import {
   IsOptional,
   IsString,
   IsUUID,
+  MaxLength,
   Min,
+  ValidateNested,
 } from 'class-validator';
+import { Type } from 'class-transformer';
 import { TenantScoped } from './crm';
 
 // Outbox events of the events service (JetStream). bookings-invitations keeps its own copy of
@@ -34,6 +37,12 @@ export class EventDuplicatedEvent extends TenantScoped {
 /** Events were deleted (E5, E6): their bookings, invitations, tickets and ticket types go. */
 export class EventsDeletedEvent extends TenantScoped {
   @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true }) eventIds!: string[];
+}
+
+/** A website of an event as the snapshot carries it. */
+export class EventWebsiteLink {
+  @IsUUID() id!: string;
+  @IsString() @IsNotEmpty() @MaxLength(2000) invitationLink!: string;
 }
 
 /**
@@ -61,6 +70,17 @@ export class EventChangedEvent extends TenantScoped {
    */
   @IsOptional() @IsArray() bookingFormFields?: unknown[] | null;
   @IsArray() @IsUUID('all', { each: true }) websiteIds!: string[];
+  /**
+   * Per website of the event, the link of an invitation mail: the website's invitation link
+   * template with `{websiteUrl}` filled in, `{token}` left for the invitation's token. Absent in
+   * messages of older producers: the consumer then keeps what it has.
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => EventWebsiteLink)
+  websites?: EventWebsiteLink[];
   /**
    * The event's sale terms: minutes a public seat hold keeps its seats; hours after a booking
    * until it is cancelled unpaid (null: never); hours before that deadline the booker is

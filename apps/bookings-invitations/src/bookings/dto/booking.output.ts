@@ -92,7 +92,10 @@ export class Booking {
   @Field(() => JSONObject, { nullable: true })
   bookerInformation?: Record<string, unknown> | null;
 
-  @ApiProperty({ description: 'Language of the mails (from Accept-Language)' })
+  @ApiProperty({
+    description:
+      'Language of the mails: the invitation’s when booked with one, else Accept-Language',
+  })
   @Field()
   language!: string;
 

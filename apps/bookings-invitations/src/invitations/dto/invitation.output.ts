@@ -15,7 +15,14 @@ export class Invitation {
   @Field()
   token!: string;
 
-  @ApiProperty({ description: 'The public link of the invitation mail' })
+  @ApiProperty({
+    description:
+      'The link of the invitation mail: the portal page of the invitation’s website (its ' +
+      'invitation link template, default `{websiteUrl}/invitations/{token}`), which shows it ' +
+      'with IN1 and serves `?action=accept` (BK1 with the token) and `?action=reject` (IN2); ' +
+      'PUBLIC_INVITATION_URL for an invitation without a website',
+    example: 'https://events.example.com/invitations/3q2-7wQ8QkW3l0Jd9cYb1A',
+  })
   @Field()
   publicUrl!: string;
 

@@ -200,9 +200,30 @@ export class CreateWebsiteInput {
   @ValidateNested()
   @Type(() => WebsiteConfigInput)
   config?: WebsiteConfigInput | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 500,
+    example: '{websiteUrl}/einladung/{token}',
+    description:
+      'The portal page an invitation mail links to; `{token}` (required) becomes the ' +
+      'invitation’s token, `{websiteUrl}` the website’s url. With both filled in it must be an ' +
+      'absolute http(s) url. null or absent: `{websiteUrl}/invitations/{token}`. The page shows ' +
+      'the invitation with IN1 and serves `?action=accept` (BK1 with the token) and ' +
+      '`?action=reject` (IN2).',
+  })
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  invitationLinkTemplate?: string | null;
 }
 
-/** W4 PUT: fields not given stay as they are; null clears description, language and config. */
+/**
+ * W4 PUT: fields not given stay as they are; null clears description, language, config and the
+ * invitation link template.
+ */
 @InputType('UpdateWebsiteInput')
 export class UpdateWebsiteInput {
   @ApiPropertyOptional({ maxLength: 200 })
@@ -241,6 +262,24 @@ export class UpdateWebsiteInput {
   @ValidateNested()
   @Type(() => WebsiteConfigInput)
   config?: WebsiteConfigInput | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 500,
+    example: '{websiteUrl}/einladung/{token}',
+    description:
+      'The portal page an invitation mail links to; `{token}` (required) becomes the ' +
+      'invitation’s token, `{websiteUrl}` the website’s url. With both filled in it must be an ' +
+      'absolute http(s) url. null: `{websiteUrl}/invitations/{token}`. The page shows ' +
+      'the invitation with IN1 and serves `?action=accept` (BK1 with the token) and ' +
+      '`?action=reject` (IN2).',
+  })
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  invitationLinkTemplate?: string | null;
 }
 
 /** `true`/`false` of a query string as a boolean; anything else stays and fails isBoolean. */

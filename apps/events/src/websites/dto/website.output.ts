@@ -60,6 +60,20 @@ export class Website {
   @Field(() => String, { nullable: true })
   language!: string | null;
   @ApiProperty({ type: WebsiteConfig }) @Field(() => WebsiteConfig) config!: WebsiteConfig;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'As given; null: the default `{websiteUrl}/invitations/{token}`',
+  })
+  @Field(() => String, { nullable: true })
+  invitationLinkTemplate!: string | null;
+  @ApiProperty({
+    description:
+      'The link of an invitation mail, `{websiteUrl}` filled in; `{token}` becomes the token',
+    example: 'https://events.example.com/invitations/{token}',
+  })
+  @Field()
+  invitationLink!: string;
   @ApiProperty() @Field() published!: boolean;
   @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' })
   @Field(() => String, { nullable: true })

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "EventCopy" ADD COLUMN     "websiteLinks" JSONB;
+

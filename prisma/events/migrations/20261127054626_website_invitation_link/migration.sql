@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Website" ADD COLUMN     "invitationLinkTemplate" VARCHAR(500);
+
