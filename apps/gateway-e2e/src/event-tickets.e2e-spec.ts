@@ -161,7 +161,14 @@ describe('event tickets through the gateway', () => {
     });
     expect(second.status).toBe(409);
     expect(second.body.data).toBeNull();
-    expect(second.body.message).toContain(first.body.data.checkedInAt);
+    // when, as a person at the gate reads it: the event's zone (Europe/Berlin), not raw UTC
+    const local = new Intl.DateTimeFormat('en-US', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: 'Europe/Berlin',
+    }).format(new Date(first.body.data.checkedInAt));
+    expect(second.body.message).toContain(local);
+    expect(second.body.message).not.toContain(first.body.data.checkedInAt);
     expect(second.body.message).toContain('North gate');
     expect(second.body.errors[0]).toMatchObject({ field: 'code', rule: 'alreadyCheckedIn' });
     expect(second.body.errors[0].message).toContain('North gate');
