@@ -92,11 +92,27 @@ async function until(what, seconds, check) {
   }
 }
 
+/** The last answer of a container's healthcheck (what /health/ready said, or why it failed). */
+async function lastProbe(id) {
+  try {
+    const log = JSON.parse(await docker('inspect', '--format', '{{json .State.Health.Log}}', id));
+    const last = Array.isArray(log) ? log.at(-1) : null;
+    return last ? `exit ${last.ExitCode} ${String(last.Output).trim()}` : 'no probe yet';
+  } catch (err) {
+    return err.message;
+  }
+}
+
 const healthy = (service, count) =>
   until(`${count} healthy ${service}`, 180, async () => {
     const ids = await containers(service);
     const states = await Promise.all(ids.map(health));
-    return states.filter((s) => s === 'running healthy').length >= count;
+    if (states.filter((s) => s === 'running healthy').length >= count) return true;
+    // Said when the wait gives up: each container's state and its last probe's answer
+    const probes = await Promise.all(ids.map(lastProbe));
+    throw new Error(
+      ids.map((id, i) => `${id.slice(0, 12)} ${states[i]}: ${probes[i].slice(0, 300)}`).join('; '),
+    );
   });
 
 function headers({ tenant, key }) {
