@@ -130,8 +130,13 @@ async function main() {
       stack,
       apps: [...(opts.gateway ? [GATEWAY] : []), ...opts.services],
       secrets: loadDevSecrets(path.join(ROOT, '.data', 'dev-secrets.json')),
-      // Nest colours its logs unless NO_COLOR is set: colours only on a terminal.
-      childEnv: out.color ? process.env : { ...process.env, NO_COLOR: '1' },
+      // On a terminal the apps' JSON lines are made readable (pino-pretty, in colour); piped to a
+      // file or a collector they stay JSON, one object per line. LOG_PRETTY=0 keeps JSON anyway.
+      childEnv: {
+        ...process.env,
+        ...(out.color ? {} : { NO_COLOR: '1' }),
+        LOG_PRETTY: process.env.LOG_PRETTY ?? (process.stdout.isTTY ? '1' : '0'),
+      },
     };
     const steps = new Steps(step.STEPS, out);
     // A step also ends when a child started earlier dies meanwhile.

@@ -1,14 +1,13 @@
-import { ConsoleLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import { I18nService } from 'nestjs-i18n';
-import { logLevels } from '@crm/config';
+import { createAppLogging, prettyLogs, requestLogging } from '@crm/logging';
 import { sendErrorEnvelope } from '@crm/errors';
 import { CrmHttpAdapter, ROUTER_OPTIONS } from '@crm/service-kit';
 import { ADMIN_SECURITY } from './admin/admin.controller';
-import { AppModule } from './app.module';
+import { AppModule, SERVICE_NAME } from './app.module';
 import { GatewayAuthService } from './auth/gateway-auth.service';
 import type { GatewayConfig } from './config';
 import { registerGraphqlRoute } from './graphql/graphql.route';
@@ -41,19 +40,20 @@ export async function createGatewayApp(
     serverFactory: serverWithFastPath(fast),
     ...(config.TRUST_PROXY_HOPS > 0 ? { trustProxy: config.TRUST_PROXY_HOPS } : {}),
   });
+  const logging = createAppLogging({
+    app: SERVICE_NAME,
+    nodeEnv: config.NODE_ENV,
+    level: config.LOG_LEVEL,
+    pretty: prettyLogs(),
+  });
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, options.lookup),
     adapter,
-    {
-      // colours only for a terminal: in a container or a file they are escape codes
-      logger: new ConsoleLogger({
-        logLevels: logLevels(config.NODE_ENV, config.LOG_LEVEL),
-        colors: process.stdout.isTTY === true,
-      }),
-    },
+    { logger: logging.nest },
   );
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   fastify.addHook('onRequest', assignRequestId);
+  requestLogging(fastify, logging); // after assignRequestId: its lines carry the id it chose
   const auth = app.get(GatewayAuthService);
   const i18n = app.get<I18nService>(I18nService);
   adapter.useErrorReplier((err, req, reply) => sendErrorEnvelope(i18n, req, reply, err));
@@ -72,7 +72,7 @@ export async function createGatewayApp(
     closing = true;
     done();
   });
-  fast.handler = fastProxyHandler(restProxy, i18n, () => closing, config.TRUST_PROXY_HOPS);
+  fast.handler = fastProxyHandler(restProxy, i18n, () => closing, config.TRUST_PROXY_HOPS, logging);
   await app.register(async (scope: FastifyInstance) =>
     registerGraphqlRoute(scope, { auth, supergraph: app.get(SupergraphService) }),
   );

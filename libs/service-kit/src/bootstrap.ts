@@ -1,21 +1,15 @@
-import {
-  ConsoleLogger,
-  DynamicModule,
-  INestApplication,
-  Logger,
-  RequestMethod,
-  Type,
-} from '@nestjs/common';
-import { listenAddress, logLevels } from '@crm/config';
+import { DynamicModule, INestApplication, Logger, RequestMethod, Type } from '@nestjs/common';
+import { listenAddress } from '@crm/config';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import multipart from '@fastify/multipart';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { I18nService } from 'nestjs-i18n';
 import type { ServiceConfig } from '@crm/config';
 import { sendErrorEnvelope } from '@crm/errors';
 import { natsServerOptions } from '@crm/messaging';
+import { createAppLogging, prettyLogs, requestLogging } from '@crm/logging';
 import { CrmHttpAdapter } from './http-adapter';
 import { requireInternalToken } from './internal-token';
 import { closeGracefullyOnSignals } from './shutdown';
@@ -52,14 +46,19 @@ export async function createServiceApp(
   const adapter = new CrmHttpAdapter({
     bodyLimit: opts.jsonLimitBytes ?? 10 * MB,
     routerOptions: ROUTER_OPTIONS,
+    // a call that came without the gateway's X-Request-Id still gets one of its own in the logs
+    genReqId: () => randomUUID(),
+  });
+  const logging = createAppLogging({
+    app: opts.service,
+    nodeEnv: opts.config.NODE_ENV,
+    level: opts.config.LOG_LEVEL,
+    pretty: prettyLogs(),
   });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
-    // colours only for a terminal: in a container or a file they are escape codes
-    logger: new ConsoleLogger({
-      logLevels: logLevels(opts.config.NODE_ENV, opts.config.LOG_LEVEL),
-      colors: process.stdout.isTTY === true,
-    }),
+    logger: logging.nest,
   });
+  requestLogging(app.getHttpAdapter().getInstance() as unknown as FastifyInstance, logging);
   const i18n = app.get<I18nService>(I18nService);
   adapter.useErrorReplier((err, req, reply) => sendErrorEnvelope(i18n, req, reply, err));
   if (opts.config.INTERNAL_TOKEN) {

@@ -1,15 +1,10 @@
-import {
-  ConsoleLogger,
-  DynamicModule,
-  INestApplicationContext,
-  Logger,
-  Type,
-} from '@nestjs/common';
+import { DynamicModule, INestApplicationContext, Logger, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { readdirSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
-import { listenAddress, logLevels, ServiceConfig } from '@crm/config';
+import { listenAddress, ServiceConfig } from '@crm/config';
+import { createAppLogging, prettyLogs } from '@crm/logging';
 import { Readiness } from './health.controller';
 
 /**
@@ -93,14 +88,17 @@ export async function startWorkerProcess(
   module: Type<unknown> | DynamicModule,
   { service, role, config, nice }: WorkerProcessOptions,
 ): Promise<WorkerProcess> {
+  const logging = createAppLogging({
+    app: `${service}-${role}`,
+    nodeEnv: config.NODE_ENV,
+    level: config.LOG_LEVEL,
+    pretty: prettyLogs(),
+  });
+  // lines logged before the context exists go through it too
+  Logger.overrideLogger(logging.nest);
   const logger = new Logger(`${service} ${role}`);
   lowerPriority(nice, logger);
-  const app = await NestFactory.createApplicationContext(module, {
-    logger: new ConsoleLogger({
-      logLevels: logLevels(config.NODE_ENV, config.LOG_LEVEL),
-      colors: process.stdout.isTTY === true,
-    }),
-  });
+  const app = await NestFactory.createApplicationContext(module, { logger: logging.nest });
   const readiness = app.get(Readiness);
   const server = healthServer(readiness);
   try {

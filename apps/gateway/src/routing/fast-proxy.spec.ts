@@ -1,7 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { I18nService } from 'nestjs-i18n';
+import { createAppLogging } from '@crm/logging';
 import { clientAddress, fastProxyHandler, fastRoute } from './fast-proxy';
 import type { RestProxy } from './proxy.route';
+
+const logging = createAppLogging({
+  app: 'gateway',
+  nodeEnv: 'test',
+  destination: { write: () => undefined },
+});
 
 const fastEligible = (req: IncomingMessage) => fastRoute(req) !== null;
 
@@ -57,8 +64,9 @@ describe('fastProxyHandler', () => {
         headers.set(name.toLowerCase(), value);
       },
       end: (bytes: Buffer) => (ended = bytes),
+      once: () => undefined,
     } as unknown as ServerResponse;
-    const handler = fastProxyHandler(proxy, i18n, () => false, 0);
+    const handler = fastProxyHandler(proxy, i18n, () => false, 0, logging);
     expect(handler(request('GET', '/v1/crm/people/7'), res)).toBe(true);
     await new Promise((r) => setImmediate(r));
     expect(res.statusCode).toBe(500);
@@ -69,7 +77,7 @@ describe('fastProxyHandler', () => {
   it('leaves every call to Fastify once the app is closing (Fastify answers 503)', () => {
     const proxy = { call: jest.fn() } as unknown as RestProxy;
     let closing = false;
-    const handler = fastProxyHandler(proxy, {} as never, () => closing, 0);
+    const handler = fastProxyHandler(proxy, {} as never, () => closing, 0, logging);
     const res = { setHeader: jest.fn() } as never;
     closing = true;
     expect(handler(request('GET', '/v1/crm/people/7'), res)).toBe(false);

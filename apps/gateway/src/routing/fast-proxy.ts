@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream';
 import type { FastifyServerFactory, FastifyServerOptions } from 'fastify';
 import { I18nService } from 'nestjs-i18n';
 import { sendRawErrorEnvelope } from '@crm/errors';
+import { type AppLogging, logRequest, requestFields } from '@crm/logging';
 import type { RestProxy } from './proxy.route';
 import type { ServiceAnswer } from './service-call';
 import { REQUEST_ID_HEADER, takeRequestId } from './request-id';
@@ -79,23 +80,42 @@ export function fastProxyHandler(
   i18n: I18nService,
   closing: () => boolean,
   trustProxyHops: number,
+  logging: AppLogging,
 ): FastHandler {
   return (req, res) => {
     const route = closing() ? null : fastRoute(req);
     if (!route) return false;
-    res.setHeader(REQUEST_ID_HEADER, takeRequestId(req.headers));
-    proxy
-      .call(
-        req,
-        res,
-        () => clientAddress(req, trustProxyHops),
-        (seconds) => res.setHeader('Retry-After', String(seconds)),
-        route,
-      )
-      .then((answer) => sendAnswer(res, answer))
-      // a refused call, or an answer that could not be written (a 500 then, never a rejection
-      // left unhandled, which would end the process)
-      .catch((err: unknown) => sendRawErrorEnvelope(i18n, req, res, err));
+    const started = performance.now();
+    const requestId = takeRequestId(req.headers);
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    // the request's fields on every line logged meanwhile, and its one line at the end, as
+    // requestLogging does for the calls Fastify routes
+    logging.context.runInContext(
+      () => {
+        const log = logging.context.logger;
+        res.once('close', () =>
+          logRequest(log, {
+            method: 'GET',
+            route: `/v1/crm/${route.segment}/*`,
+            status: res.statusCode,
+            durationMs: performance.now() - started,
+          }),
+        );
+        proxy
+          .call(
+            req,
+            res,
+            () => clientAddress(req, trustProxyHops),
+            (seconds) => res.setHeader('Retry-After', String(seconds)),
+            route,
+          )
+          .then((answer) => sendAnswer(res, answer))
+          // a refused call, or an answer that could not be written (a 500 then, never a
+          // rejection left unhandled, which would end the process)
+          .catch((err: unknown) => sendRawErrorEnvelope(i18n, req, res, err));
+      },
+      { bindings: requestFields(req.headers, requestId) },
+    );
     return true;
   };
 }

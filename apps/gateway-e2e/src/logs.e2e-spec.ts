@@ -1,0 +1,113 @@
+import { startStack } from '@crm/testing';
+import { randomUUID } from 'node:crypto';
+import { Client, SERVICES, TestTenant } from './client';
+
+// Structured logs (issue 22): every app writes JSON lines; one call's lines are found in the
+// gateway and the service by its request id, with tenant, route template, status and duration;
+// no secret reaches a line.
+
+let client: Client;
+let t: TestTenant;
+
+beforeAll(async () => {
+  client = new Client(await startStack('logs', SERVICES, { env: { LOG_LEVEL: 'log' } }));
+  t = await client.tenant();
+}, 180000);
+afterAll(async () => client?.stack.shutdown());
+
+type Line = Record<string, unknown>;
+
+/** Every line an app wrote so far, parsed: a line that is not JSON fails the test. */
+function lines(app: string): Line[] {
+  const text = client.stack.processes.get(app)!.log.join('');
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => {
+      try {
+        return JSON.parse(l) as Line;
+      } catch {
+        throw new Error(`${app} wrote a line that is not JSON: ${l}`);
+      }
+    });
+}
+
+/** Waits for `app`'s line about request `id` (the line is written when the answer has gone). */
+async function requestLine(app: string, id: string): Promise<Line> {
+  const until = Date.now() + 15000;
+  for (;;) {
+    const found = lines(app).find(
+      (l) => l.requestId === id && l.msg?.toString().startsWith('request'),
+    );
+    if (found) return found;
+    if (Date.now() > until) throw new Error(`${app} logged nothing for request ${id}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+it('a REST read is one line in the gateway and one in the service, tied by the request id', async () => {
+  const id = `logs-${randomUUID()}`;
+  const missing = randomUUID();
+  const res = await client.rest(t, 'GET', `/people/${missing}`, undefined, { 'X-Request-Id': id });
+  expect(res.status).toBe(404);
+  expect(res.headers.get('x-request-id')).toBe(id);
+  const gateway = await requestLine('gateway', id);
+  expect(gateway).toMatchObject({
+    level: 'info',
+    app: 'gateway',
+    tenant: t.id,
+    method: 'GET',
+    route: '/v1/crm/people/*',
+    status: 404,
+  });
+  const service = await requestLine('crm-people', id);
+  expect(service).toMatchObject({
+    level: 'info',
+    app: 'crm-people',
+    tenant: t.id,
+    method: 'GET',
+    // the template, not the raw path with its id
+    route: '/v1/crm/people/:id',
+    status: 404,
+  });
+  for (const line of [gateway, service]) {
+    expect(typeof line.durationMs).toBe('number');
+    expect(new Date(line.time as string).getTime()).toBeGreaterThan(Date.now() - 60000);
+    expect(JSON.stringify(line)).not.toContain(missing);
+  }
+});
+
+it('a write and a GraphQL call are logged with their routes; a W3C trace id is carried', async () => {
+  const id = `logs-${randomUUID()}`;
+  const trace = randomUUID().replace(/-/g, '');
+  const created = await client.rest(
+    t,
+    'POST',
+    '/people',
+    { firstname: 'Log', lastname: 'Line' },
+    { 'X-Request-Id': id, traceparent: `00-${trace}-00f067aa0ba902b7-01` },
+  );
+  expect(created.status).toBe(201);
+  expect(await requestLine('crm-people', id)).toMatchObject({
+    method: 'POST',
+    route: '/v1/crm/people',
+    status: 201,
+    traceId: trace,
+  });
+  const gql = `logs-${randomUUID()}`;
+  const answer = await client.graphql(t, '{ __typename }', {}, { 'X-Request-Id': gql });
+  expect(answer.status).toBe(200);
+  expect(await requestLine('gateway', gql)).toMatchObject({ route: '/graphql', status: 200 });
+});
+
+it('no secret reaches any line: API key, admin and internal tokens, database passwords', async () => {
+  const all = [...client.stack.processes.values()].map((p) => p.log.join('')).join('\n');
+  expect(all).not.toContain(t.key);
+  expect(all).not.toContain(client.stack.adminToken);
+  const internal = client.stack.processes.get('crm-people')!.env.INTERNAL_TOKEN;
+  expect(all).not.toContain(internal);
+  const dbUrl = new URL(client.stack.processes.get('crm-people')!.env.DATABASE_URL);
+  if (dbUrl.password) expect(all).not.toContain(`:${dbUrl.password}@`);
+  // and every app wrote JSON only (lines() throws on anything else)
+  for (const app of client.stack.processes.keys()) expect(lines(app).length).toBeGreaterThan(0);
+});

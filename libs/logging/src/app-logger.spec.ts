@@ -1,0 +1,138 @@
+import { createAppLogger, pinoLevel } from './app-logger';
+import { REDACTED, redactText } from './redaction';
+import { logRequest, requestFields } from './request-logging';
+
+/** A logger writing into an array of parsed lines. */
+function capture(level: 'log' | 'debug' = 'debug') {
+  const lines: Record<string, unknown>[] = [];
+  const log = createAppLogger({
+    app: 'crm-people',
+    nodeEnv: 'production',
+    level,
+    destination: { write: (s: string) => void lines.push(JSON.parse(s)) },
+  });
+  return { log, lines };
+}
+
+describe('createAppLogger', () => {
+  it('writes JSON lines with the level as a word, an ISO time, the app and the host', () => {
+    const { log, lines } = capture();
+    log.info({ bookingId: 'b1' }, 'booked');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 'info',
+      app: 'crm-people',
+      bookingId: 'b1',
+      msg: 'booked',
+    });
+    expect(new Date(lines[0].time as string).toISOString()).toBe(lines[0].time);
+    expect(typeof lines[0].host).toBe('string');
+  });
+
+  it('redacts secrets by key, at the top and nested', () => {
+    const { log, lines } = capture();
+    log.info(
+      {
+        apiKey: 'k-123',
+        headers: { authorization: 'Bearer abc', 'x-internal-token': 'tok', accept: 'json' },
+        endpoint: { url: 'https://hooks.example', secret: 'whsec_1' },
+        user: { profile: { password: 'hunter2' } },
+      },
+      'call',
+    );
+    const line = JSON.stringify(lines[0]);
+    for (const secret of ['k-123', 'Bearer abc', '"tok"', 'whsec_1', 'hunter2']) {
+      expect(line).not.toContain(secret);
+    }
+    expect(lines[0]).toMatchObject({
+      apiKey: REDACTED,
+      headers: { authorization: REDACTED, 'x-internal-token': REDACTED, accept: 'json' },
+      endpoint: { url: 'https://hooks.example', secret: REDACTED },
+      user: { profile: { password: REDACTED } },
+    });
+  });
+
+  it('redacts passwords in URLs and bearer tokens in messages and errors', () => {
+    const { log, lines } = capture();
+    log.warn('cannot reach postgres://crm:s3cret@db:5432/people');
+    log.error(
+      { err: new Error('connect to nats://app:pw1@nats:4222 failed, Authorization: Bearer t0k') },
+      'down',
+    );
+    const text = JSON.stringify(lines);
+    expect(text).not.toMatch(/s3cret|pw1|t0k/);
+    expect(lines[0].msg).toBe(`cannot reach postgres://crm:${REDACTED}@db:5432/people`);
+    expect((lines[1].err as { message: string }).message).toContain(`nats://app:${REDACTED}@nats`);
+    expect((lines[1].err as { stack: string }).stack).not.toContain('pw1');
+  });
+
+  it('follows LOG_LEVEL with the defaults per NODE_ENV', () => {
+    expect(pinoLevel('production')).toBe('info');
+    expect(pinoLevel('test')).toBe('warn');
+    expect(pinoLevel('development')).toBe('debug');
+    expect(pinoLevel('production', 'verbose')).toBe('trace');
+    expect(pinoLevel('development', 'error')).toBe('error');
+    const { log, lines } = capture('log');
+    log.debug('hidden');
+    log.info('shown');
+    expect(lines.map((l) => l.msg)).toEqual(['shown']);
+  });
+});
+
+describe('redactText', () => {
+  it('leaves text without secrets alone', () => {
+    expect(redactText('GET /v1/crm/people/7 answered 404')).toBe(
+      'GET /v1/crm/people/7 answered 404',
+    );
+    expect(redactText('see https://example.com/a?b=c')).toBe('see https://example.com/a?b=c');
+  });
+});
+
+describe('requestFields', () => {
+  it('takes the request id, tenant and trace id from the headers', () => {
+    expect(
+      requestFields(
+        {
+          'x-request-id': 'r-1',
+          'x-service-tenantid': '0b3c9d4e-1111-4222-8333-944445555666',
+          traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+        },
+        'fallback',
+      ),
+    ).toEqual({
+      requestId: 'r-1',
+      tenant: '0b3c9d4e-1111-4222-8333-944445555666',
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+    });
+  });
+
+  it('replaces a missing or unusable id and drops what does not look like a tenant or trace', () => {
+    expect(
+      requestFields(
+        { 'x-request-id': 'a b\nforged', 'x-service-tenantid': '{"x":1}', traceparent: 'junk' },
+        'fallback',
+      ),
+    ).toEqual({ requestId: 'fallback' });
+    expect(requestFields({}, 'fallback')).toEqual({ requestId: 'fallback' });
+  });
+});
+
+describe('logRequest', () => {
+  it('writes one line per request: info, error for a 5xx, debug for probes', () => {
+    const { log, lines } = capture();
+    logRequest(log, {
+      method: 'GET',
+      route: '/v1/crm/people/:id',
+      status: 404,
+      durationMs: 3.14159,
+    });
+    logRequest(log, { method: 'POST', route: '/v1/crm/people', status: 503, durationMs: 10 });
+    logRequest(log, { method: 'GET', route: '/health/ready', status: 200, durationMs: 1 });
+    expect(lines.map((l) => [l.level, l.route, l.status])).toEqual([
+      ['info', '/v1/crm/people/:id', 404],
+      ['error', '/v1/crm/people', 503],
+      ['debug', '/health/ready', 200],
+    ]);
+    expect(lines[0].durationMs).toBe(3.1);
+  });
+});

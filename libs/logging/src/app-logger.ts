@@ -1,0 +1,112 @@
+import type { LoggerService } from '@nestjs/common';
+import { Logger as NestPinoLogger, PinoLogger } from 'nestjs-pino';
+import { hostname } from 'node:os';
+import pino, { type Logger, type LevelWithSilent } from 'pino';
+import { LOG_LEVELS, logLevels, type LogLevelName } from '@crm/config';
+import { REDACT_PATHS, REDACTED, redactText } from './redaction';
+
+export interface AppLoggerOptions {
+  /** The app's name, in every line (`app`). */
+  app: string;
+  nodeEnv: string;
+  /** LOG_LEVEL: Nest's names (fatal, error, warn, log, debug, verbose). */
+  level?: LogLevelName;
+  /**
+   * Human-readable lines (pino-pretty) instead of JSON: LOG_PRETTY=1, which the dev launcher sets
+   * when its own output is a terminal. Never in production, where lines go to a collector.
+   */
+  pretty?: boolean;
+  /** Where the lines go (tests); stdout by default. */
+  destination?: pino.DestinationStream;
+}
+
+/** Nest's level names as pino's: `log` is pino's `info`, `verbose` its `trace`. */
+const PINO_LEVEL: Record<LogLevelName, LevelWithSilent> = {
+  fatal: 'fatal',
+  error: 'error',
+  warn: 'warn',
+  log: 'info',
+  debug: 'debug',
+  verbose: 'trace',
+};
+
+/** The pino level of LOG_LEVEL, with logLevels' defaults per NODE_ENV. */
+export function pinoLevel(nodeEnv: string, level?: LogLevelName): LevelWithSilent {
+  const shown = logLevels(nodeEnv, level);
+  const mostVerbose = LOG_LEVELS.filter((l) => shown.includes(l)).at(-1) ?? 'log';
+  return PINO_LEVEL[mostVerbose];
+}
+
+/** An Error as a log field, with secrets in its message and stack replaced. */
+function errorField(err: unknown) {
+  const fields = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
+  for (const key of ['message', 'stack'] as const) {
+    if (typeof fields[key] === 'string') fields[key] = redactText(fields[key]);
+  }
+  return fields;
+}
+
+/**
+ * The app's pino logger: JSON lines with level (as a word), ISO time, app, and whatever the
+ * call adds; secrets redacted by key (REDACT_PATHS) and in text (redactText).
+ */
+export function createAppLogger(opts: AppLoggerOptions): Logger {
+  const options: pino.LoggerOptions = {
+    level: pinoLevel(opts.nodeEnv, opts.level),
+    base: { app: opts.app, host: hostname() },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    serializers: { err: errorField, error: errorField },
+    hooks: {
+      // the message text (and string arguments) of every line: URL passwords, bearer tokens
+      logMethod(args, method) {
+        method.apply(
+          this,
+          args.map((a) => (typeof a === 'string' ? redactText(a) : a)) as Parameters<typeof method>,
+        );
+      },
+    },
+  };
+  if (opts.destination) return pino(options, opts.destination);
+  if (opts.pretty && opts.nodeEnv !== 'production') {
+    return pino({
+      ...options,
+      transport: {
+        target: 'pino-pretty',
+        options: {
+          translateTime: 'SYS:HH:MM:ss.l',
+          ignore: 'pid,hostname,host,app',
+          singleLine: true,
+          colorize: !process.env.NO_COLOR,
+        },
+      },
+    });
+  }
+  return pino(options);
+}
+
+/** An app's logging: the pino logger, Nest's logger over it, and the request context. */
+export interface AppLogging {
+  log: Logger;
+  /** For NestFactory's `logger`: every `new Logger(context)` of the app writes through it. */
+  nest: LoggerService;
+  /** Binds a request's fields to every line logged while it is handled (requestLogging). */
+  context: PinoLogger;
+}
+
+/**
+ * The app's logging through nestjs-pino. Its root logger is one per process (the first app's):
+ * one app runs per process except in tests that start several apps in one, whose lines outside a
+ * request then name the first.
+ */
+export function createAppLogging(opts: AppLoggerOptions): AppLogging {
+  const log = createAppLogger(opts);
+  const params = { pinoHttp: { logger: log }, useExisting: true as const };
+  const context = new PinoLogger(params);
+  return { log, nest: new NestPinoLogger(context, params), context };
+}
+
+/** LOG_PRETTY as the launcher sets it. */
+export const prettyLogs = (env: NodeJS.ProcessEnv = process.env) =>
+  ['1', 'true', 'yes', 'on'].includes((env.LOG_PRETTY ?? '').toLowerCase());

@@ -1,0 +1,3 @@
+export * from './app-logger';
+export * from './redaction';
+export * from './request-logging';

@@ -1,0 +1,74 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { AppLogging } from './app-logger';
+
+/** What a request's lines carry: its id, the tenant and the W3C trace it belongs to. */
+export interface RequestFields {
+  requestId: string;
+  tenant?: string;
+  traceId?: string;
+}
+
+const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/** The request's fields from its headers; `fallbackId` when it brought no usable X-Request-Id. */
+export function requestFields(headers: IncomingHttpHeaders, fallbackId: string): RequestFields {
+  const id = first(headers['x-request-id']);
+  const tenant = first(headers['x-service-tenantid'])?.trim();
+  const trace = TRACEPARENT.exec(first(headers.traceparent) ?? '');
+  return {
+    requestId: id && SANE_ID.test(id) ? id : fallbackId,
+    ...(tenant && SANE_ID.test(tenant) ? { tenant } : {}),
+    ...(trace && trace[1] !== '0'.repeat(32) ? { traceId: trace[1] } : {}),
+  };
+}
+
+export interface RequestOutcome {
+  method: string;
+  /** The route's template (`/v1/crm/people/:id`), never the raw path with its ids. */
+  route: string;
+  status: number;
+  durationMs: number;
+}
+
+/** Probes and scrapes come every few seconds: they are logged at debug, not info. */
+const QUIET_ROUTES = new Set(['/health/live', '/health/ready', '/metrics']);
+
+/** The one line a finished request writes: error for a 5xx, info otherwise (debug for probes). */
+export function logRequest(log: Logger, outcome: RequestOutcome): void {
+  const fields = { ...outcome, durationMs: Math.round(outcome.durationMs * 10) / 10 };
+  if (outcome.status >= 500) log.error(fields, 'request failed');
+  else if (QUIET_ROUTES.has(outcome.route)) log.debug(fields, 'request');
+  else log.info(fields, 'request');
+}
+
+const requestLogs = new WeakMap<FastifyRequest, Logger>();
+
+/**
+ * Every request through Fastify: its fields bound to each line logged while it is handled (Nest's
+ * loggers included, through nestjs-pino's context), and one line when it is answered.
+ */
+export function requestLogging(fastify: FastifyInstance, logging: AppLogging): void {
+  fastify.addHook('onRequest', (req, _reply, done) => {
+    logging.context.runInContext(
+      () => {
+        requestLogs.set(req, logging.context.logger);
+        done();
+      },
+      { bindings: requestFields(req.headers, req.id) },
+    );
+  });
+  fastify.addHook('onResponse', (req, reply, done) => {
+    logRequest(requestLogs.get(req) ?? logging.log, {
+      method: req.method,
+      route: req.routeOptions.url ?? 'unmatched',
+      status: reply.statusCode,
+      durationMs: reply.elapsedTime,
+    });
+    done();
+  });
+}
