@@ -1,3 +1,4 @@
+import { MetricsModule } from '@crm/metrics';
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import path from 'node:path';
@@ -27,6 +28,7 @@ class GatewayCoreModule {
       global: true,
       imports: [
         CrmI18nModule.forRoot([path.join(__dirname, 'i18n')]),
+        MetricsModule.forRoot(SERVICE_NAME),
         MessagingModule.forRoot({
           service: SERVICE_NAME,
           url: config.NATS_URL,

@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import { I18nService } from 'nestjs-i18n';
 import { createAppLogging, prettyLogs, requestLogging } from '@crm/logging';
+import { AppMetrics, scrapeAllowed, serveMetrics, startMetricsServer } from '@crm/metrics';
 import { sendErrorEnvelope } from '@crm/errors';
 import { CrmHttpAdapter, ROUTER_OPTIONS } from '@crm/service-kit';
 import { ADMIN_SECURITY } from './admin/admin.controller';
@@ -53,7 +54,17 @@ export async function createGatewayApp(
   );
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   fastify.addHook('onRequest', assignRequestId);
-  requestLogging(fastify, logging); // after assignRequestId: its lines carry the id it chose
+  const metrics = app.get(AppMetrics);
+  const observe = (outcome: Parameters<AppMetrics['observeRequest']>[0]) =>
+    metrics.observeRequest(outcome);
+  // after assignRequestId: its lines carry the id it chose
+  requestLogging(fastify, logging, observe);
+  // The gateway's port is public: /metrics answers only with the internal token (else 404).
+  serveMetrics(fastify, metrics, (headers) => scrapeAllowed(headers, config.INTERNAL_TOKEN));
+  if (config.METRICS_PORT) {
+    const server = await startMetricsServer(metrics, config.METRICS_PORT, config.HOST);
+    fastify.addHook('onClose', (_instance, done) => void server.close(() => done()));
+  }
   const auth = app.get(GatewayAuthService);
   const i18n = app.get<I18nService>(I18nService);
   adapter.useErrorReplier((err, req, reply) => sendErrorEnvelope(i18n, req, reply, err));
@@ -72,7 +83,14 @@ export async function createGatewayApp(
     closing = true;
     done();
   });
-  fast.handler = fastProxyHandler(restProxy, i18n, () => closing, config.TRUST_PROXY_HOPS, logging);
+  fast.handler = fastProxyHandler(
+    restProxy,
+    i18n,
+    () => closing,
+    config.TRUST_PROXY_HOPS,
+    logging,
+    observe,
+  );
   await app.register(async (scope: FastifyInstance) =>
     registerGraphqlRoute(scope, { auth, supergraph: app.get(SupergraphService) }),
   );

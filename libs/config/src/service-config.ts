@@ -68,6 +68,17 @@ export class AppConfig {
   @InternalTokenRule()
   INTERNAL_TOKEN?: string;
 
+  /**
+   * /metrics on a port of its own, answered without any token: for a Prometheus that scrapes pods
+   * directly. Not published by compose nor in any Service. Unset: /metrics only on the app's port,
+   * with the internal token.
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  METRICS_PORT?: number;
+
   /** See shutdownDrainMs. */
   @IsOptional()
   @IsInt()

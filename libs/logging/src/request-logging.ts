@@ -52,7 +52,12 @@ const requestLogs = new WeakMap<FastifyRequest, Logger>();
  * Every request through Fastify: its fields bound to each line logged while it is handled (Nest's
  * loggers included, through nestjs-pino's context), and one line when it is answered.
  */
-export function requestLogging(fastify: FastifyInstance, logging: AppLogging): void {
+export function requestLogging(
+  fastify: FastifyInstance,
+  logging: AppLogging,
+  /** Also told of each answered request (the app's metrics). */
+  observe?: (outcome: RequestOutcome) => void,
+): void {
   fastify.addHook('onRequest', (req, _reply, done) => {
     logging.context.runInContext(
       () => {
@@ -63,12 +68,14 @@ export function requestLogging(fastify: FastifyInstance, logging: AppLogging): v
     );
   });
   fastify.addHook('onResponse', (req, reply, done) => {
-    logRequest(requestLogs.get(req) ?? logging.log, {
+    const outcome = {
       method: req.method,
       route: req.routeOptions.url ?? 'unmatched',
       status: reply.statusCode,
       durationMs: reply.elapsedTime,
-    });
+    };
+    logRequest(requestLogs.get(req) ?? logging.log, outcome);
+    observe?.(outcome);
     done();
   });
 }

@@ -10,6 +10,7 @@ import type { ServiceConfig } from '@crm/config';
 import { sendErrorEnvelope } from '@crm/errors';
 import { natsServerOptions } from '@crm/messaging';
 import { createAppLogging, prettyLogs, requestLogging } from '@crm/logging';
+import { AppMetrics, serveMetrics, startMetricsServer } from '@crm/metrics';
 import { CrmHttpAdapter } from './http-adapter';
 import { requireInternalToken } from './internal-token';
 import { closeGracefullyOnSignals } from './shutdown';
@@ -58,15 +59,15 @@ export async function createServiceApp(
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: logging.nest,
   });
-  requestLogging(app.getHttpAdapter().getInstance() as unknown as FastifyInstance, logging);
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  const metrics = app.get(AppMetrics);
+  requestLogging(fastify, logging, (outcome) => metrics.observeRequest(outcome));
+  // behind the internal token like every other call (requireInternalToken below)
+  serveMetrics(fastify, metrics);
   const i18n = app.get<I18nService>(I18nService);
   adapter.useErrorReplier((err, req, reply) => sendErrorEnvelope(i18n, req, reply, err));
   if (opts.config.INTERNAL_TOKEN) {
-    requireInternalToken(
-      app.getHttpAdapter().getInstance() as unknown as FastifyInstance,
-      opts.config.INTERNAL_TOKEN,
-      i18n,
-    );
+    requireInternalToken(fastify, opts.config.INTERNAL_TOKEN, i18n);
   }
   // Parses nothing by itself: upload routes read their parts (@crm/storage uploadInterceptor).
   await app.register(multipart);
@@ -101,6 +102,15 @@ export async function createServiceApp(
 export async function startServiceApp(app: INestApplication, opts: ServiceBootOptions) {
   const logger = new Logger(opts.service);
   await app.startAllMicroservices();
+  if (opts.config.METRICS_PORT) {
+    const server = await startMetricsServer(
+      app.get(AppMetrics),
+      opts.config.METRICS_PORT,
+      opts.config.HOST,
+    );
+    const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+    fastify.addHook('onClose', (_instance, done) => void server.close(() => done()));
+  }
   await app.listen(opts.config.PORT, opts.config.HOST);
   closeGracefullyOnSignals(app, opts.config, opts.service);
   logger.log(

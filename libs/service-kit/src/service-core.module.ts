@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AllExceptionsFilter, createValidationPipe } from '@crm/errors';
 import { CrmI18nModule } from '@crm/i18n';
 import { MessagingModule } from '@crm/messaging';
+import { MetricsModule } from '@crm/metrics';
 import { RequestContextGuard } from '@crm/request-context';
 import type { ServiceConfig } from '@crm/config';
 
@@ -17,7 +18,7 @@ export interface ServiceCoreOptions {
 }
 
 /**
- * What every service has in common, registered once: config, i18n, NATS messaging, the request
+ * What every service has in common, registered once: config, i18n, metrics, NATS messaging, the request
  * context guard, validation and the one exception filter for REST, GraphQL and NATS. The envelope
  * is added by the HTTP adapter (CrmHttpAdapter): no global interceptor runs per request.
  */
@@ -30,6 +31,7 @@ export class ServiceCoreModule {
       global: true,
       imports: [
         CrmI18nModule.forRoot(options.localeDirs ?? []),
+        MetricsModule.forRoot(options.service),
         MessagingModule.forRoot({
           service: options.service,
           url: config.NATS_URL,

@@ -5,6 +5,7 @@ import http from 'node:http';
 import os from 'node:os';
 import { listenAddress, ServiceConfig } from '@crm/config';
 import { createAppLogging, prettyLogs } from '@crm/logging';
+import { AppMetrics, METRICS_PATH, scrapeAllowed, startMetricsServer } from '@crm/metrics';
 import { Readiness } from './health.controller';
 
 /**
@@ -26,7 +27,10 @@ export interface WorkerProcessOptions {
   /** The service (`bookings-invitations`) and the role (`mail-worker`): log context. */
   service: string;
   role: string;
-  config: Pick<ServiceConfig, 'HOST' | 'PORT' | 'NATS_URL' | 'NODE_ENV' | 'LOG_LEVEL'>;
+  config: Pick<
+    ServiceConfig,
+    'HOST' | 'PORT' | 'NATS_URL' | 'NODE_ENV' | 'LOG_LEVEL' | 'INTERNAL_TOKEN' | 'METRICS_PORT'
+  >;
   /** The process's nice value (0 normal ... 19 lowest), set before anything starts. */
   nice: number;
 }
@@ -62,13 +66,24 @@ const json = (res: http.ServerResponse, status: number, body: unknown) =>
 
 /**
  * The probes of a worker: liveness 200 while the process runs, readiness 200 while its checks
- * (the database) answer and it is not stopping.
+ * (the database) answer and it is not stopping; /metrics with the internal token (scrapeAllowed).
  */
-function healthServer(readiness: Readiness): http.Server {
+function healthServer(
+  readiness: Readiness,
+  metrics: AppMetrics,
+  internalToken: string | undefined,
+): http.Server {
   return http.createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0].replace(/\/+$/, '');
     if (req.method !== 'GET') return json(res, 405, { status: 'method not allowed' });
     if (path === '/health/live') return json(res, 200, { status: 'ok' });
+    if (path === METRICS_PATH && scrapeAllowed(req.headers, internalToken)) {
+      void metrics.text().then(
+        (text) => res.writeHead(200, { 'Content-Type': metrics.contentType }).end(text),
+        () => json(res, 500, { status: 'metrics failed' }),
+      );
+      return;
+    }
     if (path !== '/health/ready') return json(res, 404, { status: 'not found' });
     if (readiness.draining) return json(res, 503, { status: 'stopping' });
     void readiness.report().then((checks) =>
@@ -100,7 +115,12 @@ export async function startWorkerProcess(
   lowerPriority(nice, logger);
   const app = await NestFactory.createApplicationContext(module, { logger: logging.nest });
   const readiness = app.get(Readiness);
-  const server = healthServer(readiness);
+  const metrics = app.get(AppMetrics, { strict: false });
+  metrics.registry.setDefaultLabels({ app: `${service}-${role}` });
+  const server = healthServer(readiness, metrics, config.INTERNAL_TOKEN);
+  const metricsServer = config.METRICS_PORT
+    ? await startMetricsServer(metrics, config.METRICS_PORT, config.HOST)
+    : null;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -118,6 +138,9 @@ export async function startWorkerProcess(
       await app.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) =>
+        metricsServer ? metricsServer.close(() => resolve()) : resolve(),
+      );
     })());
   logger.log(`health on ${listenAddress(config.HOST, port)} (NATS ${config.NATS_URL})`);
   return { app, url: `http://127.0.0.1:${port}`, close };

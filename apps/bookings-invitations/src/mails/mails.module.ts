@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { MailAttachments } from './mail-attachments';
+import { MailMetrics } from './mail-metrics';
 import { MailSenders } from './mail-sender';
 import { MailWorker } from './mail-worker';
 import { MailsRepository } from './mails.repository';
@@ -10,7 +11,7 @@ import { MailsRepository } from './mails.repository';
  */
 @Global()
 @Module({
-  providers: [MailsRepository, MailAttachments, MailSenders, MailWorker],
+  providers: [MailsRepository, MailAttachments, MailSenders, MailWorker, MailMetrics],
   exports: [MailsRepository, MailAttachments, MailWorker],
 })
 export class MailsModule {}

@@ -26,6 +26,14 @@ const notifyWorkers = (tx: Tx) => tx.$executeRawUnsafe(`SELECT pg_notify('${MAIL
 export class MailsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
+  /** Mails of every tenant waiting to be sent and given up (the operator's metrics). */
+  async countOpen(): Promise<{ queued: number; failed: number }> {
+    const rows = await this.prisma.$queryRaw<{ status: string; n: bigint }[]>`
+      SELECT status, count(*) AS n FROM "Mail" WHERE status IN ('queued', 'failed') GROUP BY status`;
+    const n = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
+    return { queued: n('queued'), failed: n('failed') };
+  }
+
   /**
    * Queues a mail in the transaction of the change it belongs to: it is sent by the mail worker
    * after the commit, retried while SMTP is down, and never sent for a change that rolled back.

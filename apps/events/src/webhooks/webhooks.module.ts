@@ -1,3 +1,4 @@
+import { WebhookMetrics } from './webhook-metrics';
 import { Module } from '@nestjs/common';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
@@ -15,6 +16,7 @@ import { WebhooksResolver } from './webhooks.resolver';
   controllers: [WebhooksController],
   providers: [
     WebhooksRepository,
+    WebhookMetrics,
     WebhookEndpointsService,
     WebhookDeliveriesService,
     WebhookFanout,

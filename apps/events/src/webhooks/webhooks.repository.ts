@@ -105,6 +105,25 @@ export class WebhooksRepository {
   }
 
   /** The endpoint locked until the transaction ends (rotation, update and removal serialise). */
+  /**
+   * Deliveries of every tenant still to be made, those of them that failed at least once, and
+   * those given up (the operator's metrics).
+   */
+  async deliveryBacklog(): Promise<{ pending: number; retrying: number; failed: number }> {
+    const [row] = await this.prisma.$queryRaw<
+      { pending: bigint; retrying: bigint; failed: bigint }[]
+    >`
+      SELECT count(*) FILTER (WHERE status = 'pending') AS pending,
+             count(*) FILTER (WHERE status = 'pending' AND attempts > 0) AS retrying,
+             count(*) FILTER (WHERE status = 'failed') AS failed
+        FROM "WebhookDelivery" WHERE status IN ('pending', 'failed')`;
+    return {
+      pending: Number(row?.pending ?? 0),
+      retrying: Number(row?.retrying ?? 0),
+      failed: Number(row?.failed ?? 0),
+    };
+  }
+
   async lockEndpoint(tx: Tx, tenantId: string, id: string): Promise<EndpointRow | null> {
     const rows = await tx.$queryRaw<{ id: string }[]>`
       SELECT id::text AS id FROM "WebhookEndpoint"

@@ -66,7 +66,14 @@ describe('fastProxyHandler', () => {
       end: (bytes: Buffer) => (ended = bytes),
       once: () => undefined,
     } as unknown as ServerResponse;
-    const handler = fastProxyHandler(proxy, i18n, () => false, 0, logging);
+    const handler = fastProxyHandler(
+      proxy,
+      i18n,
+      () => false,
+      0,
+      logging,
+      () => undefined,
+    );
     expect(handler(request('GET', '/v1/crm/people/7'), res)).toBe(true);
     await new Promise((r) => setImmediate(r));
     expect(res.statusCode).toBe(500);
@@ -77,7 +84,14 @@ describe('fastProxyHandler', () => {
   it('leaves every call to Fastify once the app is closing (Fastify answers 503)', () => {
     const proxy = { call: jest.fn() } as unknown as RestProxy;
     let closing = false;
-    const handler = fastProxyHandler(proxy, {} as never, () => closing, 0, logging);
+    const handler = fastProxyHandler(
+      proxy,
+      {} as never,
+      () => closing,
+      0,
+      logging,
+      () => undefined,
+    );
     const res = { setHeader: jest.fn() } as never;
     closing = true;
     expect(handler(request('GET', '/v1/crm/people/7'), res)).toBe(false);

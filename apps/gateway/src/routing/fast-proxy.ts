@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream';
 import type { FastifyServerFactory, FastifyServerOptions } from 'fastify';
 import { I18nService } from 'nestjs-i18n';
 import { sendRawErrorEnvelope } from '@crm/errors';
-import { type AppLogging, logRequest, requestFields } from '@crm/logging';
+import { type AppLogging, logRequest, type RequestOutcome, requestFields } from '@crm/logging';
 import type { RestProxy } from './proxy.route';
 import type { ServiceAnswer } from './service-call';
 import { REQUEST_ID_HEADER, takeRequestId } from './request-id';
@@ -81,6 +81,7 @@ export function fastProxyHandler(
   closing: () => boolean,
   trustProxyHops: number,
   logging: AppLogging,
+  observe: (outcome: RequestOutcome) => void,
 ): FastHandler {
   return (req, res) => {
     const route = closing() ? null : fastRoute(req);
@@ -93,14 +94,16 @@ export function fastProxyHandler(
     logging.context.runInContext(
       () => {
         const log = logging.context.logger;
-        res.once('close', () =>
-          logRequest(log, {
+        res.once('close', () => {
+          const outcome = {
             method: 'GET',
             route: `/v1/crm/${route.segment}/*`,
             status: res.statusCode,
             durationMs: performance.now() - started,
-          }),
-        );
+          };
+          logRequest(log, outcome);
+          observe(outcome);
+        });
         proxy
           .call(
             req,

@@ -149,6 +149,30 @@ export class EventConsumer {
     }
   }
 
+  /**
+   * Per consumed subject, the events the durable has not been given yet (`pending`) and those
+   * given but not acknowledged (`ackPending`): the consumer lag of the metrics. Subjects whose
+   * durable cannot be read (NATS down) are left out.
+   */
+  async lag(): Promise<{ subject: string; pending: number; ackPending: number }[]> {
+    if (!this.running.size) return [];
+    const jsm = this.conn.jsm;
+    const rows = await Promise.all(
+      [...this.running.keys()].map(async (subject) => {
+        try {
+          const info = await jsm.consumers.info(
+            this.conn.stream.name,
+            durableName(this.options.service, subject),
+          );
+          return { subject, pending: info.num_pending, ackPending: info.num_ack_pending };
+        } catch {
+          return null;
+        }
+      }),
+    );
+    return rows.filter((r): r is NonNullable<typeof r> => r !== null);
+  }
+
   /** Connects and starts consuming in the background; resolves once every consumer runs. */
   async start(): Promise<void> {
     if (!this.handlers.size) return;

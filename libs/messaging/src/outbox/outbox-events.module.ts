@@ -8,7 +8,9 @@ import {
   OnApplicationBootstrap,
   OnModuleDestroy,
   OnModuleInit,
+  Optional,
 } from '@nestjs/common';
+import { AppMetrics } from '@crm/metrics';
 import { DiscoveryModule, DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { CONSUME_EVENT, ConsumeEventMetadata, EventConsumer } from './event-consumer';
 import { EventStreamSpec } from './event-stream';
@@ -56,10 +58,48 @@ class OutboxEventsLifecycle implements OnModuleInit, OnApplicationBootstrap, OnM
     private readonly scanner: MetadataScanner,
     private readonly reflector: Reflector,
     @Inject(OUTBOX_EVENTS_OPTIONS) private readonly options: OutboxEventsOptions,
+    @Optional() private readonly metrics?: AppMetrics,
   ) {}
 
   onModuleInit(): void {
     this.relay.start();
+    this.addMetrics();
+  }
+
+  /** The queues an operator watches for stuck work: the outbox backlog and the consumer lag. */
+  private addMetrics(): void {
+    const metrics = this.metrics;
+    if (!metrics) return;
+    metrics.gauge(
+      'outbox_pending_events',
+      'Events written to the outbox and not yet published to JetStream',
+      async () => (await this.relay.backlog()).pending,
+    );
+    metrics.gauge(
+      'outbox_oldest_pending_seconds',
+      'Age of the oldest event not yet published (0 when none waits)',
+      async () => (await this.relay.backlog()).oldestSeconds,
+    );
+    metrics.gauge(
+      'jetstream_consumer_pending_events',
+      'Events of a subject this service has not yet taken from JetStream (consumer lag)',
+      async () =>
+        (await this.consumer.lag()).map((l) => ({
+          labels: { subject: l.subject },
+          value: l.pending,
+        })),
+      ['subject'],
+    );
+    metrics.gauge(
+      'jetstream_consumer_unacknowledged_events',
+      'Events taken from JetStream and not yet acknowledged (being applied, or failing)',
+      async () =>
+        (await this.consumer.lag()).map((l) => ({
+          labels: { subject: l.subject },
+          value: l.ackPending,
+        })),
+      ['subject'],
+    );
   }
 
   onApplicationBootstrap(): void {

@@ -95,6 +95,21 @@ export class OutboxRelay {
     this.loopDone = this.loop();
   }
 
+  /**
+   * What waits to be published: the rows not yet published and the age of the oldest (metrics:
+   * a backlog that grows or ages says NATS or the relay is stuck).
+   */
+  async backlog(): Promise<{ pending: number; oldestSeconds: number }> {
+    // "dateCreated" is a timestamp without zone written as CURRENT_TIMESTAMP: compared with
+    // localtimestamp of the same session zone
+    const [row] = await this.options.db.$queryRawUnsafe<{ pending: bigint; oldest: number }[]>(
+      `SELECT count(*) AS pending,
+              COALESCE(EXTRACT(EPOCH FROM (localtimestamp - min("dateCreated"))), 0)::float8 AS oldest
+         FROM ${OUTBOX_TABLE} WHERE "publishedAt" IS NULL`,
+    );
+    return { pending: Number(row?.pending ?? 0), oldestSeconds: Math.max(0, row?.oldest ?? 0) };
+  }
+
   async stop(): Promise<void> {
     this.running = false;
     this.unsubscribe?.();

@@ -1,0 +1,25 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { AppMetrics } from '@crm/metrics';
+import { MailsRepository } from './mails.repository';
+
+/** The mail outbox as an operator watches it: mails waiting to be sent and mails given up. */
+@Injectable()
+export class MailMetrics implements OnModuleInit {
+  constructor(
+    private readonly metrics: AppMetrics,
+    private readonly mails: MailsRepository,
+  ) {}
+
+  onModuleInit(): void {
+    this.metrics.gauge(
+      'mails_pending',
+      'Mails queued and not yet sent (all tenants)',
+      async () => (await this.mails.countOpen()).queued,
+    );
+    this.metrics.gauge(
+      'mails_failed',
+      'Mails given up after their attempts (all tenants; they stay listed per booking)',
+      async () => (await this.mails.countOpen()).failed,
+    );
+  }
+}

@@ -1,0 +1,31 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { AppMetrics } from '@crm/metrics';
+import { WebhooksRepository } from './webhooks.repository';
+
+/** Webhook deliveries as an operator watches them: waiting, retrying after failures, given up. */
+@Injectable()
+export class WebhookMetrics implements OnModuleInit {
+  constructor(
+    private readonly metrics: AppMetrics,
+    private readonly webhooks: WebhooksRepository,
+  ) {}
+
+  onModuleInit(): void {
+    const counts = () => this.webhooks.deliveryBacklog();
+    this.metrics.gauge(
+      'webhook_deliveries_pending',
+      'Webhook deliveries not yet made (all tenants)',
+      async () => (await counts()).pending,
+    );
+    this.metrics.gauge(
+      'webhook_deliveries_retrying',
+      'Pending webhook deliveries that failed at least once (their receiver is down or refuses)',
+      async () => (await counts()).retrying,
+    );
+    this.metrics.gauge(
+      'webhook_deliveries_failed',
+      'Webhook deliveries given up after their attempts (all tenants)',
+      async () => (await counts()).failed,
+    );
+  }
+}

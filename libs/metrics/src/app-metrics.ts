@@ -1,0 +1,87 @@
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/** A finished HTTP request, as requestLogging and the gateway's fast path see it. */
+export interface RequestObservation {
+  method: string;
+  /** The route's template: a bounded set of label values, never a raw path. */
+  route: string;
+  status: number;
+  durationMs: number;
+}
+
+/** One sample of a gauge that is read when scraped: its labels and value. */
+export interface GaugeSample {
+  labels?: Record<string, string>;
+  value: number;
+}
+
+/** Seconds: most calls take milliseconds; an on-sale's p99 and a slow upstream are seconds. */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * The Prometheus metrics of one app (prom-client), every series labelled with `app`: the
+ * process's own (CPU, heap, event-loop delay, GC, handles: prom-client's defaults), requests by
+ * route template (rate, errors and duration from one histogram), and the gauges the app's modules
+ * add for their queues and pools (read when scraped, so nothing runs between scrapes).
+ */
+export class AppMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Histogram<'method' | 'route' | 'status'>;
+
+  constructor(readonly app: string) {
+    this.registry.setDefaultLabels({ app });
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
+    this.requests = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP requests answered, by method, route template and status, with their duration',
+      labelNames: ['method', 'route', 'status'],
+      buckets: DURATION_BUCKETS,
+      registers: [this.registry],
+    });
+  }
+
+  observeRequest(o: RequestObservation): void {
+    this.requests.observe(
+      { method: o.method, route: o.route, status: String(o.status) },
+      o.durationMs / 1000,
+    );
+  }
+
+  /**
+   * A gauge read when scraped. A read that fails leaves the gauge without samples for that
+   * scrape (an absent series, which alerts can see) instead of failing the whole scrape.
+   */
+  gauge(
+    name: string,
+    help: string,
+    read: () => Promise<number | GaugeSample[]> | number | GaugeSample[],
+    labelNames: string[] = [],
+  ): void {
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        let value: number | GaugeSample[];
+        try {
+          value = await read();
+        } catch {
+          return;
+        }
+        if (typeof value === 'number') return this.set(value);
+        for (const s of value) this.set(s.labels ?? {}, s.value);
+      },
+    });
+  }
+
+  /** The exposition text (Prometheus text format 0.0.4). */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './app-metrics';
+export * from './metrics.module';
+export * from './metrics-endpoint';
