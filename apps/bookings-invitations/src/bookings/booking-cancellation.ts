@@ -435,8 +435,14 @@ export class BookingCancellation {
       amountDue: s.amountDue,
       allCancelled: s.allCancelled,
     };
+    // the overdue mail says nothing is owed: not so when earlier cancelled tickets left a fee
+    const overdue =
+      s.allCancelled &&
+      opts.reason === 'payment-overdue' &&
+      booking.paymentDueAt &&
+      !new Money(s.amountDue).gt(0);
     const mail =
-      s.allCancelled && opts.reason === 'payment-overdue' && booking.paymentDueAt
+      overdue && booking.paymentDueAt
         ? this.mails.paymentOverdue(mailBooking, mailEvent, booking.paymentDueAt)
         : s.allCancelled
           ? this.mails.cancellation(mailBooking, mailEvent, amounts)

@@ -339,6 +339,49 @@ describe('BK22 the organiser cancels single tickets', () => {
   });
 });
 
+describe('BK23 and BK7 over GraphQL', () => {
+  it('quotes chosen tickets and cancels them with the token; a wrong token is NOT_FOUND', async () => {
+    const eventId = await t.event(t.A, { startsAt: days(10), cancellationTiers: tiers });
+    const type = await t.ticketType(eventId, { price: '19.99' });
+    const b = await booking(eventId, [{ ticketTypeId: type, n: 3 }]);
+    const [x] = b.tickets.map((k) => k.id);
+    const quote = await t.gql(
+      `query($id: ID!, $t: [ID!]) { bookingCancellationRules(id: $id, ticketIds: $t) {
+         total fee refund feeDue amountDue ticketIds } }`,
+      { id: b.id, t: [x] },
+    );
+    const fee = tierFee('19.99'); // 9.995 -> 10.00, + 5.00
+    expect(quote.body.data.bookingCancellationRules).toEqual({
+      total: '19.99',
+      fee: cents(fee),
+      refund: '0.00',
+      feeDue: cents(fee),
+      amountDue: cents(fee.plus('39.98')),
+      ticketIds: [x],
+    });
+    const op = `mutation($id: ID!, $token: String!, $t: [ID!]!) {
+      cancelBookingTicketsWithToken(id: $id, token: $token, ticketIds: $t) {
+        fee feeDue amountDue paymentStatus booking { tickets { id status } } } }`;
+    const wrong = await t.gql(op, { id: b.id, token: 'nope', t: [x] });
+    expect(wrong.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const foreign = await t.gql(op, { id: b.id, token: b.confirmationToken, t: [x] }, t.B);
+    expect(foreign.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const done = await t.gql(op, { id: b.id, token: b.confirmationToken, t: [x] });
+    expect(done.body.errors).toBeUndefined();
+    expect(done.body.data.cancelBookingTicketsWithToken).toMatchObject({
+      fee: cents(fee),
+      feeDue: cents(fee),
+      amountDue: cents(fee.plus('39.98')),
+      paymentStatus: 'open',
+    });
+    expect(
+      done.body.data.cancelBookingTicketsWithToken.booking.tickets.filter(
+        (k: { status: string }) => k.status === 'cancelled',
+      ),
+    ).toEqual([{ id: x, status: 'cancelled' }]);
+  });
+});
+
 describe('BK22, BK23 refuse what cannot be cancelled', () => {
   it('names the field: foreign, cancelled, checked-in tickets, a minimum per booking, a wrong token, another tenant', async () => {
     const eventId = await t.event(t.A, { startsAt: days(40), cancellationTiers: tiers });
