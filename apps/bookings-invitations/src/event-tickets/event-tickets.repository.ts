@@ -293,14 +293,6 @@ export class EventTicketsRepository {
     await tx.eventTicket.update({ where: { id }, data: { priceTax } });
   }
 
-  /** The tickets' rows locked until the transaction ends, in id order (no deadlock). */
-  async lock(tx: Tx, tenantId: string, ids: string[]): Promise<{ id: string; status: string }[]> {
-    return tx.$queryRaw<{ id: string; status: string }[]>`
-      SELECT id::text, status FROM "EventTicket"
-       WHERE "tenantId" = ${tenantId} AND id = ANY(${ids}::uuid[])
-       ORDER BY id FOR UPDATE`;
-  }
-
   /**
    * The tenant's tickets among `ids` locked until the transaction ends, in id order, with their
    * booking and whether they are checked in (a check-in share-locks its ticket: it is either
