@@ -300,6 +300,67 @@ it('GraphQL: Booking.event resolves from events, Booking.bookerPerson from crm-p
   expect(cancel.body.data.cancelBooking.status).toBe('cancelled');
 });
 
+it('BK22, BK23 (issue 20): the booker cancels a ticket without a key, the organiser the last over GraphQL; an unpaid booking owes its fee', async () => {
+  // 50 % until 7 days before the start (the event is in 30 days)
+  const condition = await client.rest(a, 'POST', '/event-settings/cancellation-conditions', {
+    text: 'Half',
+    data: { tiers: [{ daysBeforeStart: 7, feePercent: 50, feeFixed: '0' }] },
+  });
+  expect(condition.status).toBe(201);
+  const { eventId, typeId } = await bookableEvent(
+    a,
+    {},
+    { cancellationConditionId: condition.body.data.id },
+  );
+  const booking = (await publicBooking(a, eventId, typeId, 2)).body.data;
+  const [first, second] = booking.tickets.map((x: { id: string }) => x.id);
+  const cancelPublic = (tenant: TestTenant, body: Record<string, unknown>) =>
+    client.raw(`/v1/crm/bookings/public/${booking.id}/tickets/cancel`, {
+      method: 'POST',
+      headers: { ...tenantHeaders(tenant.id), 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  expect(
+    (await cancelPublic(b, { token: booking.confirmationToken, ticketIds: [first] })).status,
+  ).toBe(404);
+  expect((await cancelPublic(a, { token: 'nope', ticketIds: [first] })).status).toBe(404);
+  const mine = await cancelPublic(a, { token: booking.confirmationToken, ticketIds: [first] });
+  expect(mine.status).toBe(200);
+  // unpaid: no refund, the fee (59.50) owed beside the ticket still booked (119.00)
+  expect(mine.body.data).toMatchObject({
+    fee: '59.50',
+    refund: '0.00',
+    feeDue: '59.50',
+    amountDue: '178.50',
+    paymentStatus: 'open',
+    bookingCancelled: false,
+  });
+  const foreign = await client.graphql(
+    b,
+    `mutation($id: ID!, $t: [ID!]!) { cancelBookingTickets(id: $id, input: { ticketIds: $t }) { fee } }`,
+    { id: booking.id, t: [second] },
+  );
+  expect(foreign.body.errors[0].extensions.statusCode).toBe(404);
+  const last = await client.graphql(
+    a,
+    `mutation($id: ID!, $t: [ID!]!) { cancelBookingTickets(id: $id, input: { ticketIds: $t }) {
+       fee refund paymentStatus bookingCancelled booking { status amountDue refundAmount } } }`,
+    { id: booking.id, t: [second] },
+  );
+  expect(last.body.errors).toBeUndefined();
+  expect(last.body.data.cancelBookingTickets).toEqual({
+    fee: '59.50',
+    refund: '0.00',
+    paymentStatus: 'fee_due',
+    bookingCancelled: true,
+    booking: { status: 'cancelled', amountDue: '119.00', refundAmount: '0.00' },
+  });
+  const settled = await client.rest(a, 'PUT', `/bookings/${booking.id}/payment-status`, {
+    paymentStatus: 'paid',
+  });
+  expect(settled.body.data).toMatchObject({ paymentStatus: 'paid', amountDue: '0.00' });
+});
+
 it('BK18-BK21: the event’s sale terms reach bookings; a visitor holds seats without a key and books them; an unpaid booking past its deadline is cancelled', async () => {
   const { eventId, typeId } = await bookableEvent(
     a,

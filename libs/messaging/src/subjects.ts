@@ -64,6 +64,8 @@ export const Subjects = {
     bookingLinked: 'bookings-invitations.bookings.linked',
     /** outbox event (JetStream): BookingCancelledEvent (webhook `booking.cancelled`, touchpoint) */
     bookingCancelled: 'bookings-invitations.bookings.cancelled',
+    /** outbox event (JetStream): BookingTicketsCancelledEvent (some tickets; no consumer yet) */
+    ticketsCancelled: 'bookings-invitations.tickets.cancelled',
     /** outbox event (JetStream): InvitationRespondedEvent (touchpoint) */
     invitationAccepted: 'bookings-invitations.invitations.accepted',
     /** outbox event (JetStream): InvitationRespondedEvent (webhook `invitation.rejected`, touchpoint) */

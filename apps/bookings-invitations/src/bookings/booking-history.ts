@@ -3,6 +3,7 @@ import type { RequestContext } from '@crm/request-context';
 export type BookingAction =
   | 'created'
   | 'cancelled'
+  | 'tickets-cancelled'
   | 'deleted'
   | 'booker-changed'
   | 'payment-status-changed'

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DateTime } from 'luxon';
 import { I18nService } from 'nestjs-i18n';
+import { Money } from '../common/money';
 import type { MailAttachment, MailDraft } from '../mails/mail-outbox';
 
 /** What a booking mail says about the event. */
@@ -16,6 +17,20 @@ export interface MailTicket {
   ticketTypeName: string;
   participant: string;
   priceGross: string;
+}
+
+/** The money of a cancellation, as its mail tells it. */
+export interface CancellationAmounts {
+  /** The fee of this cancellation. */
+  fee: string;
+  /** What this cancellation pays back ("0.00" when nothing was paid). */
+  refund: string;
+  /** Money was received for the booking (a refund), else the fee is owed. */
+  paid: boolean;
+  /** What the booker owes after it (unpaid bookings). */
+  amountDue: string;
+  /** No valid ticket is left. */
+  allCancelled: boolean;
 }
 
 export interface MailBooking {
@@ -151,11 +166,24 @@ export class BookingMails {
     };
   }
 
-  cancellation(
-    b: MailBooking,
-    event: MailEvent,
-    amounts: { fee: string; refund: string },
-  ): MailDraft {
+  /**
+   * What a cancellation mail says about money: money received -> the fee kept and the refund;
+   * nothing paid -> no refund ever, the fee owed (or that nothing is owed) and, while tickets
+   * are left, the amount still due.
+   */
+  private amounts(a: CancellationAmounts, currency: string, lang: string): string {
+    const args = { fee: a.fee, refund: a.refund, due: a.amountDue, currency };
+    if (a.paid) return [this.t('feeLine', lang, args), this.t('refundLine', lang, args)].join('\n');
+    if (!a.allCancelled) {
+      return [this.t('feeLine', lang, args), this.t('amountDueLine', lang, args)].join('\n');
+    }
+    return new Money(a.amountDue).gt(0)
+      ? this.t('feeDueLine', lang, { ...args, fee: a.amountDue })
+      : this.t('nothingOwedLine', lang, args);
+  }
+
+  /** The whole booking cancelled (BK8, the last ticket, an invitation rejected, ...). */
+  cancellation(b: MailBooking, event: MailEvent, amounts: CancellationAmounts): MailDraft {
     const lang = b.language;
     return {
       tenantId: b.tenantId,
@@ -169,9 +197,44 @@ export class BookingMails {
         title: event.title,
         start: this.start(event, lang),
         bookingId: b.bookingId,
-        fee: amounts.fee,
-        refund: amounts.refund,
+        amounts: this.amounts(amounts, b.currency, lang),
+      }),
+      bookingId: b.bookingId,
+      eventId: event.eventId,
+    };
+  }
+
+  /** Some tickets of a booking cancelled, the booking stays (BK22, BK23). */
+  ticketsCancelled(
+    b: MailBooking,
+    event: MailEvent,
+    tickets: MailTicket[],
+    amounts: CancellationAmounts,
+  ): MailDraft {
+    const lang = b.language;
+    const lines = tickets.map((t) =>
+      this.t('ticketLine', lang, {
+        type: t.ticketTypeName,
+        participant: t.participant,
+        price: t.priceGross,
         currency: b.currency,
+      }),
+    );
+    return {
+      tenantId: b.tenantId,
+      kind: 'tickets-cancellation',
+      toAddress: b.bookerEmail,
+      toName: b.bookerName,
+      language: lang,
+      subject: this.t('ticketsCancelledSubject', lang, { title: event.title }).slice(0, 500),
+      text: this.t('ticketsCancelledText', lang, {
+        count: tickets.length,
+        name: b.bookerName,
+        title: event.title,
+        start: this.start(event, lang),
+        bookingId: b.bookingId,
+        tickets: lines.join('\n'),
+        amounts: this.amounts(amounts, b.currency, lang),
       }),
       bookingId: b.bookingId,
       eventId: event.eventId,

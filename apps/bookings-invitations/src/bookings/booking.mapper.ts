@@ -1,5 +1,7 @@
 import type { Booking as BookingRow, EventTicket } from '../generated/prisma/client';
+import { sumMoney } from '../common/money';
 import type { Booking, BookingTicket } from './dto/booking.output';
+import { amountDue } from './payment-status';
 
 export type BookingWithTickets = BookingRow & { tickets: EventTicket[] };
 
@@ -63,6 +65,7 @@ export function toBooking(row: BookingWithTickets, audience: 'organiser' | 'publ
     cancelledAt: row.cancelledAt?.toISOString() ?? null,
     cancellationFee: money(row.cancellationFee),
     refundAmount: money(row.refundAmount),
+    amountDue: amountDueOf(row),
     invoiceNumber: row.invoiceNumber,
     invoiceDate: row.invoiceDate?.toISOString() ?? null,
     tickets: tickets.map(toBookingTicket),
@@ -70,3 +73,14 @@ export function toBooking(row: BookingWithTickets, audience: 'organiser' | 'publ
     dateModified: row.dateModified.toISOString(),
   };
 }
+
+/** What the booker owes now (payment-status.ts amountDue). */
+export const amountDueOf = (row: BookingWithTickets): string =>
+  amountDue(
+    row.paymentStatus,
+    sumMoney(
+      row.tickets.filter((t) => t.status === 'valid'),
+      (t) => t.priceGross,
+    ),
+    money(row.cancellationFee),
+  );

@@ -11,6 +11,7 @@ let t: BookingTestKit;
 let eventId: string;
 let typeId: string;
 let bookingId: string;
+let token: string;
 beforeAll(async () => {
   t = await BookingTestKit.start('bookings_invitations_it_bookings_bad_input');
   eventId = await t.event(t.A, {}, [
@@ -18,7 +19,9 @@ beforeAll(async () => {
     { key: 'size', type: 'select', options: ['S', 'M'] },
   ]);
   typeId = await t.ticketType(eventId, { quota: 100000 });
-  bookingId = (await t.booked(eventId, [{ ticketTypeId: typeId }])).id;
+  const booking = await t.booked(eventId, [{ ticketTypeId: typeId }]);
+  bookingId = booking.id;
+  token = booking.confirmationToken;
 }, 60000);
 afterAll(async () => t?.close());
 
@@ -165,6 +168,29 @@ it('answers malformed organiser input with a 4xx, and a refused request changes 
       ['PUT', `/bookings/${bookingId}/payment-status`, { paymentStatus: 'paid', note: value }],
       ['POST', `/bookings/${bookingId}/cancel`, { reason: value === null ? 1 : value }],
       ['POST', `/bookings/${bookingId}/cancel`, { waiveFee: value }],
+      // BK22, BK23: a ticket no booking has, so that a value that passes changes nothing either
+      ['POST', `/bookings/${bookingId}/tickets/cancel`, { ticketIds: value }],
+      ['POST', `/bookings/${bookingId}/tickets/cancel`, { ticketIds: [value] }],
+      ['POST', `/bookings/${bookingId}/tickets/cancel`, value],
+      [
+        'POST',
+        `/bookings/${bookingId}/tickets/cancel`,
+        { ticketIds: [randomUUID()], reason: value === null ? 1 : value },
+      ],
+      [
+        'POST',
+        `/bookings/${bookingId}/tickets/cancel`,
+        { ticketIds: [randomUUID()], waiveFee: value },
+      ],
+      ['POST', `/bookings/public/${bookingId}/tickets/cancel`, { token: value, ticketIds: [] }],
+      [
+        'POST',
+        `/bookings/public/${bookingId}/tickets/cancel`,
+        { token: value, ticketIds: [randomUUID()] },
+      ],
+      ['POST', `/bookings/public/${bookingId}/tickets/cancel`, { token, ticketIds: value }],
+      ['POST', `/bookings/public/${bookingId}/tickets/cancel`, { token, ticketIds: [value] }],
+      ['POST', `/bookings/public/${bookingId}/tickets/cancel`, value],
       ['DELETE', '/bookings/batch', { ids: value }],
       ['DELETE', '/bookings/batch', { ids: [value] }],
       ['DELETE', '/bookings/batch', value],
@@ -182,6 +208,8 @@ it('answers malformed organiser input with a 4xx, and a refused request changes 
 });
 
 it('answers hostile queries and ids with 400 or 404', async () => {
+  // a live booking (the one above may be cancelled by now): BK7 quotes of unknown tickets are 404
+  const live = (await t.booked(eventId, [{ ticketTypeId: typeId }])).id;
   const queries = [
     '/bookings?eventId=not-a-uuid',
     '/bookings?page=0',
@@ -202,6 +230,11 @@ it('answers hostile queries and ids with 400 or 404', async () => {
     `/bookings/public/${bookingId}/confirmation?token=${'a'.repeat(5000)}`,
     `/bookings/public/${bookingId}/confirmation?token=a&token=b`,
     `/bookings/public/not-a-uuid/confirmation?token=a`,
+    `/bookings/${live}/cancellation-rules?ticketIds=nope`,
+    `/bookings/${live}/cancellation-rules?ticketIds=`,
+    `/bookings/${live}/cancellation-rules?ticketIds=${randomUUID()}`,
+    `/bookings/${live}/cancellation-rules?ticketIds=${randomUUID()}&ticketIds=x`,
+    `/bookings/${live}/cancellation-rules?ticketIds=${`${randomUUID()},`.repeat(101)}`,
   ];
   const bad: string[] = [];
   for (const q of queries) {
@@ -221,6 +254,7 @@ it('answers hostile queries and ids with 400 or 404', async () => {
       ['DELETE', ''],
       ['GET', '/cancellation-rules'],
       ['POST', '/cancel'],
+      ['POST', '/tickets/cancel'],
       ['PUT', '/booker'],
       ['PUT', '/payment-status'],
       ['POST', '/consistency-check'],
@@ -230,7 +264,9 @@ it('answers hostile queries and ids with 400 or 404', async () => {
           ? path === '/booker'
             ? { lastname: 'X' }
             : { paymentStatus: 'paid' }
-          : undefined;
+          : path === '/tickets/cancel'
+            ? { ticketIds: [randomUUID()] }
+            : undefined;
       const res = await t.call(method, `/bookings/${encodeURIComponent(id)}${path}`, body);
       if (![400, 404].includes(res.status))
         bad.push(`${method} ${id.slice(0, 20)}${path}: ${res.status}`);
@@ -270,6 +306,26 @@ it('answers malformed GraphQL input with errors, never INTERNAL', async () => {
     ],
     [`query { bookings(sort: "secret") { totalResults } }`, {}],
     [`mutation { checkBookingConsistency(id: "1") { consistent } }`, {}],
+    [
+      `mutation($id: ID!) { cancelBookingTickets(id: $id, input: { ticketIds: ["x"] }) { fee } }`,
+      { id: bookingId },
+    ],
+    [
+      `mutation($id: ID!) { cancelBookingTickets(id: $id, input: { ticketIds: [], reason: "${'r'.repeat(1001)}" }) { fee } }`,
+      { id: bookingId },
+    ],
+    [
+      `mutation($id: ID!) { cancelBookingTicketsWithToken(id: $id, token: "${'t'.repeat(300)}", ticketIds: ["x"]) { fee } }`,
+      { id: bookingId },
+    ],
+    [
+      `mutation($id: ID!, $t: String!) { cancelBookingTicketsWithToken(id: $id, token: $t, ticketIds: []) { fee } }`,
+      { id: bookingId, t: token },
+    ],
+    [
+      `query($id: ID!) { bookingCancellationRules(id: $id, ticketIds: ["nope"]) { fee } }`,
+      { id: bookingId },
+    ],
   ];
   for (const [query, variables] of ops) {
     const res = await t.gql(query, variables);

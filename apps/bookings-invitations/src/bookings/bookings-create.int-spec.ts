@@ -514,6 +514,8 @@ describe('BK2 confirmation', () => {
       },
       tickets: [
         {
+          // the ids let the booker cancel single tickets (BK23, issue 20)
+          id: b.tickets[0].id,
           ticketTypeName: 'Standard',
           participantFirstname: 'P1',
           participantLastname: 'Guest',
@@ -521,6 +523,7 @@ describe('BK2 confirmation', () => {
           status: 'valid',
         },
         {
+          id: b.tickets[1].id,
           ticketTypeName: 'Standard',
           participantFirstname: 'P2',
           participantLastname: 'Guest',
@@ -532,6 +535,7 @@ describe('BK2 confirmation', () => {
       totalNet: '200.00',
       totalTax: '38.00',
       totalGross: '238.00',
+      amountDue: '238.00',
       invoiceNumber: b.invoiceNumber,
     });
     const wrong = await t.call(

@@ -158,7 +158,11 @@ describe('BK7 cancellation rules, BK8 cancel', () => {
       bookingId: b.id,
       total: '100.00',
       fee: '55.00',
-      refund: '45.00',
+      // issue 20: nothing was paid, so nothing is refunded; the fee would be owed
+      refund: '0.00',
+      feeDue: '55.00',
+      amountDue: '55.00',
+      ticketIds: [b.tickets[0].id],
       currency: 'EUR',
       rule: 'tier',
       // feePercent is a number, as the tier was given (feeFixed a decimal string, as given)
@@ -166,6 +170,10 @@ describe('BK7 cancellation rules, BK8 cancel', () => {
       nextTier: { daysBeforeStart: 1, feePercent: 100 },
     });
     expect(res.body.data.deadline).toBe(res.body.data.currentTier.deadline);
+    // once paid, the same tier refunds what was paid minus the fee
+    await t.call('PUT', `/bookings/${b.id}/payment-status`, { paymentStatus: 'paid' });
+    const paid = await t.call('GET', `/bookings/${b.id}/cancellation-rules`);
+    expect(paid.body.data).toMatchObject({ fee: '55.00', refund: '45.00', feeDue: '0.00' });
     const gql = await t.gql(
       `query($id: ID!) { bookingCancellationRules(id: $id) {
          currentTier { feePercent feeFixed } nextTier { feePercent } } }`,
@@ -192,11 +200,13 @@ describe('BK7 cancellation rules, BK8 cancel', () => {
     expect((await t.call('POST', `/bookings/${b.id}/cancel`, {}, t.B)).status).toBe(404);
     const res = await t.call('POST', `/bookings/${b.id}/cancel`, { reason: 'Ill' });
     expect(res.status).toBe(200);
+    // issue 20: an unpaid booking cancelled in a fee tier owes the fee (no refund, fee_due)
     expect(res.body.data).toMatchObject({
       status: 'cancelled',
-      paymentStatus: 'cancelled',
+      paymentStatus: 'fee_due',
       cancellationFee: '105.00',
-      refundAmount: '95.00',
+      refundAmount: '0.00',
+      amountDue: '105.00',
       cancelledAt: expect.any(String),
     });
     expect(res.body.data.tickets.map((x: { status: string }) => x.status)).toEqual([
@@ -218,8 +228,10 @@ describe('BK7 cancellation rules, BK8 cancel', () => {
       reason: 'organiser',
       note: 'Ill',
       fee: '105.00',
-      refund: '95.00',
+      refund: '0.00',
+      feeDue: '105.00',
       tickets: 2,
+      paymentStatus: { from: 'open', to: 'fee_due' },
     });
     const [ev] = await t.sql<{ payload: Record<string, unknown> }>(
       `SELECT payload FROM "OutboxEvent" WHERE subject = $1 AND payload->>'bookingId' = $2`,
@@ -227,7 +239,8 @@ describe('BK7 cancellation rules, BK8 cancel', () => {
     );
     expect(ev.payload).toMatchObject({
       cancellationFee: '105.00',
-      refundAmount: '95.00',
+      refundAmount: '0.00',
+      amountDue: '105.00',
       reason: 'organiser',
     });
     const mails = await t.sql<{ kind: string; text: string }>(
@@ -235,7 +248,8 @@ describe('BK7 cancellation rules, BK8 cancel', () => {
       [b.id],
     );
     expect(mails).toHaveLength(1);
-    expect(mails[0].text).toContain('95.00 EUR');
+    expect(mails[0].text).toContain('Cancellation fee due: 105.00 EUR');
+    expect(mails[0].text).not.toContain('Refund');
     const twice = await t.call('POST', `/bookings/${b.id}/cancel`, {}, t.A, {
       'Accept-Language': 'de',
     });
@@ -260,11 +274,19 @@ describe('BK7 cancellation rules, BK8 cancel', () => {
     const eventId = await t.event(t.A, { startsAt: days(3), cancellationTiers: tiers });
     const type = await t.ticketType(eventId, { price: '80' });
     const b = await t.booked(eventId, [{ ticketTypeId: type }]);
+    await t.call('PUT', `/bookings/${b.id}/payment-status`, { paymentStatus: 'paid' });
     const res = await t.call('POST', `/bookings/${b.id}/cancel`, { waiveFee: true });
-    expect(res.body.data).toMatchObject({ cancellationFee: '0.00', refundAmount: '80.00' });
+    // paid and cancelled whole with a refund: refunded (issue 20; before, it stayed paid)
+    expect(res.body.data).toMatchObject({
+      cancellationFee: '0.00',
+      refundAmount: '80.00',
+      paymentStatus: 'refunded',
+      amountDue: '0.00',
+    });
     const free = await t.event(t.A, { startsAt: days(3) });
     const freeType = await t.ticketType(free, { price: '80' });
     const fb = await t.booked(free, [{ ticketTypeId: freeType }]);
+    await t.call('PUT', `/bookings/${fb.id}/payment-status`, { paymentStatus: 'paid' });
     const rules = await t.call('GET', `/bookings/${fb.id}/cancellation-rules`);
     expect(rules.body.data).toMatchObject({
       rule: 'free',
@@ -296,7 +318,10 @@ describe('BookingCancellation (for invitations and deleted events)', () => {
     expect(done).toMatchObject({
       bookingId: b.id,
       fee: '0.00',
-      refund: '50.00',
+      // an open booking: nothing was paid, nothing is refunded, nothing is owed
+      refund: '0.00',
+      feeDue: '0.00',
+      paymentStatus: 'cancelled',
       ticketIds: [b.tickets[0].id],
     });
     expect(await t.counters(eventId)).toEqual([{ id: type, sold: 0 }]);
@@ -656,9 +681,10 @@ describe('GraphQL', () => {
       `query($id: ID!) { bookingCancellationRules(id: $id) { fee refund rule } }`,
       { id: b.id },
     );
+    // still open: nothing was paid, so nothing would be refunded (issue 20)
     expect(rules.body.data.bookingCancellationRules).toEqual({
       fee: '0.00',
-      refund: '119.00',
+      refund: '0.00',
       rule: 'free',
     });
     const paid = await t.gql(

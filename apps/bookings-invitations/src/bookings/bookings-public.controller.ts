@@ -5,8 +5,13 @@ import { Ctx, RequestContext } from '@crm/request-context';
 import { ApiEnvelope } from '@crm/service-kit';
 import { BookingCreation } from './booking-creation.service';
 import { BookingsService } from './bookings.service';
-import { ConfirmationQuery, CreateBookingInput } from './dto/booking.input';
-import { Booking, BookingConfirmation } from './dto/booking.output';
+import { TICKETS_RULE } from './bookings.controller';
+import {
+  ConfirmationQuery,
+  CreateBookingInput,
+  PublicCancelTicketsInput,
+} from './dto/booking.input';
+import { Booking, BookingConfirmation, TicketsCancellation } from './dto/booking.output';
 
 const PUBLIC_DOC =
   '**public**: no API key; the tenant header X-Service-TenantId is required and scopes the ' +
@@ -48,7 +53,10 @@ const BK1_RULES =
   'answers the first booking again (201, header `Idempotent-Replayed: true`); the same key with ' +
   'another body is a 409. Keys are kept at least 24 hours; older keys may be purged.';
 
-/** BK1, BK2: the public booking and its confirmation (no API key; the tenant header scopes). */
+/**
+ * BK1, BK2, BK23: the public booking, its confirmation and the booker's cancellation of tickets
+ * (no API key; the tenant header scopes).
+ */
 @ApiTags('Bookings (public)')
 @Controller('bookings/public')
 export class BookingsPublicController {
@@ -100,5 +108,30 @@ export class BookingsPublicController {
     @Query() query: ConfirmationQuery,
   ): Promise<BookingConfirmation> {
     return this.bookings.confirmation(ctx, id, query.token);
+  }
+
+  @Post(':id/tickets/cancel')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'BK23 The booker cancels tickets of the booking (ours)',
+    description:
+      'BK23 Authorised by the booking’s confirmationToken (`token` in the body, as BK2 takes ' +
+      'it; in the body, so it stays out of URLs and logs). The fee of the tiers frozen onto the ' +
+      `booking always applies (BK7). ${TICKETS_RULE} Unknown id, another tenant’s booking or a ` +
+      `wrong token: BK2’s 404. ${PUBLIC_DOC}`,
+  })
+  @ApiEnvelope(TicketsCancellation)
+  @ApiResponse({ status: 404, description: 'Unknown booking or wrong token, or a foreign ticket' })
+  @ApiResponse({
+    status: 409,
+    description: 'Booking cancelled, a ticket cancelled or checked in, a minimum per booking',
+  })
+  @ApiResponse(TOO_MANY)
+  cancelTickets(
+    @Ctx() ctx: RequestContext,
+    @Param('id') id: string,
+    @Body() body: PublicCancelTicketsInput,
+  ): Promise<TicketsCancellation> {
+    return this.bookings.cancelTicketsPublic(ctx, id, body);
   }
 }

@@ -8,6 +8,8 @@ import { BookingsService } from './bookings.service';
 import {
   BookingListQuery,
   CancelBookingInput,
+  CancellationRulesQuery,
+  CancelTicketsInput,
   ConsistencyQuery,
   DeleteBookingsInput,
   HistoryQuery,
@@ -23,6 +25,7 @@ import {
   BookingStatistics,
   CancellationRules,
   ConsistencyReport,
+  TicketsCancellation,
 } from './dto/booking.output';
 
 const DELETE_RULE =
@@ -35,7 +38,23 @@ const CANCEL_RULE =
   'until start - N days; the tier that applies is the one with the largest daysBeforeStart ' +
   'whose deadline has not passed; no tier left: the fee is the total (no refund); no tiers at ' +
   'all: free until the start. The fee is feePercent % of the gross total plus feeFixed, rounded ' +
-  'half up to cents, capped at the total; refund = total - fee.';
+  'half up to cents, capped at the total. Money received (paid, partially_refunded): refund = ' +
+  'total - fee; an unpaid (open) booking gets no refund (nothing was paid) and owes the fee ' +
+  '(`feeDue`; cancelled whole, its payment status becomes fee_due, or cancelled without a fee).';
+
+/** BK22, BK23: how single tickets are cancelled (organiser and booker alike). */
+export const TICKETS_RULE =
+  'Each ticket is priced by its own frozen gross: the fee is BK7’s rule applied to the chosen ' +
+  'tickets’ gross (feePercent of it plus feeFixed, once per cancellation, capped at it). Every ' +
+  'ticket must be one of this booking’s (404 ticketIds[i]/unknownTicket: another booking’s or ' +
+  'tenant’s ticket too), valid (409 ticketIds[i]/ticketCancelled) and not checked in (409 ' +
+  'ticketIds[i]/ticketCheckedIn); a ticket type with a minimum per booking keeps at least that ' +
+  'many tickets or none (409 ticketIds/belowMinPerBooking). Seats are freed at once. Payment ' +
+  'status: paid -> partially_refunded while tickets are left, refunded with the last one; open ' +
+  'stays open with a lower `amountDue`. The last valid ticket cancels the booking as BK8 does ' +
+  '(bookings.cancelled; an unpaid booking owing a fee becomes fee_due); fewer announce ' +
+  'tickets.cancelled. The booker gets a mail listing the tickets with the fee and the refund ' +
+  '(or the amount still due).';
 
 const PAYMENT_RULE =
   'The payment status is a state machine: open -> paid | cancelled; paid -> partially_refunded ' +
@@ -139,14 +158,16 @@ export class BookingsController {
   @Get(':id/cancellation-rules')
   @ApiOperation({
     summary: 'BK7 Current cancellation rules of a booking',
-    description: `BK7 What cancelling now costs: fee, refund, the tier that applies, until when (deadline) and the tier after it. ${CANCEL_RULE} A cancelled booking: 409.`,
+    description: `BK7 What cancelling now costs: fee, refund, fee owed, the tier that applies, until when (deadline) and the tier after it; of every valid ticket, or of \`ticketIds\` (with BK22’s checks of them). ${CANCEL_RULE} A cancelled booking: 409.`,
   })
   @ApiEnvelope(CancellationRules)
+  @ApiResponse({ status: 409, description: 'Cancelled, or a quoted ticket not cancellable' })
   cancellationRules(
     @Ctx() ctx: RequestContext,
     @Param('id') id: string,
+    @Query() query: CancellationRulesQuery,
   ): Promise<CancellationRules> {
-    return this.bookings.cancellationRules(ctx, id);
+    return this.bookings.cancellationRules(ctx, id, query.ticketIds);
   }
 
   @Post(':id/cancel')
@@ -163,6 +184,26 @@ export class BookingsController {
     @Body() body: CancelBookingInput,
   ): Promise<Booking> {
     return this.bookings.cancel(ctx, id, body);
+  }
+
+  @Post(':id/tickets/cancel')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'BK22 Cancel single tickets of a booking (ours)',
+    description: `BK22 The organiser cancels \`ticketIds\` (waiveFee: without a fee). ${TICKETS_RULE} ${CANCEL_RULE}`,
+  })
+  @ApiEnvelope(TicketsCancellation)
+  @ApiResponse({ status: 404, description: 'Unknown booking, or a ticket not of this booking' })
+  @ApiResponse({
+    status: 409,
+    description: 'Booking cancelled, a ticket cancelled or checked in, a minimum per booking',
+  })
+  cancelTickets(
+    @Ctx() ctx: RequestContext,
+    @Param('id') id: string,
+    @Body() body: CancelTicketsInput,
+  ): Promise<TicketsCancellation> {
+    return this.bookings.cancelTickets(ctx, id, body);
   }
 
   @Put(':id/booker')

@@ -235,20 +235,6 @@ export class BookingsRepository {
     return booking;
   }
 
-  /** The bookings with their tickets' statuses, in id order. */
-  withTicketStatuses(tx: Tx, tenantId: string, ids: string[]) {
-    return tx.booking.findMany({
-      where: { tenantId, id: { in: ids } },
-      select: {
-        id: true,
-        eventId: true,
-        status: true,
-        tickets: { select: { id: true, status: true } },
-      },
-      orderBy: { id: 'asc' },
-    });
-  }
-
   async deleteMany(tx: Tx, tenantId: string, ids: string[]): Promise<void> {
     await tx.booking.deleteMany({ where: { tenantId, id: { in: ids } } });
   }

@@ -18,9 +18,12 @@ import { BookingsService } from './bookings.service';
 import {
   BookingListQuery,
   CancelBookingInput,
+  CancellationRulesQuery,
+  CancelTicketsInput,
   CreateBookingInput,
   DeleteBookingsInput,
   HistoryArgs,
+  PublicCancelTicketsInput,
   SetBookerInput,
   SetPaymentDeadlineInput,
   SetPaymentStatusInput,
@@ -36,6 +39,7 @@ import {
   CancellationRules,
   ConsistencyReport,
   PersonRef,
+  TicketsCancellation,
 } from './dto/booking.output';
 
 const id = () => Args('id', { type: () => ID });
@@ -97,9 +101,18 @@ export class BookingsResolver {
     return this.service.remove(ctx, body.ids, false);
   }
 
-  @Query(() => CancellationRules, { description: 'BK7 What cancelling a booking costs now' })
-  bookingCancellationRules(@Ctx() ctx: RequestContext, @id() bookingId: string) {
-    return this.service.cancellationRules(ctx, bookingId);
+  @Query(() => CancellationRules, {
+    description: 'BK7 What cancelling a booking (or ticketIds of it) costs now',
+  })
+  bookingCancellationRules(
+    @Ctx() ctx: RequestContext,
+    @id() bookingId: string,
+    @Args('ticketIds', { type: () => [ID], nullable: true }) ticketIds: string[] | null,
+  ) {
+    const query = orThrow(
+      checkObject(CancellationRulesQuery, { ticketIds: ticketIds ?? undefined }),
+    );
+    return this.service.cancellationRules(ctx, bookingId, query.ticketIds);
   }
 
   @Mutation(() => Booking, { description: 'BK8 Cancel a booking with all its tickets' })
@@ -110,6 +123,34 @@ export class BookingsResolver {
     input: CancelBookingInput | null,
   ) {
     return this.service.cancel(ctx, bookingId, input ?? {});
+  }
+
+  @Mutation(() => TicketsCancellation, {
+    description: 'BK22 Cancel single tickets of a booking (see POST /bookings/{id}/tickets/cancel)',
+  })
+  cancelBookingTickets(
+    @Ctx() ctx: RequestContext,
+    @id() bookingId: string,
+    @Args('input') input: CancelTicketsInput,
+  ) {
+    return this.service.cancelTickets(ctx, bookingId, input);
+  }
+
+  @Mutation(() => TicketsCancellation, {
+    description:
+      'BK23 The booker cancels tickets with the booking’s confirmation token (see POST ' +
+      '/bookings/public/{id}/tickets/cancel; GraphQL through the gateway takes a key like every ' +
+      'operation)',
+  })
+  cancelBookingTicketsWithToken(
+    @Ctx() ctx: RequestContext,
+    @id() bookingId: string,
+    @Args('token') token: string,
+    @Args('ticketIds', { type: () => [ID] }) ticketIds: string[],
+    @Args('reason', { type: () => String, nullable: true }) reason: string | null,
+  ) {
+    const input = orThrow(checkObject(PublicCancelTicketsInput, { token, ticketIds, reason }));
+    return this.service.cancelTicketsPublic(ctx, bookingId, input);
   }
 
   @Mutation(() => Booking, { description: 'BK9 Set booker information' })

@@ -15,15 +15,16 @@ import { parseSort, skipTake, toOrderBy } from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import { Prisma } from '../generated/prisma/client';
-import { actorOf } from './booking-history';
+import { actorOf, PUBLIC_ACTOR } from './booking-history';
 import { BookingCancellation } from './booking-cancellation';
 import { conflict } from './booking-problems';
-import { toBooking } from './booking.mapper';
+import { amountDueOf, toBooking } from './booking.mapper';
 import { BOOKING_SORT_FIELDS, BookingsRepository } from './bookings.repository';
-import { cancellationQuote } from './cancellation-rules';
 import type {
   BookingListQuery,
   CancelBookingInput,
+  CancelTicketsInput,
+  PublicCancelTicketsInput,
   SetBookerInput,
   SetPaymentDeadlineInput,
   SetPaymentStatusInput,
@@ -33,6 +34,7 @@ import type {
   BookingConfirmation,
   BookingDeleted,
   CancellationRules,
+  TicketsCancellation,
 } from './dto/booking.output';
 import { canTransition, PaymentStatus } from './payment-status';
 import { TicketCancellation } from '../capacity/ticket-cancellation';
@@ -98,6 +100,7 @@ export class BookingsService {
         timeZone: event?.timeZone ?? 'UTC',
       },
       tickets: view.tickets.map((t) => ({
+        id: t.id,
         ticketTypeName: t.ticketTypeName,
         participantFirstname: t.participant.firstname,
         participantLastname: t.participant.lastname,
@@ -108,6 +111,7 @@ export class BookingsService {
       totalNet: view.totalNet,
       totalTax: view.totalTax,
       totalGross: view.totalGross,
+      amountDue: amountDueOf(row),
       invoiceNumber: row.invoiceNumber,
     };
   }
@@ -220,33 +224,33 @@ export class BookingsService {
     });
   }
 
-  /** BK7 */
+  /** BK7: of every valid ticket, or of `ticketIds` (with BK22's checks). */
   async cancellationRules(
     ctx: RequestContext,
     id: string,
+    ticketIds?: string[],
     now = new Date(),
   ): Promise<CancellationRules> {
-    const row = await this.load(ctx, id);
-    if (row.status === 'cancelled')
-      throw conflict('alreadyCancelled', { id: row.id }, [problem('status', 'alreadyCancelled')]);
-    const event = await this.copies.find(ctx.tenantId, row.eventId);
-    const quote = cancellationQuote(
-      row.cancellationTiers,
-      event?.startsAt ?? null,
-      event?.timeZone ?? 'UTC',
-      row.totalGross.toFixed(2),
-      now,
+    if (!isUuid(id)) throw this.notFound(ctx, id);
+    const { booking, settlement: s } = await this.repo.transaction((tx) =>
+      this.cancellation.quote(tx, ctx.tenantId, id.toLowerCase(), ticketIds ?? null, {
+        language: ctx.language,
+        now,
+      }),
     );
     return {
-      bookingId: row.id,
-      total: quote.total,
-      fee: quote.fee,
-      refund: quote.refund,
-      currency: row.currency,
-      rule: quote.rule,
-      currentTier: quote.currentTier,
-      deadline: quote.deadline,
-      nextTier: quote.nextTier,
+      bookingId: booking.id,
+      ticketIds: s.chosen.map((t) => t.id),
+      total: s.quote.total,
+      fee: s.fee,
+      refund: s.refund,
+      feeDue: s.feeDue,
+      amountDue: s.amountDue,
+      currency: booking.currency,
+      rule: s.quote.rule,
+      currentTier: s.quote.currentTier,
+      deadline: s.quote.deadline,
+      nextTier: s.quote.nextTier,
     };
   }
 
@@ -263,6 +267,51 @@ export class BookingsService {
       }),
     );
     return this.get(ctx, id);
+  }
+
+  /** BK22: the organiser cancels some tickets (waiveFee: without a fee). */
+  async cancelTickets(
+    ctx: RequestContext,
+    id: string,
+    input: CancelTicketsInput,
+  ): Promise<TicketsCancellation> {
+    if (!isUuid(id)) throw this.notFound(ctx, id);
+    const done = await this.repo.transaction((tx) =>
+      this.cancellation.cancelTickets(tx, ctx.tenantId, id.toLowerCase(), input.ticketIds, {
+        reason: 'organiser',
+        note: input.reason ?? null,
+        actor: actorOf(ctx),
+        fee: input.waiveFee ? 'none' : 'tiers',
+        language: ctx.language,
+      }),
+    );
+    const { quote: _quote, eventId: _eventId, ...answer } = done;
+    return { ...answer, booking: await this.get(ctx, id) };
+  }
+
+  /**
+   * BK23: the booker cancels some tickets with the booking's confirmation token; the fee of the
+   * tiers always applies. Unknown id, another tenant's booking or a wrong token: BK2's 404.
+   */
+  async cancelTicketsPublic(
+    ctx: RequestContext,
+    id: string,
+    input: PublicCancelTicketsInput,
+  ): Promise<TicketsCancellation> {
+    const row = isUuid(id) ? await this.repo.find(ctx.tenantId, id.toLowerCase()) : null;
+    if (!row || !sameSecret(row.confirmationToken, input.token)) throw this.notFound(ctx, id);
+    const done = await this.repo.transaction((tx) =>
+      this.cancellation.cancelTickets(tx, ctx.tenantId, row.id, input.ticketIds, {
+        reason: 'booker',
+        note: input.reason ?? null,
+        actor: PUBLIC_ACTOR,
+        fee: 'tiers',
+        language: ctx.language,
+      }),
+    );
+    const { quote: _quote, eventId: _eventId, ...answer } = done;
+    const after = await this.repo.find(ctx.tenantId, row.id);
+    return { ...answer, booking: toBooking(after!, 'public') };
   }
 
   /** BK9: fields not given stay; personId is confirmed by crm-people (503 when it is silent). */

@@ -96,6 +96,46 @@ it('past its deadline an open booking is cancelled without a fee, its seats free
   expect((await t.book(eventId, [{ ticketTypeId: type }])).status).toBe(201);
 });
 
+it('past its deadline, the fee of tickets cancelled before stays owed (fee_due), the mail says so', async () => {
+  const eventId = await t.event(t.A, {
+    startsAt: new Date(Date.now() + 10 * 86400_000).toISOString(),
+    cancellationTiers: [{ daysBeforeStart: 7, feePercent: 50, feeFixed: '0' }],
+  });
+  await paymentTerms(eventId, 48, null);
+  const type = await t.ticketType(eventId, { price: '49' });
+  const b = await t.booked(eventId, [{ ticketTypeId: type, n: 2 }]);
+  const partial = await t.call('POST', `/bookings/${b.id}/tickets/cancel`, {
+    ticketIds: [b.tickets[0].id],
+  });
+  expect(partial.body.data).toMatchObject({ feeDue: '24.50', amountDue: '73.50' });
+  await t.call('PUT', `/bookings/${b.id}/payment-deadline`, {
+    paymentDueAt: new Date(Date.now() + 1500).toISOString(),
+  });
+  const [row] = await until(
+    'cancelled',
+    () =>
+      t.sql<{ status: string; paymentStatus: string; fee: string; refund: string }>(
+        `SELECT status, "paymentStatus", "cancellationFee"::text AS fee, "refundAmount"::text AS refund
+           FROM "Booking" WHERE id = $1::uuid`,
+        [b.id],
+      ),
+    (rows) => rows[0].status === 'cancelled',
+  );
+  // the deadline adds no fee; the one of the ticket the booker cancelled is still owed
+  expect(row).toEqual({
+    status: 'cancelled',
+    paymentStatus: 'fee_due',
+    fee: '24.50',
+    refund: '0.00',
+  });
+  expect(await mails(b.id, 'payment-overdue')).toBe(0);
+  const [mail] = await t.sql<{ text: string }>(
+    `SELECT text FROM "Mail" WHERE "bookingId" = $1::uuid AND kind = 'booking-cancellation'`,
+    [b.id],
+  );
+  expect(mail.text).toContain('Cancellation fee due: 24.50 EUR');
+});
+
 it('a booking paid before its deadline stays', async () => {
   const eventId = await t.event();
   await paymentTerms(eventId, 48, null);

@@ -37,20 +37,29 @@ it('cancels the event’s bookings without a fee, revokes their tickets, frees t
     {},
     t.B,
   );
+  await t.call('PUT', `/bookings/${first.id}/payment-status`, { paymentStatus: 'paid' });
   const mailsBefore = await t.count('Mail', '"eventId" = $1::uuid', [eventId]);
 
   await t.publishApplied(Subjects.events.eventsDeleted, { tenantId: t.A, eventIds: [eventId] });
 
   const bookings = await t.sql<Record<string, unknown>>(
     `SELECT id::text, status, "cancellationFee"::text AS fee, "refundAmount"::text AS refund,
-            "totalGross"::text AS total
+            "totalGross"::text AS total, "paymentStatus"
        FROM "Booking" WHERE "eventId" = $1::uuid ORDER BY "dateCreated"`,
     [eventId],
   );
   expect(bookings.map((b) => b.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
-  for (const b of bookings.filter((x) => x.id !== earlier.id)) {
-    expect(b).toMatchObject({ fee: '0.00', refund: b.total });
-  }
+  // the paid booking gets all back; the open one had paid nothing and owes nothing (issue 20)
+  expect(bookings.find((x) => x.id === first.id)).toMatchObject({
+    fee: '0.00',
+    refund: first.totalGross,
+    paymentStatus: 'refunded',
+  });
+  expect(bookings.find((x) => x.id === second.id)).toMatchObject({
+    fee: '0.00',
+    refund: '0.00',
+    paymentStatus: 'cancelled',
+  });
   expect(
     await t.count('EventTicket', '"eventId" = $1::uuid AND (status <> $2 OR "revokedAt" IS NULL)', [
       eventId,

@@ -721,7 +721,15 @@ describe('ET6-ET8 mails, ET12 PDF', () => {
     expect(refused.body.errors).toEqual([expect.objectContaining({ field: 'ids[2]' })]);
     const foreign = await t.call('POST', '/event-tickets/resend', { ids: [ticketIds[0]] }, t.B);
     expect(foreign.status).toBe(404);
-    expect(await t.count('Mail', `"bookingId" = $1::uuid`, [bookingId])).toBe(2);
+    expect(await t.count('Mail', `"bookingId" = $1::uuid AND kind = 'tickets'`, [bookingId])).toBe(
+      2,
+    );
+    // the booker is told of the ticket the organiser cancelled (issue 20: ET5 cancels as BK22)
+    expect(
+      await t.count('Mail', `"bookingId" = $1::uuid AND kind = 'tickets-cancellation'`, [
+        bookingId,
+      ]),
+    ).toBe(1);
   });
 
   it('mails free text to listed and to filtered participants, once per address, framed in their language', async () => {

@@ -293,12 +293,22 @@ export class EventTicketsRepository {
     await tx.eventTicket.update({ where: { id }, data: { priceTax } });
   }
 
-  /** The tickets' rows locked until the transaction ends, in id order (no deadlock). */
-  async lock(tx: Tx, tenantId: string, ids: string[]): Promise<{ id: string; status: string }[]> {
-    return tx.$queryRaw<{ id: string; status: string }[]>`
-      SELECT id::text, status FROM "EventTicket"
-       WHERE "tenantId" = ${tenantId} AND id = ANY(${ids}::uuid[])
-       ORDER BY id FOR UPDATE`;
+  /**
+   * The tenant's tickets among `ids` locked until the transaction ends, in id order, with their
+   * booking and whether they are checked in (a check-in share-locks its ticket: it is either
+   * done before this lock or waits for the cancellation and then finds the ticket cancelled).
+   */
+  lockForCancellation(
+    tx: Tx,
+    tenantId: string,
+    ids: string[],
+  ): Promise<{ id: string; bookingId: string; status: string; checkedIn: boolean }[]> {
+    return tx.$queryRaw<{ id: string; bookingId: string; status: string; checkedIn: boolean }[]>`
+      SELECT t.id::text, t."bookingId"::text AS "bookingId", t.status,
+             EXISTS (SELECT 1 FROM "CheckIn" c WHERE c."ticketId" = t.id) AS "checkedIn"
+        FROM "EventTicket" t
+       WHERE t."tenantId" = ${tenantId} AND t.id = ANY(${ids}::uuid[])
+       ORDER BY t.id FOR UPDATE OF t`;
   }
 
   /** ET9: see CHECK_IN_SQL; null when the ticket is not the tenant's. */

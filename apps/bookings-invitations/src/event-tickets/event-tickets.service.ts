@@ -15,9 +15,8 @@ import {
 import { SUPPORTED_LANGUAGES } from '@crm/i18n';
 import { parseSort, skipTake, toOrderBy } from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
-import { BookingCancellation } from '../bookings/booking-cancellation';
+import { BookingCancellation, CancelledBooking } from '../bookings/booking-cancellation';
 import { actorOf, HistoryEntry } from '../bookings/booking-history';
-import { TicketCancellation } from '../capacity/ticket-cancellation';
 import { EventLookup } from '../event-copies/event-lookup.service';
 import { Prisma } from '../generated/prisma/client';
 import { localTime } from '../common/local-time';
@@ -116,7 +115,6 @@ export class EventTicketsService {
     private readonly repo: EventTicketsRepository,
     private readonly codes: TicketCodes,
     private readonly events: EventLookup,
-    private readonly cancellation: TicketCancellation,
     private readonly bookings: BookingCancellation,
     private readonly i18n: I18nService,
     private readonly history: BookingHistoryRepository,
@@ -339,9 +337,8 @@ export class EventTicketsService {
     return this.repo.transaction(async (tx) => {
       // bookings before tickets, the order of BK8, so the two never wait on each other in a cycle
       await this.bookingRows.lockOfTickets(tx, ctx.tenantId, unique);
-      const locked = new Map(
-        (await this.repo.lock(tx, ctx.tenantId, unique)).map((r) => [r.id, r.status]),
-      );
+      const rows = await this.repo.lockForCancellation(tx, ctx.tenantId, unique);
+      const locked = new Map(rows.map((r) => [r.id, r.status]));
       const missing = ids.flatMap((id, i) =>
         locked.has(id) ? [] : [problem(`ids[${i}]`, 'unknownTicket', { id })],
       );
@@ -370,50 +367,55 @@ export class EventTicketsService {
         }
         return { changed: 0, cancelledBookingIds: [] };
       }
-      const cancelled = await this.cancellation.cancel(tx, ctx.tenantId, unique);
-      if (!cancelled.ticketIds.length) return { changed: 0, cancelledBookingIds: [] };
-      const bookings = await this.bookingRows.withTicketStatuses(
-        tx,
-        ctx.tenantId,
-        cancelled.bookingIds,
-      );
-      const mine = new Set(cancelled.ticketIds);
-      const emptied = bookings.filter(
-        (b) => b.status !== 'cancelled' && b.tickets.every((t) => t.status !== 'valid'),
-      );
+      // each booking's valid tickets cancelled as BK22 cancels them, by the organiser and without
+      // a fee (no checks: the organiser's status change overrides check-ins and minimums): seats,
+      // refund of a paid booking, payment status, history, outbox event, the booker's mail; the
+      // last valid ticket cancels the booking
+      const byBooking = new Map<string, string[]>();
+      for (const r of rows.filter((x) => x.status === 'valid')) {
+        byBooking.set(r.bookingId, [...(byBooking.get(r.bookingId) ?? []), r.id]);
+      }
+      const done: CancelledBooking[] = [];
+      for (const bookingId of [...byBooking.keys()].sort()) {
+        done.push(
+          await this.bookings.cancelTickets(
+            tx,
+            ctx.tenantId,
+            bookingId,
+            byBooking.get(bookingId)!,
+            {
+              reason: 'organiser',
+              actor: actorOf(ctx),
+              fee: 'none',
+              note: 'tickets cancelled (ET5)',
+              language: ctx.language,
+              strict: false,
+            },
+          ),
+        );
+      }
+      const emptied = done.filter((d) => d.bookingCancelled).map((d) => d.bookingId);
       await this.history.add(
         tx,
         actorOf(ctx),
-        ...bookings.map((b): HistoryEntry => ({
+        ...done.map((d): HistoryEntry => ({
           tenantId: ctx.tenantId,
-          eventId: b.eventId,
-          bookingId: b.id,
+          eventId: d.eventId,
+          bookingId: d.bookingId,
           action: 'tickets-status-changed',
           data: {
             status: 'cancelled',
-            ticketIds: b.tickets.map((t) => t.id).filter((id) => mine.has(id)),
-            bookingCancelled: emptied.includes(b),
+            ticketIds: d.ticketIds,
+            bookingCancelled: d.bookingCancelled,
           },
         })),
       );
-      // a booking without a valid ticket is cancelled as BK8 cancels it, by the organiser and
-      // without a fee: status, payment status, history, bookings.cancelled, the booker's mail
-      for (const b of emptied) {
-        await this.bookings.cancel(tx, ctx.tenantId, b.id, {
-          reason: 'organiser',
-          actor: actorOf(ctx),
-          fee: 'none',
-          note: 'all tickets cancelled (ET5)',
-          language: ctx.language,
-        });
-      }
       return {
-        changed: cancelled.ticketIds.length,
-        cancelledBookingIds: emptied.map((b) => b.id),
+        changed: done.reduce((n, d) => n + d.ticketIds.length, 0),
+        cancelledBookingIds: emptied,
       };
     });
   }
-
   /**
    * ET6: one `tickets` mail per recipient and booking, with each ticket's PDF attached (rendered
    * when the mail is sent). Cancelled tickets are not sent: 409 naming them.

@@ -6,6 +6,7 @@ export type MailKind =
   | 'invitation-free-text'
   | 'booking-confirmation'
   | 'booking-cancellation'
+  | 'tickets-cancellation'
   | 'payment-reminder'
   | 'payment-overdue'
   | 'invoice'

@@ -46,12 +46,34 @@ export class BookingCreatedEvent extends VisitorActivity {
  */
 export class BookingLinkedEvent extends BookingCreatedEvent {}
 
-/** bookings-invitations.bookings.cancelled (BK8, IN2, event deleted) */
+/**
+ * bookings-invitations.bookings.cancelled (BK8, IN2, event deleted, the last ticket cancelled):
+ * the booking's fee and refund over all its cancellations; `amountDue` what the booker still
+ * owes (a fee of an unpaid booking, payment status fee_due), absent from older producers.
+ */
 export class BookingCancelledEvent extends VisitorActivity {
   @IsUUID() bookingId!: string;
   @IsString() cancellationFee!: string;
   @IsString() refundAmount!: string;
-  /** booker | organiser | invitation-rejected | event-deleted */
+  @IsOptional() @IsString() amountDue?: string;
+  /** booker | organiser | invitation-rejected | event-deleted | payment-overdue */
+  @IsString() @IsNotEmpty() reason!: string;
+}
+
+/**
+ * bookings-invitations.tickets.cancelled (BK22, BK23, ET5): some tickets of a booking cancelled,
+ * the booking stays confirmed (the last ticket cancels the booking: bookings.cancelled instead).
+ * Fee and refund of this cancellation; `amountDue` what the booker owes after it. No consumer
+ * yet: webhooks and touchpoints keep announcing whole cancellations only.
+ */
+export class BookingTicketsCancelledEvent extends VisitorActivity {
+  @IsUUID() bookingId!: string;
+  @IsArray() @IsUUID('all', { each: true }) ticketIds!: string[];
+  @IsString() cancellationFee!: string;
+  @IsString() refundAmount!: string;
+  @IsString() amountDue!: string;
+  @IsString() paymentStatus!: string;
+  /** booker | organiser */
   @IsString() @IsNotEmpty() reason!: string;
 }
 

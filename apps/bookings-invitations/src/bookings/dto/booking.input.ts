@@ -1,5 +1,5 @@
 import { ArgsType, Field, ID, InputType } from '@nestjs/graphql';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -227,6 +227,72 @@ export class CancelBookingInput {
   waiveFee?: boolean;
 }
 
+const TICKET_IDS_DOC: ApiPropertyOptions = {
+  type: [String],
+  format: 'uuid',
+  minItems: 1,
+  maxItems: TICKETS_MAX,
+  description: 'Tickets of this booking to cancel (valid, not checked in; each counted once)',
+};
+
+/** BK22: the organiser cancels some tickets of a booking. */
+@InputType('CancelBookingTicketsInput')
+export class CancelTicketsInput extends CancelBookingInput {
+  @ApiProperty(TICKET_IDS_DOC)
+  @Field(() => [ID])
+  @IsDefined()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(TICKETS_MAX)
+  @IsUUID('all', { each: true })
+  ticketIds!: string[];
+}
+
+/** BK23: the booker cancels some tickets, with the booking's confirmation token. */
+export class PublicCancelTicketsInput {
+  @ApiProperty({ description: 'The confirmationToken of the booking (BK1’s answer)' })
+  @IsDefined()
+  @IsString()
+  @MaxLength(200)
+  token!: string;
+
+  @ApiProperty(TICKET_IDS_DOC)
+  @IsDefined()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(TICKETS_MAX)
+  @IsUUID('all', { each: true })
+  ticketIds!: string[];
+
+  @ApiPropertyOptional({ maxLength: 1000, description: 'Why (kept in the history)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  reason?: string | null;
+}
+
+/** A comma-separated list of a query (or the parameter repeated) as an array. */
+const commaList = ({ value }: { value: unknown }) =>
+  (Array.isArray(value) ? value : [value])
+    .flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]))
+    .map((v) => (typeof v === 'string' ? v.trim() : v));
+
+/** BK7 */
+export class CancellationRulesQuery {
+  @ApiPropertyOptional({
+    type: String,
+    description:
+      'Comma-separated ids of the booking’s tickets to quote (default: every valid ticket)',
+  })
+  @IsOptional()
+  @Transform(commaList)
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(TICKETS_MAX)
+  @IsUUID('all', { each: true })
+  ticketIds?: string[];
+}
+
 /** Checked when present: null is refused like any other wrong value (a booker needs a name). */
 const given = () => ValidateIf((_o: unknown, v: unknown) => v !== undefined);
 
@@ -336,6 +402,7 @@ export class StatisticsQuery {
 export const HISTORY_ACTIONS = [
   'created',
   'cancelled',
+  'tickets-cancelled',
   'deleted',
   'booker-changed',
   'payment-status-changed',

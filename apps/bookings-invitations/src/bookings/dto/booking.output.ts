@@ -1,6 +1,14 @@
 import { Directive, Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JSONObject } from '../../common/json-object.scalar';
+import { PAYMENT_STATUSES } from '../payment-status';
+
+const AMOUNT_DUE_DOC =
+  'What the booker owes now: an open booking its valid tickets’ gross plus the fees of the ' +
+  'tickets cancelled; fee_due the cancellation fees; otherwise 0.00';
+const PAYMENT_STATUS_DOC =
+  'open -> paid | cancelled | fee_due (cancelled unpaid in a fee tier); fee_due -> paid | ' +
+  'cancelled; paid -> partially_refunded | refunded; partially_refunded -> refunded';
 
 /**
  * Federation stub of crm-people's Person: this subgraph knows only the id, crm-people resolves
@@ -66,7 +74,7 @@ export class Booking {
   @ApiProperty({ format: 'uuid' }) @Field(() => ID) eventId!: string;
   @ApiProperty({ enum: ['confirmed', 'cancelled'] }) @Field() status!: string;
 
-  @ApiProperty({ enum: ['open', 'paid', 'partially_refunded', 'refunded', 'cancelled'] })
+  @ApiProperty({ enum: PAYMENT_STATUSES, description: PAYMENT_STATUS_DOC })
   @Field()
   paymentStatus!: string;
 
@@ -133,9 +141,17 @@ export class Booking {
   @Field(() => String, { nullable: true })
   cancellationFee!: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Paid back over all cancellations (only money received is refunded)',
+  })
   @Field(() => String, { nullable: true })
   refundAmount!: string | null;
+
+  @ApiProperty({ example: '24.50', description: AMOUNT_DUE_DOC })
+  @Field({ description: AMOUNT_DUE_DOC })
+  amountDue!: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, example: '2026-000001' })
   @Field(() => String, { nullable: true })
@@ -176,6 +192,9 @@ export class ConfirmationEvent {
 
 @ObjectType()
 export class ConfirmationTicket {
+  @ApiProperty({ format: 'uuid', description: 'For BK23 (cancel tickets)' })
+  @Field(() => ID)
+  id!: string;
   @ApiProperty() @Field() ticketTypeName!: string;
   @ApiProperty() @Field() participantFirstname!: string;
   @ApiProperty() @Field() participantLastname!: string;
@@ -202,6 +221,7 @@ export class BookingConfirmation {
   @ApiProperty() @Field() totalNet!: string;
   @ApiProperty() @Field() totalTax!: string;
   @ApiProperty() @Field() totalGross!: string;
+  @ApiProperty({ description: AMOUNT_DUE_DOC }) @Field() amountDue!: string;
 
   @ApiPropertyOptional({ type: String, nullable: true })
   @Field(() => String, { nullable: true })
@@ -234,7 +254,20 @@ export class CancellationRules {
   @ApiProperty({ format: 'uuid' }) @Field(() => ID) bookingId!: string;
   @ApiProperty({ description: 'The gross total the fee is taken of' }) @Field() total!: string;
   @ApiProperty({ description: 'What cancelling now costs' }) @Field() fee!: string;
-  @ApiProperty({ description: 'What is paid back when cancelling now' }) @Field() refund!: string;
+  @ApiProperty({
+    description: 'What is paid back when cancelling now (0.00 when nothing was paid)',
+  })
+  @Field()
+  refund!: string;
+  @ApiProperty({ description: 'The fee owed when cancelling now (an unpaid booking; else 0.00)' })
+  @Field()
+  feeDue!: string;
+  @ApiProperty({ description: `After cancelling now: ${AMOUNT_DUE_DOC}` })
+  @Field()
+  amountDue!: string;
+  @ApiProperty({ type: [String], description: 'The tickets quoted' })
+  @Field(() => [ID])
+  ticketIds!: string[];
   @ApiProperty() @Field() currency!: string;
 
   @ApiProperty({ enum: ['free', 'tier', 'noRefund'] })
@@ -257,6 +290,27 @@ export class CancellationRules {
   @ApiPropertyOptional({ type: CancellationTierView, nullable: true })
   @Field(() => CancellationTierView, { nullable: true })
   nextTier!: CancellationTierView | null;
+}
+
+/** BK22, BK23: what a cancellation of tickets did. */
+@ObjectType()
+export class TicketsCancellation {
+  @ApiProperty({ format: 'uuid' }) @Field(() => ID) bookingId!: string;
+  @ApiProperty({ type: [String], description: 'The tickets cancelled' })
+  @Field(() => [ID])
+  ticketIds!: string[];
+  @ApiProperty({ description: 'This cancellation’s fee' }) @Field() fee!: string;
+  @ApiProperty({ description: 'Paid back by it (0.00 when nothing was paid)' })
+  @Field()
+  refund!: string;
+  @ApiProperty({ description: 'Its fee owed (an unpaid booking)' }) @Field() feeDue!: string;
+  @ApiProperty({ description: AMOUNT_DUE_DOC }) @Field() amountDue!: string;
+  @ApiProperty() @Field() currency!: string;
+  @ApiProperty({ enum: PAYMENT_STATUSES }) @Field() paymentStatus!: string;
+  @ApiProperty({ description: 'The last valid ticket went: the booking is cancelled' })
+  @Field()
+  bookingCancelled!: boolean;
+  @ApiProperty({ type: () => Booking }) @Field(() => Booking) booking!: Booking;
 }
 
 /** BK13: one day. */
