@@ -111,3 +111,30 @@ it('no secret reaches any line: API key, admin and internal tokens, database pas
   // and every app wrote JSON only (lines() throws on anything else)
   for (const app of client.stack.processes.keys()) expect(lines(app).length).toBeGreaterThan(0);
 });
+
+it('a service that is down is one line when it goes and one when it is back, not one per call', async () => {
+  await client.stack.stop('crm-people');
+  const before = lines('gateway').length;
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, () => client.rest(t, 'GET', `/people/${randomUUID()}`)),
+  );
+  expect(answers.map((a) => a.status)).toEqual(Array(20).fill(503));
+  await client.stack.start('crm-people');
+  // a call that reaches it again ends the outage in the gateway's log
+  expect((await client.rest(t, 'GET', `/people/${randomUUID()}`)).status).toBe(404);
+  const outageLines = () =>
+    lines('gateway')
+      .slice(before)
+      .filter((l) => String(l.msg).includes('crm-people'));
+  // the gateway's output reaches this process a moment after its answer
+  const until = Date.now() + 15000;
+  while (!outageLines().some((l) => String(l.msg).includes('available again'))) {
+    if (Date.now() > until) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const outage = outageLines();
+  expect(outage.map((l) => [l.level, String(l.msg).replace(/after \d+ s/, 'after N s')])).toEqual([
+    ['warn', expect.stringMatching(/^crm-people unavailable: \w+ \(GET \/v1\/crm\/people\//)],
+    ['info', 'crm-people available again after N s; 20 calls failed during the outage'],
+  ]);
+}, 120000);

@@ -1,3 +1,4 @@
+import { OutageLog } from '@crm/logging';
 import {
   ArgumentsHost,
   Catch,
@@ -48,6 +49,16 @@ function fastifyRequestError(exception: unknown): AppException | undefined {
 }
 
 /** Maps anything thrown (ours, Nest's, body-parser's, unexpected) onto an AppException. */
+/**
+ * An outage of the database answers many calls with 503: logged as it starts and while it lasts
+ * (OutageLog), through the logger of the call that saw it.
+ */
+let outageLogger: Logger | undefined;
+const databaseOutages = new OutageLog({
+  warn: (m) => outageLogger?.warn(m),
+  log: (m) => outageLogger?.log(m),
+});
+
 export function toAppException(exception: unknown, logger?: Logger): AppException {
   if (exception instanceof AppException) return exception;
   if (AppException.isRpcPayload(exception)) return AppException.fromRpc(exception);
@@ -79,13 +90,14 @@ export function toAppException(exception: unknown, logger?: Logger): AppExceptio
   if (bodyParser?.type === 'entity.parse.failed')
     return new AppException(ErrorCode.BAD_REQUEST, 'errors.badJson');
   if (isDatabaseUnavailable(exception)) {
-    // Not a bug and not the caller's fault: one line, no stack (an outage would flood the log).
+    // Not a bug and not the caller's fault: no stack, and one line per outage, not per call.
     // Prisma's message starts with a code frame: its last line says what happened.
     const said = String((exception as Error).message)
       .trim()
       .split('\n')
       .pop();
-    logger?.warn(`database unavailable: ${said}`);
+    outageLogger = logger;
+    databaseOutages.failed('database', said ?? 'unavailable');
     return new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'errors.dependency.databaseUnavailable');
   }
   logger?.error(exception instanceof Error ? (exception.stack ?? exception.message) : exception);

@@ -58,16 +58,19 @@ describe('isDatabaseUnavailable', () => {
 });
 
 describe('toAppException of a database outage', () => {
-  it('is 503 SERVICE_UNAVAILABLE, logged as one warning line', () => {
+  it('is 503 SERVICE_UNAVAILABLE, logged as one warning line for the whole outage', () => {
     const warn = jest.fn();
     const error = jest.fn();
-    const err = toAppException(prisma('P1001', { kind: 'DatabaseNotReachable' }), {
-      warn,
-      error,
-    } as never);
-    expect(err.status).toBe(503);
-    expect(err.messageKey).toBe('errors.dependency.databaseUnavailable');
+    for (let i = 0; i < 5; i++) {
+      const err = toAppException(prisma('P1001', { kind: 'DatabaseNotReachable' }), {
+        warn,
+        error,
+      } as never);
+      expect(err.status).toBe(503);
+      expect(err.messageKey).toBe('errors.dependency.databaseUnavailable');
+    }
     expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0][0]).toMatch(/^database unavailable: /);
     expect(error).not.toHaveBeenCalled();
   });
 

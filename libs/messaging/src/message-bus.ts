@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import { ClientProxy } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { AppException, ErrorCode } from '@crm/errors';
+import { OutageLog } from '@crm/logging';
 
 export const NATS_CLIENT = Symbol('NATS_CLIENT');
 export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');
@@ -22,6 +23,8 @@ const owner = (subject: string) => subject.split('.')[0];
 @Injectable()
 export class MessageBus implements OnApplicationShutdown {
   private readonly logger = new Logger(MessageBus.name);
+  /** A service that does not answer is logged when it goes and comes back, not per request. */
+  private readonly outages = new OutageLog(this.logger);
 
   constructor(
     @Inject(NATS_CLIENT) private readonly client: ClientProxy,
@@ -31,11 +34,16 @@ export class MessageBus implements OnApplicationShutdown {
   async request<TReply>(subject: string, payload: object, timeoutMs?: number): Promise<TReply> {
     const ms = timeoutMs ?? this.options.requestTimeoutMs;
     try {
-      return await firstValueFrom(this.client.send<TReply>(subject, payload).pipe(timeout(ms)));
+      const reply = await firstValueFrom(
+        this.client.send<TReply>(subject, payload).pipe(timeout(ms)),
+      );
+      this.outages.succeeded(owner(subject));
+      return reply;
     } catch (err) {
       if (AppException.isRpcPayload(err)) throw AppException.fromRpc(err);
       if (!(err instanceof TimeoutError)) {
-        this.logger.warn(`request ${subject} failed: ${(err as Error)?.message ?? String(err)}`);
+        const said = (err as Error)?.message ?? String(err);
+        this.outages.failed(owner(subject), `${said} (request ${subject})`);
       }
       throw new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'errors.dependency.unavailable', {
         service: owner(subject),

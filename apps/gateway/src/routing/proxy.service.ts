@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@ne
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { AppException, ErrorCode } from '@crm/errors';
+import { OutageLog } from '@crm/logging';
 import { CONNECT_TIMEOUT_MS, ReplicaAgent, UPSTREAM_LOOKUP, UpstreamLookup } from './replicas';
 import type { ServiceName } from './services';
 import { BUFFERED_BODY_BYTES, ServiceAnswer, ServiceCall } from './service-call';
@@ -51,6 +52,8 @@ async function requestBody(req: IncomingMessage): Promise<Buffer | IncomingMessa
 @Injectable()
 export class ProxyService implements OnApplicationShutdown {
   private readonly logger = new Logger(ProxyService.name);
+  /** A service that is down is logged when it goes and comes back, not once per call. */
+  private readonly outages = new OutageLog(this.logger);
   private readonly agent: ReplicaAgent;
 
   constructor(@Optional() @Inject(UPSTREAM_LOOKUP) lookup?: UpstreamLookup) {
@@ -108,6 +111,7 @@ export class ProxyService implements OnApplicationShutdown {
       );
       // Small answers arrive whole: a service breaking off before the end is still a clean 503.
       answer = await call.answer;
+      this.outages.succeeded(target.service);
     } catch (err) {
       res.off('close', onClose);
       // Read and discard the rest of the body, so the client finishes sending and gets the 503.
@@ -119,7 +123,7 @@ export class ProxyService implements OnApplicationShutdown {
     return answer;
   }
 
-  /** The 503 naming the service; logged unless the client went away first (nobody to answer). */
+  /** The 503 naming the service; an outage is logged unless the client went away first. */
   private unreachable(
     target: ProxyTarget,
     req: IncomingMessage,
@@ -128,7 +132,7 @@ export class ProxyService implements OnApplicationShutdown {
   ): AppException {
     if (!clientLeft) {
       const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-      this.logger.warn(`${target.service} unreachable for ${req.method} ${req.url}: ${code}`);
+      this.outages.failed(target.service, `${code} (${req.method} ${req.url?.split('?')[0]})`);
     }
     return new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'gateway.serviceUnreachable', {
       service: target.service,
