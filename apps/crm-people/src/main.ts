@@ -1,3 +1,4 @@
+import './telemetry';
 import 'reflect-metadata';
 import { loadConfigOrExit } from '@crm/config';
 import { createServiceApp, startServiceApp } from '@crm/service-kit';

@@ -1,3 +1,4 @@
+import './telemetry';
 import 'reflect-metadata';
 import { loadConfigOrExit } from '@crm/config';
 import { closeWorkerOnSignals, createServiceApp, startServiceApp } from '@crm/service-kit';

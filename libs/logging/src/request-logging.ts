@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { annotateSpan, currentTraceId } from '@crm/telemetry';
 import type { AppLogging } from './app-logger';
 
 /** What a request's lines carry: its id, the tenant and the W3C trace it belongs to. */
@@ -19,12 +20,19 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
 export function requestFields(headers: IncomingHttpHeaders, fallbackId: string): RequestFields {
   const id = first(headers['x-request-id']);
   const tenant = first(headers['x-service-tenantid'])?.trim();
-  const trace = TRACEPARENT.exec(first(headers.traceparent) ?? '');
-  return {
+  const fields: RequestFields = {
     requestId: id && SANE_ID.test(id) ? id : fallbackId,
     ...(tenant && SANE_ID.test(tenant) ? { tenant } : {}),
-    ...(trace && trace[1] !== '0'.repeat(32) ? { traceId: trace[1] } : {}),
   };
+  // With tracing on, the request's span (its trace id, and the tenant as an attribute);
+  // without, the trace the caller sent in `traceparent`
+  const traceId = currentTraceId() ?? TRACEPARENT.exec(first(headers.traceparent) ?? '')?.[1];
+  if (traceId && traceId !== '0'.repeat(32)) fields.traceId = traceId;
+  annotateSpan({
+    'crm.request_id': fields.requestId,
+    ...(fields.tenant ? { 'crm.tenant': fields.tenant } : {}),
+  });
+  return fields;
 }
 
 export interface RequestOutcome {

@@ -1,6 +1,7 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import type { Server } from 'node:http';
 import { ShutdownSettings, shutdownDrainMs } from '@crm/config';
+import { shutdownTelemetry } from '@crm/telemetry';
 import { Readiness } from './health.controller';
 
 /**
@@ -59,6 +60,7 @@ export function closeGracefullyOnSignals(
         logger.error(`closing failed: ${(err as Error).stack ?? String(err)}`);
         process.exit(1);
       }
+      await shutdownTelemetry(); // the spans still buffered
       process.exit(0);
     })();
   };

@@ -5,6 +5,7 @@ import http from 'node:http';
 import os from 'node:os';
 import { listenAddress, ServiceConfig } from '@crm/config';
 import { createAppLogging, prettyLogs } from '@crm/logging';
+import { shutdownTelemetry } from '@crm/telemetry';
 import { AppMetrics, METRICS_PATH, scrapeAllowed, startMetricsServer } from '@crm/metrics';
 import { Readiness } from './health.controller';
 
@@ -164,7 +165,8 @@ export function closeWorkerOnSignals(
     }, timeoutMs);
     deadline.unref();
     worker.close().then(
-      () => process.exit(0),
+      // the spans still buffered, then exit
+      () => void shutdownTelemetry().then(() => process.exit(0)),
       (err: Error) => {
         logger.error(`closing failed: ${err.stack ?? String(err)}`);
         process.exit(1);

@@ -1,3 +1,4 @@
+import { inSpan } from '@crm/telemetry';
 import { Logger, SetMetadata, Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
@@ -331,12 +332,21 @@ export class EventConsumer {
     for (const e of events) {
       // recorded before: a redelivery, another replica's, or twice in this batch
       if (!fresh.delete(e.eventId.toLowerCase())) continue;
-      await spec.handle(e.payload, {
-        tx,
-        eventId: e.eventId,
-        subject: e.msg.subject,
-        deliveryCount: e.msg.info.redeliveryCount,
-      });
+      // in a span of the trace that published the event (its headers)
+      const attributes = {
+        'messaging.system': 'nats',
+        'messaging.destination.name': e.msg.subject,
+        'messaging.message.id': e.eventId,
+        'messaging.consumer.group.name': this.options.service,
+      };
+      await inSpan(`consume ${e.msg.subject}`, 'consumer', e.msg.headers, attributes, () =>
+        spec.handle(e.payload, {
+          tx,
+          eventId: e.eventId,
+          subject: e.msg.subject,
+          deliveryCount: e.msg.info.redeliveryCount,
+        }),
+      );
     }
   }
 

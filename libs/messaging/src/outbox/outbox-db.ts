@@ -35,7 +35,8 @@ CREATE TABLE IF NOT EXISTS "OutboxEvent" (
   "dateCreated" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
   "publishedAt" TIMESTAMP(3),
   "attempts" INTEGER NOT NULL DEFAULT 0,
-  "lastError" TEXT
+  "lastError" TEXT,
+  "headers" JSONB
 );
 CREATE INDEX IF NOT EXISTS "OutboxEvent_publishedAt_dateCreated_idx"
   ON "OutboxEvent" ("publishedAt", "dateCreated");

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { headers as natsHeaders } from 'nats';
+import { inSpan, traceHeaders } from '@crm/telemetry';
 import { backoffMs } from './backoff';
 import { CommitWakeup } from './commit-wakeup';
 import { JetStreamConnection } from './jetstream-connection';
@@ -37,6 +38,8 @@ interface Row {
   subject: string;
   payload: string;
   attempts: number;
+  /** The trace context of the change that wrote the event (null without tracing). */
+  headers: Record<string, string> | null;
 }
 
 /** Header naming the tenant of an event (the payload carries it too; this is for operators). */
@@ -156,7 +159,8 @@ export class OutboxRelay {
     return this.options.db.$transaction(
       async (tx) => {
         const rows = await tx.$queryRawUnsafe<Row[]>(
-          `SELECT "id"::text AS "id", "tenantId", "subject", "payload"::text AS "payload", "attempts"
+          `SELECT "id"::text AS "id", "tenantId", "subject", "payload"::text AS "payload", "attempts",
+                  "headers"
              FROM ${OUTBOX_TABLE}
             WHERE "publishedAt" IS NULL AND NOT ("id" = ANY($1::uuid[]))
             ORDER BY "dateCreated", "id"
@@ -197,20 +201,33 @@ export class OutboxRelay {
     return { published, processed };
   }
 
-  private async publish(row: Row): Promise<void> {
-    const h = natsHeaders();
-    h.set(TENANT_HEADER, row.tenantId);
-    const ack = await this.conn.js.publish(row.subject, row.payload, {
-      msgID: row.id,
-      headers: h,
-      timeout: this.publishTimeoutMs,
+  /**
+   * Publishes a row in a span of the trace that wrote it (the row's headers), whose context the
+   * message carries on to its consumers.
+   */
+  private publish(row: Row): Promise<void> {
+    const attributes = {
+      'messaging.system': 'nats',
+      'messaging.destination.name': row.subject,
+      'messaging.message.id': row.id,
+      'crm.tenant': row.tenantId,
+    };
+    return inSpan(`publish ${row.subject}`, 'producer', row.headers, attributes, async () => {
+      const h = natsHeaders();
+      h.set(TENANT_HEADER, row.tenantId);
+      for (const [name, value] of Object.entries(traceHeaders())) h.set(name, value);
+      const ack = await this.conn.js.publish(row.subject, row.payload, {
+        msgID: row.id,
+        headers: h,
+        timeout: this.publishTimeoutMs,
+      });
+      if (ack.duplicate) {
+        this.stats.duplicates++;
+        this.logger.debug(`event ${row.id} was already in the stream`);
+      } else {
+        this.stats.published++;
+      }
     });
-    if (ack.duplicate) {
-      this.stats.duplicates++;
-      this.logger.debug(`event ${row.id} was already in the stream`);
-    } else {
-      this.stats.published++;
-    }
   }
 
   private async recordFailures(

@@ -1,4 +1,5 @@
 import { OUTBOX_CHANNEL, OUTBOX_TABLE, OutboxTx } from './outbox-db';
+import { traceHeaders } from '@crm/telemetry';
 import { uuidv7 } from './uuid7';
 
 export interface NewOutboxEvent {
@@ -9,7 +10,17 @@ export interface NewOutboxEvent {
   payload: object;
   /** Given when the caller needs it beforehand; a new time-ordered UUID (v7) otherwise. */
   id?: string;
+  /**
+   * The trace context the event continues (W3C `traceparent`...): by default the current one
+   * for addOutboxEvent; addOutboxEvents, which writes for several calls at once, takes only what
+   * is given.
+   */
+  headers?: Record<string, string>;
 }
+
+/** Headers worth a column: none is stored as NULL. */
+const headersJson = (h: Record<string, string> | undefined) =>
+  h && Object.keys(h).length ? JSON.stringify(h) : null;
 
 /**
  * Writes an event in the caller's transaction: it is published only if the change commits, and
@@ -22,14 +33,15 @@ export async function addOutboxEvent(tx: OutboxTx, event: NewOutboxEvent): Promi
   const id = event.id ?? uuidv7();
   await tx.$executeRawUnsafe(
     `WITH ins AS (
-       INSERT INTO ${OUTBOX_TABLE} ("id", "tenantId", "subject", "payload")
-       VALUES ($1::uuid, $2, $3, $4::jsonb) RETURNING 1
+       INSERT INTO ${OUTBOX_TABLE} ("id", "tenantId", "subject", "payload", "headers")
+       VALUES ($1::uuid, $2, $3, $4::jsonb, $5::jsonb) RETURNING 1
      )
      SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM ins`,
     id,
     event.tenantId,
     event.subject,
     JSON.stringify(event.payload),
+    headersJson(event.headers ?? traceHeaders()),
   );
   return id;
 }
@@ -43,8 +55,8 @@ export async function addOutboxEvents(tx: OutboxTx, events: NewOutboxEvent[]): P
   const ids = events.map((e) => e.id ?? uuidv7());
   await tx.$executeRawUnsafe(
     `WITH ins AS (
-       INSERT INTO ${OUTBOX_TABLE} ("id", "tenantId", "subject", "payload")
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::jsonb[])
+       INSERT INTO ${OUTBOX_TABLE} ("id", "tenantId", "subject", "payload", "headers")
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::jsonb[], $5::jsonb[])
        RETURNING 1
      )
      SELECT pg_notify('${OUTBOX_CHANNEL}', '') WHERE EXISTS (SELECT FROM ins)`,
@@ -52,6 +64,7 @@ export async function addOutboxEvents(tx: OutboxTx, events: NewOutboxEvent[]): P
     events.map((e) => e.tenantId),
     events.map((e) => e.subject),
     events.map((e) => JSON.stringify(e.payload)),
+    events.map((e) => headersJson(e.headers)),
   );
   return ids;
 }

@@ -1,0 +1,120 @@
+import { freePort, startStack } from '@crm/testing';
+import http from 'node:http';
+import { Client, SERVICES, TestTenant } from './client';
+
+// Traces (issue 22): with OTEL_EXPORTER_OTLP_ENDPOINT set, every app exports spans over OTLP/HTTP
+// to this test's own receiver; deleting a company is one trace through the gateway,
+// crm-companies, its outbox relay and crm-people's consumer, with the tenant on the spans.
+
+interface Span {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes: { key: string; value: { stringValue?: string } }[];
+}
+interface ExportedSpan extends Span {
+  service: string;
+}
+
+const spans: ExportedSpan[] = [];
+let receiver: http.Server;
+let client: Client;
+let t: TestTenant;
+
+/** An OTLP/HTTP trace receiver (JSON, as @opentelemetry/exporter-trace-otlp-http sends it). */
+function startReceiver(port: number): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      if (req.url === '/v1/traces') {
+        const doc = JSON.parse(body) as {
+          resourceSpans: {
+            resource: { attributes: Span['attributes'] };
+            scopeSpans: { spans: Span[] }[];
+          }[];
+        };
+        for (const rs of doc.resourceSpans) {
+          const service =
+            rs.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue ?? '';
+          for (const ss of rs.scopeSpans) for (const s of ss.spans) spans.push({ ...s, service });
+        }
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    });
+  });
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+}
+
+const attr = (s: Span, key: string) => s.attributes.find((a) => a.key === key)?.value.stringValue;
+
+beforeAll(async () => {
+  const port = await freePort();
+  receiver = await startReceiver(port);
+  client = new Client(
+    await startStack('traces', SERVICES, {
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+      },
+    }),
+  );
+  t = await client.tenant();
+}, 180000);
+afterAll(async () => {
+  await client?.stack.shutdown();
+  receiver?.close();
+});
+
+it('deleting a company is one trace: gateway, crm-companies, its outbox relay, crm-people consumer', async () => {
+  const created = await client.rest(t, 'POST', '/companies', { name: 'Traced GmbH' });
+  expect(created.status).toBe(201);
+  const id = created.body.data.id as string;
+  const deleted = await client.rest(t, 'DELETE', `/companies/${id}`);
+  expect(deleted.status).toBe(200);
+
+  // the gateway's span of the DELETE: its trace is the one to follow
+  const until = Date.now() + 60000;
+  let trace: ExportedSpan[] = [];
+  for (;;) {
+    const root = spans.find(
+      (s) => s.service === 'gateway' && s.kind === 2 && attr(s, 'http.request.method') === 'DELETE',
+    );
+    trace = root ? spans.filter((s) => s.traceId === root.traceId) : [];
+    const consumed = trace.some(
+      (s) => s.service === 'crm-people' && s.name === 'consume crm-companies.companies.deleted',
+    );
+    if (consumed || Date.now() > until) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const names = trace.map((s) => `${s.service}: ${s.name}`);
+  expect(names).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/^gateway: DELETE/),
+      expect.stringMatching(/^crm-companies: DELETE/),
+      'crm-companies: publish crm-companies.companies.deleted',
+      'crm-people: consume crm-companies.companies.deleted',
+    ]),
+  );
+  // parent links hold it together: the consumer's parent is the relay's publish span, whose
+  // parent is a span of the company's deletion in crm-companies
+  const byId = new Map(trace.map((s) => [s.spanId, s]));
+  const consume = trace.find((s) => s.name === 'consume crm-companies.companies.deleted')!;
+  const publish = byId.get(consume.parentSpanId!)!;
+  expect(publish.name).toBe('publish crm-companies.companies.deleted');
+  expect(byId.get(publish.parentSpanId!)?.service).toBe('crm-companies');
+  // the tenant is an attribute of the request spans and of the published event
+  expect(trace.filter((s) => attr(s, 'crm.tenant') === t.id).map((s) => s.service)).toEqual(
+    expect.arrayContaining(['gateway', 'crm-companies']),
+  );
+  expect(attr(publish, 'crm.tenant')).toBe(t.id);
+  // SQL of the deletion is in the trace too
+  const sql = trace.filter(
+    (s) =>
+      s.service === 'crm-companies' &&
+      (attr(s, 'db.system.name') ?? attr(s, 'db.system')) === 'postgresql',
+  );
+  expect(sql.length).toBeGreaterThan(0);
+}, 120000);

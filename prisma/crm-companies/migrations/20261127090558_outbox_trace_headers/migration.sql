@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "OutboxEvent" ADD COLUMN     "headers" JSONB;
+
