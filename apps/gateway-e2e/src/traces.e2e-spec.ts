@@ -118,3 +118,26 @@ it('deleting a company is one trace: gateway, crm-companies, its outbox relay, c
   );
   expect(sql.length).toBeGreaterThan(0);
 }, 120000);
+
+it("a GraphQL query's plan and subgraph fetches are spans of its trace (Apollo's own)", async () => {
+  const res = await client.graphql(t, '{ companies(pageSize: 1) { totalResults } }');
+  expect(res.status).toBe(200);
+  const until = Date.now() + 30000;
+  let names: string[] = [];
+  for (;;) {
+    const fetch = spans.find((s) => s.service === 'gateway' && s.name === 'gateway.fetch');
+    names = fetch
+      ? spans.filter((s) => s.traceId === fetch.traceId).map((s) => `${s.service}: ${s.name}`)
+      : [];
+    if (names.some((n) => n.startsWith('crm-companies: POST')) || Date.now() > until) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  expect(names).toEqual(
+    expect.arrayContaining([
+      'gateway: gateway.request',
+      'gateway: gateway.plan',
+      'gateway: gateway.fetch',
+      expect.stringMatching(/^crm-companies: POST/),
+    ]),
+  );
+}, 60000);
