@@ -4,6 +4,7 @@ import { HealthController, Readiness, ServiceCoreModule, subgraphModule } from '
 import type { BookingsInvitationsConfig } from './config';
 import { BookingsModule } from './bookings/bookings.module';
 import { CapacityModule } from './capacity/capacity.module';
+import { CreditNotesModule } from './credit-notes/credit-notes.module';
 import { CrossServiceModule } from './cross-service/cross-service.module';
 import { DatabaseModule } from './database/database.module';
 import { RepositoriesModule } from './database/repositories.module';
@@ -46,6 +47,7 @@ export class AppModule {
         TicketTypesModule,
         EventTicketsModule,
         InvoicesModule,
+        CreditNotesModule,
         BookingsModule,
         HoldsModule,
         CrossServiceModule,

@@ -3,6 +3,7 @@ import { I18nService } from 'nestjs-i18n';
 import { AppException } from '@crm/errors';
 import { addOutboxEvent, BookingCancelledEvent, Subjects } from '@crm/messaging';
 import { TicketCancellation } from '../capacity/ticket-cancellation';
+import { attachCreditNote, CreditNotes } from '../credit-notes/credit-notes';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import { Actor } from './booking-history';
 import { BookingMails } from './booking-mails';
@@ -62,6 +63,7 @@ export class BookingCancellation {
     private readonly history: BookingHistoryRepository,
     private readonly invitations: InvitationsRepository,
     private readonly mailbox: MailsRepository,
+    private readonly creditNotes: CreditNotes,
   ) {}
 
   async cancel(
@@ -158,11 +160,22 @@ export class BookingCancellation {
       startsAt: event?.startsAt ?? null,
       timeZone: event?.timeZone ?? 'UTC',
     };
+    // an invoiced booking's cancellation gets a credit note (its counter is locked last)
+    const creditNote = await this.creditNotes.issue(tx, tenantId, {
+      booking,
+      cancelledTicketIds: cancelled.ticketIds,
+      fee: quote.fee,
+      reason: opts.reason,
+      at: now,
+    });
     await this.mailbox.enqueue(
       tx,
-      opts.reason === 'payment-overdue' && booking.paymentDueAt
-        ? this.mails.paymentOverdue(mailBooking, mailEvent, booking.paymentDueAt)
-        : this.mails.cancellation(mailBooking, mailEvent, quote),
+      attachCreditNote(
+        opts.reason === 'payment-overdue' && booking.paymentDueAt
+          ? this.mails.paymentOverdue(mailBooking, mailEvent, booking.paymentDueAt)
+          : this.mails.cancellation(mailBooking, mailEvent, quote),
+        creditNote,
+      ),
     );
     return {
       bookingId: booking.id,
