@@ -4,7 +4,6 @@ import { HealthController, Readiness, ServiceCoreModule, subgraphModule } from '
 import type { BookingsInvitationsConfig } from './config';
 import { BookingsModule } from './bookings/bookings.module';
 import { CapacityModule } from './capacity/capacity.module';
-import { CreditNotesModule } from './credit-notes/credit-notes.module';
 import { CrossServiceModule } from './cross-service/cross-service.module';
 import { DatabaseModule } from './database/database.module';
 import { RepositoriesModule } from './database/repositories.module';
@@ -12,6 +11,7 @@ import { EventCopiesModule } from './event-copies/event-copies.module';
 import { HoldsModule } from './holds/holds.module';
 import { EventTicketsModule } from './event-tickets/event-tickets.module';
 import { InvoicesModule } from './invoices/invoices.module';
+import { CreditNotesModule } from './credit-notes/credit-notes.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { MailsModule } from './mails/mails.module';
 import { OutboxModule } from './outbox/outbox.module';

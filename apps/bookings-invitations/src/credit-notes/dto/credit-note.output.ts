@@ -2,7 +2,7 @@ import { Field, ID, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** A line of a credit note: a ticket's reversal (negative) or the fee kept at one rate. */
-@ObjectType()
+@ObjectType('CreditNoteLine')
 export class CreditNoteLineView {
   @ApiProperty({ enum: ['ticket', 'fee'] }) @Field() kind!: string;
 
@@ -34,7 +34,7 @@ export class CreditNoteTax {
 }
 
 /** A credit note (cancellation invoice) of a booking (CN1 items, Booking.creditNotes). */
-@ObjectType()
+@ObjectType('CreditNote')
 export class CreditNoteView {
   @ApiProperty({ format: 'uuid' }) @Field(() => ID) id!: string;
   @ApiProperty({ format: 'uuid' }) @Field(() => ID) bookingId!: string;
