@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { dayIn } from '../ticket-types/ticket-prices';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
@@ -8,7 +9,7 @@ import { type CancelledTicket, creditNoteContent } from './credit-note-lines';
 import { CreditNotesRepository } from './credit-notes.repository';
 
 /** The booking being cancelled, as locked by the cancellation (its tickets before it). */
-export interface CancelledBooking {
+export interface CreditedBooking {
   id: string;
   eventId: string;
   invoiceNumber: string | null;
@@ -21,7 +22,7 @@ export interface CancelledBooking {
 }
 
 export interface CreditNoteRequest {
-  booking: CancelledBooking;
+  booking: CreditedBooking;
   /** The tickets this cancellation cancelled (valid before it). */
   cancelledTicketIds: readonly string[];
   /** The cancellation fee kept, gross ("0.00": none). */
@@ -66,7 +67,7 @@ export class CreditNotes {
     const event = await this.copies.find(tenantId, booking.eventId, tx);
     const content = creditNoteContent(tickets, req.fee);
     const note = await this.repo.issue(tx, {
-      id: crypto.randomUUID(),
+      id: randomUUID(),
       tenantId,
       bookingId: booking.id,
       eventId: booking.eventId,
