@@ -11,6 +11,7 @@ import { EventCopiesModule } from './event-copies/event-copies.module';
 import { HoldsModule } from './holds/holds.module';
 import { EventTicketsModule } from './event-tickets/event-tickets.module';
 import { InvoicesModule } from './invoices/invoices.module';
+import { CreditNotesModule } from './credit-notes/credit-notes.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { MailsModule } from './mails/mails.module';
 import { OutboxModule } from './outbox/outbox.module';
@@ -46,6 +47,7 @@ export class AppModule {
         TicketTypesModule,
         EventTicketsModule,
         InvoicesModule,
+        CreditNotesModule,
         BookingsModule,
         HoldsModule,
         CrossServiceModule,

@@ -247,3 +247,68 @@ it('GraphQL: setInvoiceNumber, sendInvoiceMail and bookingMails with the mail’
   );
   expect(foreign.body.errors[0].extensions.statusCode).toBe(404);
 });
+
+it('CN1, CN2, Booking.creditNotes: a cancelled booking gets a credit note; its invoice stays as issued', async () => {
+  const { eventId, ticketTypeId } = await bookableEvent(a, '119');
+  const booking = await book(a, eventId, ticketTypeId);
+  const invoiceNumber = booking.invoiceNumber as string;
+  const pdf = async (t: TestTenant, path: string) => {
+    const res = await fetch(`${client.stack.gatewayUrl}/v1/crm/bookings/${booking.id}${path}`, {
+      headers: {
+        'X-Service-TenantId': t.id,
+        'X-Integration-Name': 'e2e',
+        'X-Integration-Provider': 'tests',
+        Authorization: `Bearer ${t.key}`,
+      },
+    });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    return { res, text: res.ok ? (await pdfText(bytes)).text.replace(/\u00a0/g, ' ') : '' };
+  };
+  const before = await pdf(a, '/invoice');
+  expect(before.res.status).toBe(200);
+
+  const cancelled = await client.rest(a, 'POST', `/bookings/${booking.id}/cancel`, {});
+  expect(cancelled.status).toBe(200);
+  expect((await pdf(a, '/invoice')).text).toBe(before.text);
+
+  const list = await client.rest(a, 'GET', `/bookings/${booking.id}/credit-notes`);
+  expect(list.status).toBe(200);
+  expect(list.body.data).toHaveLength(1);
+  const note = list.body.data[0];
+  expect(note).toMatchObject({
+    invoiceNumber,
+    currency: 'EUR',
+    fee: '0.00',
+    totalGross: '-238.00',
+  });
+  expect(note.number).toMatch(/^\d{4}-C\d{6}$/);
+  expect(note.ticketIds).toHaveLength(2);
+
+  const file = await pdf(a, `/credit-notes/${note.id}/pdf`);
+  expect(file.res.status).toBe(200);
+  expect(file.res.headers.get('content-type')).toBe('application/pdf');
+  expect(file.text).toContain(`Credit note number: ${note.number}`);
+  expect(file.text).toContain(`Cancels invoice: ${invoiceNumber}`);
+  expect(file.text).toContain('Total credited -€238.00');
+
+  const gql = await client.graphql(
+    a,
+    `query($id: ID!) { booking(id: $id) { creditNotes { id number totalGross ticketIds } } }`,
+    { id: booking.id },
+  );
+  expect(gql.body.errors).toBeUndefined();
+  expect(gql.body.data.booking.creditNotes).toEqual([
+    { id: note.id, number: note.number, totalGross: '-238.00', ticketIds: note.ticketIds },
+  ]);
+
+  // the cancellation mail carries the credit note
+  const mail = await smtp.waitFor(
+    (m) => m.parsed.attachments.some((x) => x.filename === `credit-note-${note.number}.pdf`),
+    20_000,
+  );
+  expect(mail.to).toEqual(['grace@example.test']);
+
+  // another tenant sees none of it
+  expect((await client.rest(b, 'GET', `/bookings/${booking.id}/credit-notes`)).status).toBe(404);
+  expect((await pdf(b, `/credit-notes/${note.id}/pdf`)).res.status).toBe(404);
+});

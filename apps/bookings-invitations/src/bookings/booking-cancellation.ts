@@ -9,6 +9,7 @@ import {
 } from '@crm/messaging';
 import { TicketCancellation } from '../capacity/ticket-cancellation';
 import { Money, sumMoney } from '../common/money';
+import { attachCreditNote, CreditNotes } from '../credit-notes/credit-notes';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import { EventTicketsRepository } from '../event-tickets/event-tickets.repository';
 import { InvitationsRepository } from '../invitations/invitations.repository';
@@ -107,6 +108,7 @@ export class BookingCancellation {
     private readonly history: BookingHistoryRepository,
     private readonly invitations: InvitationsRepository,
     private readonly mailbox: MailsRepository,
+    private readonly creditNotes: CreditNotes,
   ) {}
 
   /** The whole booking: every valid ticket. */
@@ -457,6 +459,14 @@ export class BookingCancellation {
               })),
               amounts,
             );
-    await this.mailbox.enqueue(tx, mail);
+    // an invoiced booking's cancellation gets a credit note (its counter is locked last)
+    const creditNote = await this.creditNotes.issue(tx, tenantId, {
+      booking,
+      cancelledTicketIds: ticketIds,
+      fee: s.fee,
+      reason: opts.reason,
+      at: now,
+    });
+    await this.mailbox.enqueue(tx, attachCreditNote(mail, creditNote));
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CreditNotesDataModule } from '../credit-notes/credit-notes-data.module';
 import { EventCopiesModule } from '../event-copies/event-copies.module';
 import { HoldsDataModule } from '../holds/holds-data.module';
 import { OutboxModule } from '../outbox/outbox.module';
@@ -23,7 +24,7 @@ import { IdempotencyKeyPurge } from './idempotency-keys';
  * deleted event cancel bookings with it) and BookingsRepository.
  */
 @Module({
-  imports: [EventCopiesModule, HoldsDataModule, OutboxModule],
+  imports: [EventCopiesModule, HoldsDataModule, OutboxModule, CreditNotesDataModule],
   controllers: [BookingsPublicController, BookingsController],
   providers: [
     BookingsRepository,

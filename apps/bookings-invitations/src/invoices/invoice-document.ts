@@ -10,7 +10,6 @@ export interface InvoiceTicket {
   priceGross: Decimal.Value;
   /** Decimal percent, e.g. "19" or "7.7". */
   taxRatePercent: Decimal.Value;
-  status: string;
 }
 
 /** Everything an invoice PDF shows, gathered from the booking, its tickets, the event and the sender. */
@@ -24,9 +23,18 @@ export interface InvoiceFacts {
   event: { title: string; startsAt: Date | null; timeZone: string };
   /** The tenant's invoice sender (events settings); null when none is configured. */
   sender: Record<string, string> | null;
+  /** Every ticket invoiced, whatever happened to it since (an issued invoice never changes). */
   tickets: InvoiceTicket[];
   totals: { net: Decimal.Value; tax: Decimal.Value; gross: Decimal.Value };
-  cancellation: { at: Date | null; fee: Decimal.Value | null; refund: Decimal.Value | null } | null;
+}
+
+/** An amount at a tax rate (a ticket, a credit note's line): what taxLines() sums. */
+export interface TaxedAmount {
+  /** Decimal percent, e.g. "19" or "7.7". */
+  rate: Decimal.Value;
+  net: Decimal.Value;
+  tax: Decimal.Value;
+  gross: Decimal.Value;
 }
 
 export interface TaxLine {
@@ -37,24 +45,28 @@ export interface TaxLine {
   gross: Decimal;
 }
 
-/** The tickets' net, tax and gross summed per tax rate, highest rate first. */
-export function taxLines(tickets: readonly InvoiceTicket[]): TaxLine[] {
+/** The amounts' net, tax and gross summed per tax rate, highest rate first. */
+export function taxLines(amounts: readonly TaxedAmount[]): TaxLine[] {
   const byRate = new Map<string, TaxLine>();
-  for (const t of tickets) {
-    const rate = new Decimal(t.taxRatePercent).toDecimalPlaces(2).toString();
+  for (const t of amounts) {
+    const rate = new Decimal(t.rate).toDecimalPlaces(2).toString();
     const line = byRate.get(rate) ?? {
       rate,
       net: new Decimal(0),
       tax: new Decimal(0),
       gross: new Decimal(0),
     };
-    line.net = line.net.plus(t.priceNet);
-    line.tax = line.tax.plus(t.priceTax);
-    line.gross = line.gross.plus(t.priceGross);
+    line.net = line.net.plus(t.net);
+    line.tax = line.tax.plus(t.tax);
+    line.gross = line.gross.plus(t.gross);
     byRate.set(rate, line);
   }
   return [...byRate.values()].sort((a, b) => new Decimal(b.rate).comparedTo(a.rate));
 }
+
+/** A booking's language as its accounting documents speak it (en unless German). */
+export const documentLanguage = (language: string): 'en' | 'de' =>
+  language.toLowerCase().startsWith('de') ? 'de' : 'en';
 
 /** A money amount in the invoice's language: `€238.00` (en), `238,00 €` (de). */
 export function formatMoney(value: Decimal.Value, currency: string, language: string): string {

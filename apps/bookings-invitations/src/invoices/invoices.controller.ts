@@ -51,7 +51,7 @@ export class InvoicesController {
     description:
       `BK11 For a booking invoiced elsewhere, which has no invoice number: sets it (and the ` +
       `invoice date to now); history \`invoice-number-set\`. invoiceNumber: ${INVOICE_NUMBER_DOC}; not of the form the service assigns ` +
-      '(`<year>-<6 digits>`, rule assignedForm). ' +
+      '(`<year>-<6 digits>` of invoices, `<year>-C<6 digits>` of credit notes; rule assignedForm). ' +
       'A booking that has a number (assigned by this service or set before) is a 409, unless ' +
       'it is the same number (answered as set). Unknown or foreign booking: 404.',
   })

@@ -2,6 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { BookingsModule } from '../bookings/bookings.module';
 import { EventCopiesModule } from '../event-copies/event-copies.module';
 import { MailAttachments } from '../mails/mail-attachments';
+import { InvoiceSenders } from './invoice-sender';
 import { InvoicesController } from './invoices.controller';
 import { InvoicesResolver } from './invoices.resolver';
 import { InvoicesService } from './invoices.service';
@@ -13,8 +14,8 @@ import { InvoicesService } from './invoices.service';
 @Module({
   imports: [BookingsModule, EventCopiesModule],
   controllers: [InvoicesController],
-  providers: [InvoicesService, InvoicesResolver],
-  exports: [InvoicesService],
+  providers: [InvoicesService, InvoicesResolver, InvoiceSenders],
+  exports: [InvoicesService, InvoiceSenders],
 })
 export class InvoicesModule implements OnModuleInit {
   constructor(

@@ -2,16 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { I18nService } from 'nestjs-i18n';
 import { Paged, paged } from '@crm/envelope';
 import { AppException, ErrorCode, isUuid } from '@crm/errors';
-import { InvoiceSenderReply, InvoiceSenderRequest, MessageBus, Subjects } from '@crm/messaging';
 import { parseSort, skipTake, toOrderBy } from '@crm/paging';
 import { isUniqueViolation, modifiedStamps } from '@crm/persistence';
 import type { RequestContext } from '@crm/request-context';
 import { actorOf } from '../bookings/booking-history';
+import { sumMoney } from '../common/money';
 import type { Mail as MailRow } from '../generated/prisma/client';
 import { AttachmentGoneError, type RenderedAttachment } from '../mails/mail-attachments';
 import type { BookingMailListQuery, SetInvoiceNumberInput } from './dto/invoice.input';
 import type { BookingInvoiceNumber, BookingMail } from './dto/invoice.output';
-import { invoiceFileName, type InvoiceFacts } from './invoice-document';
+import { documentLanguage, invoiceFileName, type InvoiceFacts } from './invoice-document';
+import { InvoiceSenders } from './invoice-sender';
 import { type InvoiceLabels, renderInvoicePdf } from './invoice-pdf';
 import {
   type BookingWithOrderedTickets as BookingWithTickets,
@@ -28,14 +29,14 @@ export const BOOKING_MAIL_SORT_FIELDS = ['dateCreated', 'sentAt', 'status', 'kin
 export const INVOICE_NUMBER_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9/._-]{0,48}[A-Za-z0-9])?$/;
 
 /**
- * The form of the numbers this service assigns (`<year>-<6+ digits>`, booking creation). An
- * external number of that form would take one the counter hands out later, so BK11 refuses it.
+ * The forms of the numbers this service assigns: invoices `<year>-<6+ digits>` (booking
+ * creation), credit notes `<year>-C<6+ digits>`. An external number of either form would take
+ * one a counter hands out later, so BK11 refuses it.
  */
-export const ASSIGNED_NUMBER_FORM = /^\d{4}-\d{6,}$/;
+export const ASSIGNED_NUMBER_FORM = /^\d{4}-C?\d{6,}$/;
 
 const LABEL_KEYS: (keyof InvoiceLabels)[] = [
   'title',
-  'titleCancelled',
   'noSender',
   'invoiceNumber',
   'invoiceDate',
@@ -49,23 +50,15 @@ const LABEL_KEYS: (keyof InvoiceLabels)[] = [
   'taxRate',
   'tax',
   'gross',
-  'cancelledTicket',
   'taxLine',
   'totalNet',
   'totalTax',
   'totalGross',
-  'cancelledAt',
-  'cancellationFee',
-  'refund',
   'vatId',
   'taxNumber',
   'iban',
   'bic',
 ];
-
-/** The booking's language as the invoice speaks it (en unless German). */
-const invoiceLanguage = (language: string): 'en' | 'de' =>
-  language.toLowerCase().startsWith('de') ? 'de' : 'en';
 
 export function toBookingMail(row: MailRow): BookingMail {
   return {
@@ -94,7 +87,7 @@ export class InvoicesService {
     private readonly bookings: BookingsRepository,
     private readonly copies: EventCopiesRepository,
     private readonly transactions: Transactions,
-    private readonly bus: MessageBus,
+    private readonly senders: InvoiceSenders,
     private readonly i18n: I18nService,
     private readonly history: BookingHistoryRepository,
     private readonly mailbox: MailsRepository,
@@ -113,23 +106,6 @@ export class InvoicesService {
     return booking;
   }
 
-  /** The tenant's invoice sender; no answer from events: 503 (a mail retries later). */
-  private async sender(tenantId: string): Promise<Record<string, string> | null> {
-    const ask: InvoiceSenderRequest = { tenantId };
-    const reply = await this.bus.request<InvoiceSenderReply>(Subjects.events.invoiceSender, ask);
-    if (!reply || typeof reply !== 'object' || !('sender' in reply)) {
-      throw new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'errors.dependency.unavailable', {
-        service: 'events',
-      });
-    }
-    const s = reply.sender;
-    if (!s || typeof s !== 'object') return null;
-    const fields = Object.entries(s).filter(
-      (e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '',
-    );
-    return fields.length ? Object.fromEntries(fields) : null;
-  }
-
   private labels(lang: 'en' | 'de'): InvoiceLabels {
     return Object.fromEntries(
       LABEL_KEYS.map((k) => [k, this.i18n.t(`invoices.pdf.${k}`, { lang }) as string]),
@@ -138,9 +114,9 @@ export class InvoicesService {
 
   /** The PDF of a booking that has an invoice number. */
   private async render(booking: BookingWithTickets): Promise<RenderedAttachment> {
-    const language = invoiceLanguage(booking.language);
+    const language = documentLanguage(booking.language);
     const [sender, event] = await Promise.all([
-      this.sender(booking.tenantId),
+      this.senders.of(booking.tenantId),
       this.copies.invoiceFacts(booking.tenantId, booking.eventId),
     ]);
     const facts: InvoiceFacts = {
@@ -156,16 +132,14 @@ export class InvoicesService {
       },
       event: event ?? { title: booking.eventId, startsAt: null, timeZone: 'UTC' },
       sender,
+      // every ticket with its frozen prices, the totals their sums: what was invoiced, whatever
+      // was cancelled since (a cancellation gets a credit note of its own)
       tickets: booking.tickets,
-      totals: { net: booking.totalNet, tax: booking.totalTax, gross: booking.totalGross },
-      cancellation:
-        booking.status === 'cancelled'
-          ? {
-              at: booking.cancelledAt,
-              fee: booking.cancellationFee,
-              refund: booking.refundAmount,
-            }
-          : null,
+      totals: {
+        net: sumMoney(booking.tickets, (t) => t.priceNet),
+        tax: sumMoney(booking.tickets, (t) => t.priceTax),
+        gross: sumMoney(booking.tickets, (t) => t.priceGross),
+      },
     };
     return {
       filename: invoiceFileName(booking.invoiceNumber!, language),
@@ -205,7 +179,7 @@ export class InvoicesService {
           { field: 'invoiceNumber', rule: 'noNumber', messageKey: 'invoices.problems.noNumber' },
         ]);
       }
-      const lang = invoiceLanguage(b.language);
+      const lang = documentLanguage(b.language);
       const event = await this.copies.invoiceFacts(ctx.tenantId, b.eventId);
       const args = {
         number: b.invoiceNumber,

@@ -32,7 +32,7 @@ type AnyRenderer = (
 
 /**
  * Who renders which attachment of a queued mail: the invoices domain registers `invoice`, the
- * event tickets domain `ticket` (each in its module's onModuleInit). The mail worker asks here
+ * credit notes domain `credit-note`, the event tickets domain `ticket` (each in its module's onModuleInit). The mail worker asks here
  * when it sends, so no PDF is rendered inside a booking's transaction.
  */
 @Injectable()

@@ -15,7 +15,9 @@ export type MailKind =
 
 /** A file rendered when the mail is sent (so a booking's transaction renders no PDF). */
 export type MailAttachment =
-  { kind: 'invoice'; bookingId: string } | { kind: 'ticket'; ticketId: string };
+  | { kind: 'invoice'; bookingId: string }
+  | { kind: 'ticket'; ticketId: string }
+  | { kind: 'credit-note'; bookingId: string; creditNoteId: string };
 
 export interface MailDraft {
   tenantId: string;

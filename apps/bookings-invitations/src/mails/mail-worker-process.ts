@@ -3,6 +3,7 @@ import { Readiness, startWorkerProcess, WorkerProcess } from '@crm/service-kit';
 import { SERVICE_NAME, serviceCore } from '../app.module';
 import { BookingsInvitationsConfig } from '../config';
 import { CapacityModule } from '../capacity/capacity.module';
+import { CreditNotesModule } from '../credit-notes/credit-notes.module';
 import { DatabaseModule } from '../database/database.module';
 import { RepositoriesModule } from '../database/repositories.module';
 import { EventTicketsModule } from '../event-tickets/event-tickets.module';
@@ -11,7 +12,7 @@ import { MailsModule } from './mails.module';
 
 /**
  * The process of role `mail-worker` (PROCESS_ROLE): the MailWorker of MailsModule and the domains
- * that render its attachments (invoices, event tickets), on the service's database and NATS
+ * that render its attachments (invoices, credit notes, event tickets), on the service's database and NATS
  * (the invoice's sender comes from tenant-info). No HTTP API, no GraphQL, no NATS consumers, no
  * outbox relay: those run in the `api` process. An application context, so the domains'
  * controllers are not served.
@@ -28,6 +29,7 @@ export class MailWorkerProcessModule {
         CapacityModule,
         MailsModule,
         InvoicesModule,
+        CreditNotesModule,
         EventTicketsModule,
       ],
       providers: [Readiness],

@@ -294,26 +294,36 @@ async function bookingFixtures(
   const types = await rest('GET', `/tickets?eventId=${event}`);
   const typeId = types.body?.data?.[0]?.id;
   if (!typeId) throw new Error(`fixture ticket types: ${JSON.stringify(types.body)}`);
-  let booking: Answer | undefined;
-  await eventually(async () => {
-    booking = await client.raw('/v1/crm/bookings/public', {
-      method: 'POST',
-      headers: { ...tenantHeaders(t.id), 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        eventId: event,
-        booker: { firstname: 'Ada', lastname: 'Probe', email: 'ada@probe.example' },
-        tickets: [0, 1].map((i) => ({
-          ticketTypeId: typeId,
-          participant: { firstname: `Guest${i}`, lastname: 'Probe' },
-        })),
-      }),
-    });
-    if (booking.status !== 201) throw new Error(`fixture booking: ${JSON.stringify(booking.body)}`);
-  }, 20_000);
-  const bookingId = created(booking!, 'booking');
+  const book = async (participants: number) => {
+    let booking: Answer | undefined;
+    await eventually(async () => {
+      booking = await client.raw('/v1/crm/bookings/public', {
+        method: 'POST',
+        headers: { ...tenantHeaders(t.id), 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          eventId: event,
+          booker: { firstname: 'Ada', lastname: 'Probe', email: 'ada@probe.example' },
+          tickets: Array.from({ length: participants }, (_, i) => ({
+            ticketTypeId: typeId,
+            participant: { firstname: `Guest${i}`, lastname: 'Probe' },
+          })),
+        }),
+      });
+      if (booking.status !== 201)
+        throw new Error(`fixture booking: ${JSON.stringify(booking.body)}`);
+    }, 20_000);
+    return created(booking!, 'booking');
+  };
+  const bookingId = await book(2);
   const tickets = await rest('GET', `/event-tickets?eventId=${event}`);
   const ticketIds = (tickets.body?.data ?? []).map((x: { id: string }) => x.id);
   if (ticketIds.length !== 2) throw new Error(`fixture tickets: ${JSON.stringify(tickets.body)}`);
+  // a cancelled paid booking has a credit note (CN2's creditNoteId)
+  const cancelledId = await book(1);
+  created(await rest('POST', `/bookings/${cancelledId}/cancel`, {}), 'booking cancellation');
+  const notes = await rest('GET', `/bookings/${cancelledId}/credit-notes`);
+  const creditNote = notes.body?.data?.[0]?.id;
+  if (!creditNote) throw new Error(`fixture credit note: ${JSON.stringify(notes.body)}`);
   const invited = await rest('POST', '/invitations', {
     eventId: event,
     email: 'guest@probe.example',
@@ -349,6 +359,7 @@ async function bookingFixtures(
   }, 20_000);
   return {
     booking: [bookingId],
+    creditNote: [creditNote],
     eventTicket: ticketIds,
     invitation: [invitation],
     invitationToken: [invited.body.data.token],

@@ -68,6 +68,7 @@ export function idKind(path: string, name: string): string {
   if (path.startsWith('/v1/crm/bookings/public/')) return 'booking';
   if (name === 'token') return 'invitationToken';
   if (name === 'jobId') return 'importJob';
+  if (name === 'creditNoteId') return 'creditNote';
   if (last === 'tickets') return 'ticketType';
   if (last === 'event-tickets') return 'eventTicket';
   if (last === 'invitations') return 'invitation';

@@ -71,6 +71,10 @@ export interface BookingFixture {
   bookerEmail?: string;
   tickets?: TicketFixture[];
   cancelled?: { fee: string; refund: string };
+  /** The cancellation tiers frozen onto the booking (BK7/BK8 apply them). */
+  cancellationTiers?: { daysBeforeStart: number; feePercent: number; feeFixed: string }[];
+  /** The event's zone (default Europe/Berlin). */
+  timeZone?: string;
 }
 
 /**
@@ -140,7 +144,7 @@ export class InvoiceTestKit extends ServiceTestKit {
           sequence: 1,
           title: f.eventTitle ?? 'Summit 2030',
           startsAt: new Date('2030-06-01T08:00:00Z'),
-          timeZone: 'Europe/Berlin',
+          timeZone: f.timeZone ?? 'Europe/Berlin',
           published: true,
           status: 'planned',
         },
@@ -160,6 +164,7 @@ export class InvoiceTestKit extends ServiceTestKit {
           totalNet: sum('net'),
           totalTax: sum('tax'),
           totalGross: sum('gross'),
+          cancellationTiers: f.cancellationTiers ?? undefined,
           cancelledAt: f.cancelled ? new Date() : null,
           cancellationFee: f.cancelled?.fee ?? null,
           refundAmount: f.cancelled?.refund ?? null,
