@@ -16,6 +16,22 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  */
 export const IDE_ASSET_PREFIX = '/graphql/ide/';
 
+/**
+ * The packages' folders. Literal `require.resolve`s: tools/image/app-files.mjs finds them in the
+ * compiled code, so the gateway's image carries these packages (their `exports` do not list the
+ * browser bundles, their package.json they do).
+ */
+const PACKAGE_DIRS: Record<string, () => string> = {
+  react: () => path.dirname(require.resolve('react/package.json')),
+  'react-dom': () => path.dirname(require.resolve('react-dom/package.json')),
+  graphiql: () => path.dirname(require.resolve('graphiql/package.json')),
+};
+
+/** A file of one of the page's packages. */
+export function packageFile(pkg: string, file: string): string {
+  return path.join(PACKAGE_DIRS[pkg](), file);
+}
+
 /** The files of the page, by the name it asks for them: nothing else is served. */
 const ASSETS: Record<string, { pkg: string; file: string; type: string }> = {
   'react.production.min.js': {
@@ -39,11 +55,6 @@ const ASSETS: Record<string, { pkg: string; file: string; type: string }> = {
     type: 'text/css; charset=utf-8',
   },
 };
-
-/** A file of an installed package (their `exports` do not list the browser bundles). */
-export function packageFile(pkg: string, file: string): string {
-  return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), file);
-}
 
 /** The assets the page loads, in order (the e2e test fetches each). */
 export const IDE_ASSETS = [...Object.keys(ASSETS), 'ide.js', 'ide.css'];
