@@ -2,7 +2,7 @@
 // The typed client of libs/api-client, generated like the supergraph: from a committed file.
 // libs/api-client/openapi.json is the gateway's merged OpenAPI description (every service's
 // REST operations and the admin API), kept equal to what a running stack serves by
-// apps/gateway-e2e/src/api-client.e2e-spec.ts (UPDATE_API_CLIENT=1 rewrites it from the stack);
+// apps/gateway-e2e/src/front-door.e2e-spec.ts (UPDATE_API_CLIENT=1 rewrites it from the stack);
 // this script turns it into TypeScript types with openapi-typescript, for openapi-fetch.
 //
 //   npm run api-client              write libs/api-client/src/schema.ts

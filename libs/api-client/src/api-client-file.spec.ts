@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 // The client's types are generated (tools/api-client.mjs) from the committed merged OpenAPI
-// description, which apps/gateway-e2e/src/api-client.e2e-spec.ts keeps equal to what a running
+// description, which apps/gateway-e2e/src/front-door.e2e-spec.ts keeps equal to what a running
 // stack serves. This is CI's staleness check of the generated file, like the supergraph's.
 
 const ROOT = path.resolve(__dirname, '../../..');
