@@ -45,8 +45,13 @@ function renderWithForm(script: string, values: Record<string, string>) {
       setItem: (k: string, v: string) => m.set(k, v),
     };
   };
+  const posted: { url: string; headers: unknown }[] = [];
   const GraphiQL = Object.assign(() => null, {
-    createFetcher: (options: { url: string }) => ({ url: options.url }),
+    createFetcher:
+      (options: { url: string }) => (_params: unknown, opts: { headers?: unknown }) => {
+        posted.push({ url: options.url, headers: opts.headers });
+        return Promise.resolve({ data: {} });
+      },
   });
   const context = {
     document: {
@@ -67,7 +72,7 @@ function renderWithForm(script: string, values: Record<string, string>) {
   expect(fields.integrationName.value).toBe('graphiql'); // prefilled defaults
   for (const [k, v] of Object.entries(values)) fields[k].value = v;
   submit!({ preventDefault: () => undefined });
-  return rendered[rendered.length - 1].props;
+  return { props: rendered[rendered.length - 1].props, posted };
 }
 
 it('serves the page and its assets, and the form gives GraphiQL the headers a query needs', async () => {
@@ -87,13 +92,21 @@ it('serves the page and its assets, and the form gives GraphiQL the headers a qu
   expect(bodies.get('/graphql/ide/graphiql.min.js')).toContain('createFetcher');
   expect(bodies.get('/graphql/ide/react-dom.production.min.js')).toContain('createRoot');
 
-  const props = renderWithForm(bodies.get('/graphql/ide/ide.js')!, {
+  const { props, posted } = renderWithForm(bodies.get('/graphql/ide/ide.js')!, {
     tenant: a.id,
     key: a.key,
     language: 'de',
   });
-  expect(props.fetcher).toEqual({ url: '/graphql' });
   const headers = JSON.parse(props.headers as string) as Record<string, string>;
+  // the fetcher posts to /graphql with the editor's headers; without a tenant it sends nothing
+  type Fetcher = (params: unknown, opts: { headers: unknown }) => Promise<unknown>;
+  const fetcher = props.fetcher as Fetcher;
+  expect(await fetcher({ query: '{ __typename }' }, { headers: {} })).toEqual({
+    errors: [{ message: expect.stringContaining('Fill in the tenant') }],
+  });
+  expect(posted).toEqual([]);
+  await fetcher({ query: '{ __typename }' }, { headers });
+  expect(posted).toEqual([{ url: '/graphql', headers }]);
   expect(headers).toEqual({
     'X-Service-TenantId': a.id,
     'X-Integration-Name': 'graphiql',
@@ -115,7 +128,7 @@ it('serves the page and its assets, and the form gives GraphiQL the headers a qu
   expect(people.body).toEqual({ data: { people: { totalResults: 0 } } });
   // without the key the form leaves Authorization out, and the gateway says what is missing
   const noKey = JSON.parse(
-    renderWithForm(bodies.get('/graphql/ide/ide.js')!, { tenant: a.id }).headers as string,
+    renderWithForm(bodies.get('/graphql/ide/ide.js')!, { tenant: a.id }).props.headers as string,
   );
   expect(noKey.Authorization).toBeUndefined();
   const refused = await client.raw('/graphql', {

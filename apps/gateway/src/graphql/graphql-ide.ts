@@ -110,7 +110,15 @@ const SCRIPT = `(function () {
     form.elements[n].value = saved[n] || defaults[n] || '';
   });
   form.elements.key.value = sessionStorage.getItem(KEY + '-key') || '';
-  var fetcher = GraphiQL.createFetcher({ url: '/graphql' });
+  var post = GraphiQL.createFetcher({ url: '/graphql' });
+  // Before the form is filled in, say so instead of sending requests the gateway must refuse.
+  function fetcher(params, options) {
+    var h = (options && options.headers) || {};
+    if (!h['X-Service-TenantId']) {
+      return Promise.resolve({ errors: [{ message: 'Fill in the tenant and the API key above, then "Use these headers".' }] });
+    }
+    return post(params, options);
+  }
   var root = ReactDOM.createRoot(document.getElementById('graphiql'));
   var generation = 0;
   function headers() {
