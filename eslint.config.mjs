@@ -103,6 +103,7 @@ export default tseslint.config(
       'coverage/**',
       '.nx/**',
       'apps/*/src/generated/**',
+      'libs/api-client/src/schema.ts',
     ],
   },
   js.configs.recommended,

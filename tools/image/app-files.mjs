@@ -32,11 +32,11 @@ export function packageOf(specifier) {
   return builtins.has(name) || !PACKAGE_NAME.test(name) ? null : name;
 }
 
-/** Bare package names required (CommonJS `require("x")`) or imported by one compiled file. */
+/** Bare package names required (CommonJS `require("x")`, `require.resolve("x")`) or imported by one compiled file. */
 export function requiredPackages(code) {
   const names = new Set();
   for (const m of code.matchAll(
-    /(?:\brequire\(\s*|\bimport\(\s*|\bfrom\s+|^import\s+)["']([^"']+)["']/gm,
+    /(?:\brequire(?:\.resolve)?\(\s*|\bimport\(\s*|\bfrom\s+|^import\s+)["']([^"']+)["']/gm,
   )) {
     const name = packageOf(m[1]);
     if (name) names.add(name);

@@ -133,9 +133,10 @@ export class BookingsInvitationsConfig extends FileStorageConfig {
   MAIL_WORKER_NICE: number = 0;
 
   /**
-   * The public link (IN9 mails, IN3/IN4 `publicUrl`) of an invitation WITHOUT a website: `{token}`
-   * is replaced by the invitation's token. An invitation with a website links to that website's
-   * invitation link (a portal page; events service, carried in the event's snapshot). A portal
+   * The public link (IN9 mails, IN3/IN4 `publicUrl`) of an invitation of an event WITHOUT a
+   * website: `{token}` is replaced by the invitation's token. Otherwise an invitation links to its
+   * website's invitation link, or without one to its event's website's (a portal page; events
+   * service, carried in the event's snapshot; linkTemplateOf). A portal
    * page at this address shows it (IN1) and offers accept (`?action=accept`: a booking with the
    * token) and reject (`?action=reject`: IN2).
    */

@@ -97,6 +97,22 @@ it('a portal and a published event, set up over GraphQL through the gateway', as
     statusCode: 404,
   });
   expect((await client.rest(b, 'GET', `/events/${createEvent.id}`)).status).toBe(404);
+  // and an id nobody has, in the caller's language like REST's 404
+  const unknown = '00000000-0000-4000-8000-000000000000';
+  const none = await client.graphql(
+    a,
+    `{ event(id: "${unknown}") { id } }`,
+    {},
+    {
+      'Accept-Language': 'de',
+    },
+  );
+  expect(none.body.data).toBeNull();
+  expect(none.body.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND', statusCode: 404 });
+  expect(none.body.errors[0].message).toBe(
+    (await client.rest(a, 'GET', `/events/${unknown}`, undefined, { 'Accept-Language': 'de' })).body
+      .message,
+  );
 });
 
 it('a webhook endpoint registered over GraphQL shows its secret once', async () => {

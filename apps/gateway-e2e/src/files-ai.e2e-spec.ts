@@ -315,3 +315,70 @@ sarah.oconnor@widgetsolutions.co.uk`;
     });
   });
 });
+
+describe('P18, P22, P23 over GraphQL (uploads and downloads stay REST)', () => {
+  const LIST = `query($p: ID!, $q: String) { personDocuments(personId: $p, q: $q, pageSize: 10) { totalResults items { id personId fileName contentType size url createdBy dateCreated } } }`;
+  const DELETE_DOC = `mutation($p: ID!, $d: ID!) { deletePersonDocument(personId: $p, documentId: $d) { id deleted } }`;
+  const DELETE_IMAGE = `mutation($p: ID!) { deleteProfileImage(personId: $p) { id deleted } }`;
+
+  it('lists documents as REST does, deletes one and the profile image; the same NOT_FOUND, translated, for another tenant and twice', async () => {
+    const id = await person(a);
+    const doc = (
+      await upload(a, `/people/${id}/documents`, Buffer.from('notes'), 'Notiz.txt', 'text/plain')
+    ).body.data;
+    await upload(a, `/people/${id}/documents`, Buffer.from('other'), 'Plan.pdf', 'application/pdf');
+    await upload(a, `/people/${id}/profile-image`, await photo(300, 300), 'me.jpg', 'image/jpeg');
+
+    const listed = await client.graphql(a, LIST, { p: id, q: 'Notiz' });
+    expect(listed.body.errors).toBeUndefined();
+    expect(listed.body.data.personDocuments).toEqual({ totalResults: 1, items: [doc] });
+
+    // another tenant: NOT_FOUND for the list and both deletes, in its language, nothing changed
+    const foreign = await Promise.all([
+      client.graphql(b, LIST, { p: id }),
+      client.graphql(b, DELETE_DOC, { p: id, d: doc.id }, { 'Accept-Language': 'de' }),
+      client.graphql(b, DELETE_IMAGE, { p: id }),
+    ]);
+    for (const res of foreign) {
+      expect(res.body.data).toBeNull();
+      expect(res.body.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND', statusCode: 404 });
+    }
+    expect(foreign[1].body.errors[0].message).not.toBe(foreign[0].body.errors[0].message);
+    expect(
+      (await client.rest(a, 'GET', `/people/${id}/documents`)).body.metaData.totalResults,
+    ).toBe(2);
+    expect((await bytes(a, `/people/${id}/profile-image/detail`)).status).toBe(200);
+
+    const deleted = await client.graphql(a, DELETE_DOC, { p: id, d: doc.id });
+    expect(deleted.body.data.deletePersonDocument).toEqual({ id: doc.id, deleted: true });
+    expect((await bytes(a, `/people/${id}/documents/${doc.id}`)).status).toBe(404);
+    expect((await filesOf(a)).filter((f) => f.includes(doc.id))).toEqual([]);
+    const again = await client.graphql(a, DELETE_DOC, { p: id, d: doc.id });
+    expect(again.body.errors[0].extensions.code).toBe('NOT_FOUND');
+
+    const image = await client.graphql(a, DELETE_IMAGE, { p: id });
+    expect(image.body.data.deleteProfileImage).toEqual({ id, deleted: true });
+    expect((await bytes(a, `/people/${id}/profile-image/detail`)).status).toBe(404);
+    const imageAgain = await client.graphql(a, DELETE_IMAGE, { p: id });
+    expect(imageAgain.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    // the REST answer of the same delete says the same
+    const rest = await client.rest(a, 'DELETE', `/people/${id}/profile-image`);
+    expect(rest.body.message).toBe(imageAgain.body.errors[0].message);
+  });
+
+  it('bad paging input is a 400 naming the field, as over REST', async () => {
+    const id = await person(a);
+    const res = await client.graphql(
+      a,
+      `query($p: ID!) { personDocuments(personId: $p, pageSize: 100000) { totalResults } }`,
+      { p: id },
+    );
+    expect(res.body.errors[0].extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      statusCode: 400,
+    });
+    const rest = await client.rest(a, 'GET', `/people/${id}/documents?pageSize=100000`);
+    expect(rest.status).toBe(400);
+    expect(res.body.errors[0].extensions.errors).toEqual(rest.body.errors);
+  });
+});

@@ -353,4 +353,67 @@ describe('W8-W10 public, without an API key', () => {
     const { 'Content-Type': _json, ...noKey } = tenantHeaders(a.id);
     expect((await client.raw(`/v1/crm/websites/${site}`, { headers: noKey })).status).toBe(401);
   });
+
+  it('W8-W10 over GraphQL: the REST answers, the same NOT_FOUND (translated) for whatever is hidden', async () => {
+    const site = await website(a);
+    await client.rest(a, 'PUT', `/websites/${site}/publication`, { published: true });
+    const hiddenSite = await website(a);
+    const published = await event(a, [site, hiddenSite], true);
+    const draft = await event(a, [site], false);
+    const siteUrl = (await client.rest(a, 'GET', `/websites/${site}`)).body.data.url;
+    const EVENT = `query($id: ID!) { publicEvent(eventId: $id) { id title subtitle description startsAt endsAt timeZone capacity status publishedAt venue { name city } onlineMeeting { platformId } category { id text } contributors { name } contactPerson { email } portalTags { id text color } websites { id name url } images { id sizes { size width height url } } } }`;
+    const FORM = `query($id: ID!) { publicEventBookingForm(eventId: $id) { eventId fields { key label type required options } } }`;
+    const CONFIG = `query($url: String!) { publicWebsiteConfig(url: $url) { id name url description language config { primaryColor imprintUrl texts { language title intro } } images { id } } }`;
+
+    const graph = await client.graphql(a, `${EVENT}`, { id: published });
+    expect(graph.body.errors).toBeUndefined();
+    const rest = (await publicGet(a, `/websites/public/events/${published}`)).body.data;
+    expect(graph.body.data.publicEvent).toEqual({
+      ...rest,
+      venue: rest.venue && { name: rest.venue.name, city: rest.venue.city },
+      contributors: rest.contributors.map((c: { name: string }) => ({ name: c.name })),
+      contactPerson: rest.contactPerson && { email: rest.contactPerson.email },
+    });
+    expect(graph.body.data.publicEvent.websites.map((w: { id: string }) => w.id)).toEqual([site]);
+    const form = await client.graphql(a, FORM, { id: published });
+    expect(form.body.data.publicEventBookingForm).toEqual({ eventId: published, fields: [] });
+    const config = await client.graphql(a, CONFIG, { url: siteUrl });
+    expect(config.body.data.publicWebsiteConfig).toMatchObject({
+      id: site,
+      url: siteUrl,
+      config: { imprintUrl: 'https://example.com/imprint' },
+    });
+
+    const hidden = await Promise.all([
+      client.graphql(a, EVENT, { id: draft }),
+      client.graphql(b, EVENT, { id: published }),
+      client.graphql(a, EVENT, { id: 'not-a-uuid' }),
+      client.graphql(a, FORM, { id: draft }),
+      client.graphql(a, CONFIG, {
+        url: (await client.rest(a, 'GET', `/websites/${hiddenSite}`)).body.data.url,
+      }),
+      client.graphql(b, CONFIG, { url: siteUrl }),
+    ]);
+    const restMessage = (await publicGet(a, `/websites/public/events/${draft}`)).body.message;
+    for (const res of hidden) {
+      expect(res.body.data).toBeNull();
+      expect(res.body.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND', statusCode: 404 });
+      expect(res.body.errors[0].message).toBe(restMessage);
+    }
+    const german = await client.graphql(a, EVENT, { id: draft }, { 'Accept-Language': 'de' });
+    expect(german.body.errors[0].message).toBe(
+      (await publicGet(a, `/websites/public/events/${draft}`, { 'Accept-Language': 'de' })).body
+        .message,
+    );
+    expect(german.body.errors[0].message).not.toBe(restMessage);
+    // W10's url is checked as over REST
+    const empty = await client.graphql(a, CONFIG, { url: '' });
+    expect(empty.body.errors[0].extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      statusCode: 400,
+    });
+    expect(empty.body.errors[0].extensions.errors).toEqual(
+      (await publicGet(a, `/websites/public/config?url=`)).body.errors,
+    );
+  });
 });

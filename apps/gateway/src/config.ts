@@ -162,6 +162,15 @@ export class GatewayConfig extends AppConfig {
   @IsBoolean()
   GRAPHQL_INTROSPECTION?: boolean;
 
+  /**
+   * The GraphQL IDE (GraphiQL) at GET /graphql for browsers; unset: on, except with
+   * NODE_ENV=production.
+   */
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  GRAPHQL_IDE?: boolean;
+
   /** "Did you mean ...?" in validation errors; unset: on, except with NODE_ENV=production. */
   @IsOptional()
   @Transform(toBool)

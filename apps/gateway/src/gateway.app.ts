@@ -11,6 +11,7 @@ import { ADMIN_SECURITY } from './admin/admin.controller';
 import { AppModule, SERVICE_NAME } from './app.module';
 import { GatewayAuthService } from './auth/gateway-auth.service';
 import type { GatewayConfig } from './config';
+import { graphqlIdeEnabled, registerGraphqlIde } from './graphql/graphql-ide';
 import { registerGraphqlRoute } from './graphql/graphql.route';
 import { SupergraphService } from './graphql/supergraph.service';
 import { OpenApiService } from './openapi/openapi.service';
@@ -94,6 +95,9 @@ export async function createGatewayApp(
   await app.register(async (scope: FastifyInstance) =>
     registerGraphqlRoute(scope, { auth, supergraph: app.get(SupergraphService) }),
   );
+  // GET /graphql for browsers (GRAPHQL_IDE): a scope of its own, without /graphql's key check.
+  if (graphqlIdeEnabled(config))
+    await app.register(async (scope: FastifyInstance) => registerGraphqlIde(scope));
 
   const own = SwaggerModule.createDocument(
     app,

@@ -221,6 +221,29 @@ describe('IN14 import job', () => {
     expect(await t.count('Invitation', `"eventId" = $1::uuid`, [eventId])).toBe(10_000);
   });
 
+  it('imported invitations (no website of their own) link to the event’s website, in IN4 and in the mail', async () => {
+    const websiteId = randomUUID();
+    const eventId = await copiedEvent(t, t.A, {
+      websiteIds: [websiteId],
+      websites: [{ id: websiteId, invitationLink: 'https://portal.example.org/inv/{token}' }],
+    });
+    const res = await upload('/invitations/import', csv('email\nimported@example.com\n'), eventId);
+    expect(res.status).toBe(202);
+    const job = await finished(res.body.data.jobId);
+    expect(job).toMatchObject({ status: 'done', created: 1 });
+    const id: string = job.results[0].invitationId;
+    const read = (await t.call('GET', `/invitations/${id}`)).body.data;
+    expect(read.websiteId).toBeNull();
+    expect(read.publicUrl).toBe(`https://portal.example.org/inv/${read.token}`);
+    expect((await t.call('POST', '/invitations/mails', { ids: [id] })).status).toBe(202);
+    const [mail] = await t.sql<{ text: string }>(
+      `SELECT text FROM "Mail" WHERE "invitationId" = $1::uuid`,
+      [id],
+    );
+    expect(mail.text).toContain(`https://portal.example.org/inv/${read.token}?action=accept`);
+    expect(mail.text).not.toContain('/v1/crm/');
+  });
+
   it('checks person ids over NATS in batches and reports each row; another tenant’s job is a 404', async () => {
     const eventId = await copiedEvent(t, t.A);
     const ids = Array.from({ length: 1500 }, (_, i) =>

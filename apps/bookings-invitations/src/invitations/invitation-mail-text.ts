@@ -18,18 +18,29 @@ export const publicLink = (template: string, token: string) =>
   template.split('{token}').join(encodeURIComponent(token));
 
 /**
- * The link template of an invitation: its website's invitation link (a portal page, from the
- * event's copy, `websiteLinks`), else `fallback` (PUBLIC_INVITATION_URL): for an invitation
- * without a website, or one whose website the copy does not know (no longer the event's).
+ * The link template of an invitation, a page of one of its event's portals (the links of the
+ * event's websites in its copy, `websiteLinks`): the invitation's own website; without one (an
+ * import or IN5 without `websiteId`) or with one the copy does not know (no longer the event's),
+ * the event's website, and of several the one with the lowest id. Any portal of the event can
+ * serve the page (IN1 needs the tenant and the token, not the website), and a fixed choice keeps
+ * the mail and IN3/IN4's `publicUrl` equal. `fallback` (PUBLIC_INVITATION_URL) only for an event
+ * without a website.
  */
 export function linkTemplateOf(
   row: Pick<InvitationRow, 'websiteId'>,
   websiteLinks: unknown,
   fallback: string,
 ): string {
-  if (!row.websiteId || !websiteLinks || typeof websiteLinks !== 'object') return fallback;
-  const link = (websiteLinks as Record<string, unknown>)[row.websiteId.toLowerCase()];
-  return typeof link === 'string' && link.includes('{token}') ? link : fallback;
+  if (!websiteLinks || typeof websiteLinks !== 'object') return fallback;
+  const links = new Map(
+    Object.entries(websiteLinks as Record<string, unknown>)
+      .filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].includes('{token}'))
+      .map(([id, link]) => [id.toLowerCase(), link]),
+  );
+  const own = row.websiteId ? links.get(row.websiteId.toLowerCase()) : undefined;
+  if (own) return own;
+  const [first] = [...links.keys()].sort();
+  return first ? links.get(first)! : fallback;
 }
 
 const fullName = (r: Pick<InvitationRow, 'firstname' | 'lastname'>) =>

@@ -446,7 +446,7 @@ describe('IN2 with a booking', () => {
 });
 
 describe('IN9-IN11, IN17 mails', () => {
-  it('links to the portal of the invitation’s website (IN3/IN4 publicUrl, the mail’s accept and reject links); without a website to PUBLIC_INVITATION_URL', async () => {
+  it('links to the portal of the invitation’s website (IN3/IN4 publicUrl, the mail’s accept and reject links); without a website to the event’s', async () => {
     const websiteId = randomUUID();
     const portal = 'https://portal.example.org/einladung/{token}';
     const eventId = await copiedEvent(t, t.A, {
@@ -464,7 +464,7 @@ describe('IN9-IN11, IN17 mails', () => {
     );
     expect(urls).toEqual({
       [onSite.id]: link,
-      [noSite.id]: `http://localhost:3000/v1/crm/invitations/public/${noSite.token}`,
+      [noSite.id]: `https://portal.example.org/einladung/${noSite.token}`,
     });
 
     expect((await t.call('POST', '/invitations/mails', { ids: [onSite.id] })).status).toBe(202);
@@ -486,6 +486,37 @@ describe('IN9-IN11, IN17 mails', () => {
     });
     expect((await t.call('GET', `/invitations/${onSite.id}`)).body.data.publicUrl).toBe(
       `https://new.example.org/i/${onSite.token}?x=1`,
+    );
+  });
+
+  it('without a website: the event’s of several with the lowest id, in the mail too; PUBLIC_INVITATION_URL only for an event without a website', async () => {
+    const [low, high] = ['00000000-0000-4000-8000-00000000000a', randomUUID()];
+    const eventId = await copiedEvent(t, t.A, {
+      websiteIds: [high, low],
+      websites: [
+        { id: high, invitationLink: 'https://second.example.org/i/{token}' },
+        { id: low, invitationLink: 'https://first.example.org/einladung/{token}' },
+      ],
+    });
+    const noSite = await invite(eventId, {});
+    const onHigh = await invite(eventId, { websiteId: high });
+    const urlOf = async (id: string) =>
+      (await t.call('GET', `/invitations/${id}`)).body.data.publicUrl as string;
+    expect(await urlOf(noSite.id)).toBe(`https://first.example.org/einladung/${noSite.token}`);
+    expect(await urlOf(onHigh.id)).toBe(`https://second.example.org/i/${onHigh.token}`);
+    expect((await t.call('POST', '/invitations/mails', { ids: [noSite.id] })).status).toBe(202);
+    const [mail] = await t.sql<{ text: string }>(
+      `SELECT text FROM "Mail" WHERE "invitationId" = $1`,
+      [noSite.id],
+    );
+    expect(mail.text).toContain(
+      `https://first.example.org/einladung/${noSite.token}?action=reject`,
+    );
+
+    const bare = await copiedEvent(t, t.A, { websiteIds: [], websites: [] });
+    const global = await invite(bare, {});
+    expect(await urlOf(global.id)).toBe(
+      `http://localhost:3000/v1/crm/invitations/public/${global.token}`,
     );
   });
 

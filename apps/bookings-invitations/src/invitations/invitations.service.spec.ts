@@ -38,15 +38,30 @@ describe('invitation rules', () => {
     expect(eventDate({ ...event, startsAt: null }, 'en')).toBe('-');
   });
 
-  it('links an invitation to its website’s portal page, the configured address only without one', () => {
+  it('links an invitation to its website’s portal page, else to its event’s, the configured address only for an event without one', () => {
     const W = '11111111-1111-4111-8111-111111111111';
+    const V = '22222222-2222-4222-8222-222222222222';
     const links = { [W]: 'https://portal.example/invitations/{token}' };
     const fallback = 'https://api.example/v1/crm/invitations/public/{token}';
     expect(linkTemplateOf({ websiteId: W.toUpperCase() }, links, fallback)).toBe(links[W]);
-    expect(linkTemplateOf({ websiteId: null }, links, fallback)).toBe(fallback);
-    // a website the event's copy does not know (no longer the event's, an older copy)
+    // without a website of its own (an import): the event's one website
+    expect(linkTemplateOf({ websiteId: null }, links, fallback)).toBe(links[W]);
+    // a website the event's copy does not know (no longer the event's): the event's
+    expect(linkTemplateOf({ websiteId: V }, links, fallback)).toBe(links[W]);
+    // several: the invitation's own, else the lowest id, whatever the order of the copy
+    const two = { [V]: 'https://second.example/i/{token}', [W.toUpperCase()]: links[W] };
+    expect(linkTemplateOf({ websiteId: V }, two, fallback)).toBe(two[V]);
+    expect(linkTemplateOf({ websiteId: null }, two, fallback)).toBe(links[W]);
+    expect(linkTemplateOf({ websiteId: null }, { [V]: two[V], [W]: links[W] }, fallback)).toBe(
+      links[W],
+    );
+    // the event has no (usable) website: the configured address
     expect(linkTemplateOf({ websiteId: W }, null, fallback)).toBe(fallback);
+    expect(linkTemplateOf({ websiteId: null }, {}, fallback)).toBe(fallback);
     expect(linkTemplateOf({ websiteId: W }, { [W]: 42 }, fallback)).toBe(fallback);
+    expect(
+      linkTemplateOf({ websiteId: null }, { [W]: 'https://x.example/no-token' }, fallback),
+    ).toBe(fallback);
   });
 
   it('keeps spreadsheet formulas out of the CSV export', () => {

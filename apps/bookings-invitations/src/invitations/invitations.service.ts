@@ -95,14 +95,14 @@ export class InvitationsService {
   ) {}
 
   /**
-   * The invitations as answered (IN3, IN4, ...): `publicUrl` is the portal page of the
-   * invitation's website (its link in the event's copy), PUBLIC_INVITATION_URL for an invitation
-   * without one. One query for the events' links.
+   * The invitations as answered (IN3, IN4, ...): `publicUrl` is a portal page of the event
+   * (linkTemplateOf: the invitation's website, else the event's), PUBLIC_INVITATION_URL only for
+   * an event without a website. One query for the events' links.
    */
   async views(tenantId: string, rows: InvitationRow[], db?: Tx): Promise<Invitation[]> {
     const links = await this.copies.websiteLinksOf(
       tenantId,
-      [...new Set(rows.filter((r) => r.websiteId).map((r) => r.eventId))],
+      [...new Set(rows.map((r) => r.eventId))],
       db,
     );
     return rows.map((r) =>

@@ -3,6 +3,7 @@ import { fileStorageProvider, documentUploadProvider } from '@crm/files';
 import { FILE_STORAGE } from '@crm/storage';
 import { DocumentsController } from './documents/documents.controller';
 import { DocumentsRepository } from './documents/documents.repository';
+import { DocumentsResolver } from './documents/documents.resolver';
 import { DocumentsService } from './documents/documents.service';
 import { PersonFilesService } from './person-files.service';
 import { ProfileImagesController } from './profile-images/profile-images.controller';
@@ -24,6 +25,7 @@ import { ProfileImagesService } from './profile-images/profile-images.service';
     ProfileImagesResolver,
     DocumentsRepository,
     DocumentsService,
+    DocumentsResolver,
     documentUploadProvider(DocumentsService),
     PersonFilesService,
   ],

@@ -21,7 +21,7 @@ import { WebsitesService } from './websites.service';
 type WithLoaders = GraphQLRequestContext & { websiteLoader?: DataLoader<string, Website | null> };
 const id = (name = 'id') => Args(name, { type: () => ID });
 
-/** W1-W7, W11-W13 over GraphQL: the same service methods (the public W8-W10 are REST only). */
+/** W1-W7, W11-W13 over GraphQL: the same service methods (the public W8-W10: WebsitesPublicResolver). */
 @Resolver(() => Website)
 export class WebsitesResolver {
   constructor(private readonly service: WebsitesService) {}

@@ -118,4 +118,28 @@ describe('mergeOpenApi', () => {
     expect(merged.paths['/v1/crm/x'].post!.summary).toBe('added');
     expect(warnings).toEqual(['b: GET /v1/crm/x is described twice; kept the first']);
   });
+
+  it('makes operationIds unique: one taken gets the service name in front', () => {
+    const list = (operationId: string) => ({ get: { operationId, responses: {} } });
+    const merged = mergeOpenApi(doc({ '/v1/admin/x': list('TenantsController_list') }), [
+      {
+        service: 'crm-people',
+        doc: doc({ '/v1/crm/people/{id}/documents': list('DocumentsController_list') }),
+      },
+      {
+        service: 'crm-companies',
+        doc: doc({
+          '/v1/crm/companies/{id}/documents': list('DocumentsController_list'),
+          '/v1/crm/companies': list('CompaniesController_list'),
+        }),
+      },
+      { service: 'events', doc: doc({ '/v1/crm/events/x': list('DocumentsController_list') }) },
+    ]);
+    const id = (path: string) => merged.paths[path].get!.operationId;
+    expect(id('/v1/crm/people/{id}/documents')).toBe('DocumentsController_list');
+    expect(id('/v1/crm/companies/{id}/documents')).toBe('CrmCompaniesDocumentsController_list');
+    expect(id('/v1/crm/companies')).toBe('CompaniesController_list');
+    expect(id('/v1/crm/events/x')).toBe('EventsDocumentsController_list');
+    expect(id('/v1/admin/x')).toBe('TenantsController_list');
+  });
 });

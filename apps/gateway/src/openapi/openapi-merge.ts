@@ -42,9 +42,30 @@ function rewriteRefs(node: unknown, renames: Map<string, string>): void {
 }
 
 /**
+ * Makes the operationIds of a path item unique in the merged description (OpenAPI requires it;
+ * generated clients name their methods by them): one already taken (two services'
+ * `DocumentsController_list`) gets the service's name in front, like a clashing component.
+ */
+function uniqueOperationIds(item: unknown, taken: Set<string>, prefix: string): void {
+  for (const [method, operation] of Object.entries((item ?? {}) as Record<string, unknown>)) {
+    if (!HTTP_METHODS.includes(method) || !operation || typeof operation !== 'object') continue;
+    const op = operation as { operationId?: unknown };
+    if (typeof op.operationId !== 'string') continue;
+    let id = op.operationId;
+    if (taken.has(id)) {
+      id = `${prefix}${op.operationId}`;
+      for (let i = 2; taken.has(id); i++) id = `${prefix}${op.operationId}${i}`;
+      op.operationId = id;
+    }
+    taken.add(id);
+  }
+}
+
+/**
  * One description of the whole API: the gateway's own (admin) document plus every service's
  * paths, components and tags. Components of the same name but different content (two services'
- * `Address`, say) are kept apart by prefixing the later one with its service name.
+ * `Address`, say) are kept apart by prefixing the later one with its service name, and so are
+ * operationIds used twice.
  */
 export function mergeOpenApi(
   own: OpenAPIObject,
@@ -55,6 +76,8 @@ export function mergeOpenApi(
   merged.paths ??= {};
   const components = (merged.components ??= {}) as ComponentMap;
   const tags = new Map((merged.tags ?? []).map((t) => [t.name, t]));
+  const operationIds = new Set<string>();
+  for (const item of Object.values(merged.paths)) uniqueOperationIds(item, operationIds, '');
 
   for (const part of parts) {
     const doc = structuredClone(part.doc);
@@ -80,6 +103,8 @@ export function mergeOpenApi(
         if (!(name in ours)) ours[name] = value;
     }
 
+    for (const item of Object.values(doc.paths ?? {}))
+      uniqueOperationIds(item, operationIds, pascal(part.service));
     for (const [path, item] of Object.entries(doc.paths ?? {})) {
       const existing = merged.paths[path] as Record<string, unknown> | undefined;
       if (!existing) {

@@ -19,8 +19,9 @@ export class Invitation {
     description:
       'The link of the invitation mail: the portal page of the invitation’s website (its ' +
       'invitation link template, default `{websiteUrl}/invitations/{token}`), which shows it ' +
-      'with IN1 and serves `?action=accept` (BK1 with the token) and `?action=reject` (IN2); ' +
-      'PUBLIC_INVITATION_URL for an invitation without a website',
+      'with IN1 and serves `?action=accept` (BK1 with the token) and `?action=reject` (IN2). ' +
+      'Without a website of its own: the event’s website (of several, the one with the lowest ' +
+      'id); PUBLIC_INVITATION_URL only when the event has no website',
     example: 'https://events.example.com/invitations/3q2-7wQ8QkW3l0Jd9cYb1A',
   })
   @Field()

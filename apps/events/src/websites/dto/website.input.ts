@@ -338,8 +338,10 @@ export class WebsitePublicationInput {
 }
 
 /** W10: the portal's address as it knows it (query and fragment ignored). */
+@ArgsType()
 export class PublicConfigQuery {
   @ApiProperty({ maxLength: 2000, example: 'https://events.example.com/' })
+  @Field()
   @IsDefined()
   @IsString()
   @IsNotEmpty()
