@@ -15,6 +15,7 @@ import { InvitationsModule } from './invitations/invitations.module';
 import { MailsModule } from './mails/mails.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { TicketTypesModule } from './ticket-types/ticket-types.module';
+import { WaitingListModule } from './waiting-list/waiting-list.module';
 
 export const SERVICE_NAME = 'bookings-invitations';
 
@@ -48,6 +49,7 @@ export class AppModule {
         InvoicesModule,
         BookingsModule,
         HoldsModule,
+        WaitingListModule,
         CrossServiceModule,
         InvitationsModule,
       ],

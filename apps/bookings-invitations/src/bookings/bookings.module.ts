@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EventCopiesModule } from '../event-copies/event-copies.module';
 import { HoldsDataModule } from '../holds/holds-data.module';
+import { WaitingListDataModule } from '../waiting-list/waiting-list-data.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { BookingCancellation } from './booking-cancellation';
 import { BookingBatchWriter } from './booking-batch-writer';
@@ -23,7 +24,7 @@ import { IdempotencyKeyPurge } from './idempotency-keys';
  * deleted event cancel bookings with it) and BookingsRepository.
  */
 @Module({
-  imports: [EventCopiesModule, HoldsDataModule, OutboxModule],
+  imports: [EventCopiesModule, HoldsDataModule, WaitingListDataModule, OutboxModule],
   controllers: [BookingsPublicController, BookingsController],
   providers: [
     BookingsRepository,
@@ -40,6 +41,13 @@ import { IdempotencyKeyPurge } from './idempotency-keys';
     IdempotencyKeyPurge,
     PaymentDeadlines,
   ],
-  exports: [BookingCancellation, BookingsRepository, BookingMails, TenantSales, HoldsDataModule],
+  exports: [
+    BookingCancellation,
+    BookingsRepository,
+    BookingMails,
+    TenantSales,
+    HoldsDataModule,
+    WaitingListDataModule,
+  ],
 })
 export class BookingsModule {}

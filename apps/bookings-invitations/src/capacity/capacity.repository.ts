@@ -78,6 +78,25 @@ export class CapacityRepository {
     };
   }
 
+  /**
+   * Seats left of ticket types of the event, unlocked (null: no quota): under lockFree's lock of
+   * the event, another type's counter changes only by a writer that also updates the event row
+   * and so waits for this transaction; what is read here is what that row counts.
+   */
+  async peekFree(
+    tx: Tx,
+    tenantId: string,
+    eventId: string,
+    ticketTypeIds: string[],
+  ): Promise<Map<string, number | null>> {
+    if (!ticketTypeIds.length) return new Map();
+    const rows = await tx.$queryRaw<{ id: string; free: number | null }[]>`
+      SELECT id::text, quota - sold - held AS free FROM "TicketType"
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid
+         AND id = ANY(${ticketTypeIds}::uuid[])`;
+    return new Map(rows.map((t) => [t.id, t.free === null ? null : Math.max(0, t.free)]));
+  }
+
   /** Counts seats decided under lockFree's locks as sold. */
   add(tx: Tx, tenantId: string, eventId: string, seats: SeatRequest[]): Promise<void> {
     return this.shift(tx, tenantId, eventId, { sold: seats }, true);
