@@ -10,7 +10,7 @@ const PUBLIC_DOC =
   '**public**: no API key; the tenant header X-Service-TenantId is required and scopes the ' +
   'request. Rate limited per client address by the gateway (429, Retry-After).';
 
-/** BK21-BK23: a visitor on the waiting list of a sold-out ticket type (ours). */
+/** WL1-WL3: a visitor on the waiting list of a sold-out ticket type (ours). */
 @ApiTags('Bookings (public)')
 @Controller('bookings/public')
 export class WaitingListPublicController {
@@ -19,9 +19,9 @@ export class WaitingListPublicController {
   @Post('events/:eventId/waiting-list')
   @HttpCode(201)
   @ApiOperation({
-    summary: 'BK21 Join a waiting list (ours)',
+    summary: 'WL1 Join a waiting list (ours)',
     description:
-      'BK21 Puts the visitor (e-mail, firstname, lastname, language) on the waiting list of a ' +
+      'WL1 Puts the visitor (e-mail, firstname, lastname, language) on the waiting list of a ' +
       'ticket type of the event for `quantity` tickets (within the type’s minPerBooking and ' +
       'maxPerBooking: quantity minPerBooking/maxPerBooking). Only when the type is sold out for ' +
       'the public: could `quantity` be booked now, it is a 409 seatsAvailable (book instead). ' +
@@ -47,9 +47,9 @@ export class WaitingListPublicController {
 
   @Get('waiting-list/:token')
   @ApiOperation({
-    summary: 'BK22 A waiting list entry (ours)',
+    summary: 'WL2 A waiting list entry (ours)',
     description:
-      'BK22 The entry’s status (waiting, offered, booked, declined, expired, left, removed), ' +
+      'WL2 The entry’s status (waiting, offered, booked, declined, expired, left, removed), ' +
       'its position while waiting and, while offered, the offer’s holdToken and expiry (BK1 ' +
       `with holdToken books it; the portal’s page of the offer mail serves it so). ${PUBLIC_DOC}`,
   })
@@ -62,9 +62,9 @@ export class WaitingListPublicController {
   @Delete('waiting-list/:token')
   @HttpCode(204)
   @ApiOperation({
-    summary: 'BK23 Leave a waiting list (ours)',
+    summary: 'WL3 Leave a waiting list (ours)',
     description:
-      'BK23 The visitor leaves the list; an open offer is given back at once (its seats go to ' +
+      'WL3 The visitor leaves the list; an open offer is given back at once (its seats go to ' +
       'the next entry). Again, or on an entry that ended otherwise: 204, nothing changes; an ' +
       `entry whose offer was booked: 409 entryBooked (cancel the booking). ${PUBLIC_DOC}`,
   })

@@ -6,7 +6,7 @@ import { MoveWaitingListEntryInput, WaitingListQuery } from './dto/waiting-list.
 import { WaitingListEntryDetails } from './dto/waiting-list.output';
 import { WaitingListService } from './waiting-list.service';
 
-/** BK24-BK26: the organiser's view of the waiting lists (ours). */
+/** WL4-WL6: the organiser's view of the waiting lists (ours). */
 @ApiTags('Bookings')
 @Controller('bookings')
 export class WaitingListController {
@@ -14,9 +14,9 @@ export class WaitingListController {
 
   @Get('events/:eventId/waiting-list')
   @ApiOperation({
-    summary: 'BK24 An event’s waiting lists (ours)',
+    summary: 'WL4 An event’s waiting lists (ours)',
     description:
-      'BK24 Every entry of the event’s ticket types (filter `ticketTypeId`), by type and list ' +
+      'WL4 Every entry of the event’s ticket types (filter `ticketTypeId`), by type and list ' +
       'order, with status and, while waiting, position; ended entries stay listed. Unknown or ' +
       'foreign event: 404.',
   })
@@ -32,9 +32,9 @@ export class WaitingListController {
   @Delete('waiting-list/:id')
   @HttpCode(204)
   @ApiOperation({
-    summary: 'BK25 Remove a waiting list entry (ours)',
+    summary: 'WL5 Remove a waiting list entry (ours)',
     description:
-      'BK25 Takes the entry off its list (status removed); an open offer is given back at once ' +
+      'WL5 Takes the entry off its list (status removed); an open offer is given back at once ' +
       '(its seats go to the next entry). Again, or on an entry that ended otherwise: 204; an ' +
       'entry whose offer was booked: 409 entryBooked. Unknown or foreign: 404.',
   })
@@ -47,9 +47,9 @@ export class WaitingListController {
 
   @Put('waiting-list/:id/position')
   @ApiOperation({
-    summary: 'BK26 Move a waiting list entry (ours)',
+    summary: 'WL6 Move a waiting list entry (ours)',
     description:
-      'BK26 Puts a waiting entry at `position` (1-based) among its type’s waiting entries, the ' +
+      'WL6 Puts a waiting entry at `position` (1-based) among its type’s waiting entries, the ' +
       'others keeping their order; past the end: the last. An entry not waiting (offered, ' +
       'ended): 409 entryNotWaiting. Unknown or foreign: 404.',
   })

@@ -8,7 +8,7 @@ import { WaitingListResolver } from './waiting-list.resolver';
 import { WaitingListService } from './waiting-list.service';
 
 /**
- * BK21-BK26: the waiting lists and the sweeper that offers them free seats as holds. The table
+ * WL1-WL6: the waiting lists and the sweeper that offers them free seats as holds. The table
  * and the split of free seats live in WaitingListDataModule (the bookings' writer needs them).
  */
 @Module({

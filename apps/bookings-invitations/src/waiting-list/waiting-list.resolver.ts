@@ -4,14 +4,14 @@ import { JoinWaitingListInput, MoveWaitingListEntryInput } from './dto/waiting-l
 import { WaitingListEntry, WaitingListEntryDetails } from './dto/waiting-list.output';
 import { WaitingListService } from './waiting-list.service';
 
-/** BK21-BK26 over GraphQL: the same service, the same rules. */
+/** WL1-WL6 over GraphQL: the same service, the same rules. */
 @Resolver(() => WaitingListEntry)
 export class WaitingListResolver {
   constructor(private readonly lists: WaitingListService) {}
 
   @Mutation(() => WaitingListEntry, {
     description:
-      'BK21 Join the waiting list of a sold-out ticket type (POST /bookings/public/events/{eventId}/waiting-list)',
+      'WL1 Join the waiting list of a sold-out ticket type (POST /bookings/public/events/{eventId}/waiting-list)',
   })
   joinWaitingList(
     @Ctx() ctx: RequestContext,
@@ -21,14 +21,14 @@ export class WaitingListResolver {
     return this.lists.join(ctx, eventId, input);
   }
 
-  @Query(() => WaitingListEntry, { description: 'BK22 A waiting list entry by its token' })
+  @Query(() => WaitingListEntry, { description: 'WL2 A waiting list entry by its token' })
   waitingListEntry(@Ctx() ctx: RequestContext, @Args('token') token: string) {
     return this.lists.find(ctx, token);
   }
 
   @Mutation(() => Boolean, {
     description:
-      'BK23 Leave a waiting list (true; see DELETE /bookings/public/waiting-list/{token})',
+      'WL3 Leave a waiting list (true; see DELETE /bookings/public/waiting-list/{token})',
   })
   async leaveWaitingList(@Ctx() ctx: RequestContext, @Args('token') token: string) {
     await this.lists.leave(ctx, token);
@@ -36,8 +36,7 @@ export class WaitingListResolver {
   }
 
   @Query(() => [WaitingListEntryDetails], {
-    description:
-      'BK24 An event’s waiting list entries (of one ticket type), by type and list order',
+    description: 'WL4 An event’s waiting list entries (of one ticket type), by type and list order',
   })
   waitingList(
     @Ctx() ctx: RequestContext,
@@ -47,7 +46,7 @@ export class WaitingListResolver {
     return this.lists.list(ctx, eventId, ticketTypeId ?? undefined);
   }
 
-  @Mutation(() => Boolean, { description: 'BK25 Remove a waiting list entry (true)' })
+  @Mutation(() => Boolean, { description: 'WL5 Remove a waiting list entry (true)' })
   async removeWaitingListEntry(
     @Ctx() ctx: RequestContext,
     @Args('id', { type: () => ID }) id: string,
@@ -57,7 +56,7 @@ export class WaitingListResolver {
   }
 
   @Mutation(() => WaitingListEntryDetails, {
-    description: 'BK26 Move a waiting entry to a position (1-based) among its type’s',
+    description: 'WL6 Move a waiting entry to a position (1-based) among its type’s',
   })
   moveWaitingListEntry(
     @Ctx() ctx: RequestContext,
