@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
 import type { Prisma } from '../generated/prisma/client';
+import { TX_OPTIONS } from '../bookings/bookings.repository';
 import type { WaitingSeats } from './list-allocation';
 
 type Tx = Prisma.TransactionClient;
@@ -94,7 +95,7 @@ export class WaitingListRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction(fn, { maxWait: 30_000, timeout: 30_000 });
+    return this.prisma.$transaction(fn, TX_OPTIONS);
   }
 
   /** A new waiting entry at the end of its type's list; its position. */
