@@ -98,23 +98,18 @@ export class WaitingListRepository {
     return this.prisma.$transaction(fn, TX_OPTIONS);
   }
 
-  /** A new waiting entry at the end of its type's list; its position. */
-  async insert(tx: Tx, r: NewEntryRow): Promise<number> {
+  /**
+   * A new waiting entry at the end of its type's list (its rank from the sequence). A second
+   * waiting entry of the e-mail (any case) for the type fails on a unique index.
+   */
+  async insert(tx: Tx, r: NewEntryRow): Promise<void> {
     await tx.$executeRaw`
       INSERT INTO "WaitingListEntry" (id, "tenantId", "eventId", "ticketTypeId", token, email,
-        firstname, lastname, quantity, language, "websiteId", status, rank, "dateCreated",
+        firstname, lastname, quantity, language, "websiteId", status, "dateCreated",
         "dateModified")
-      SELECT ${r.id}::uuid, ${r.tenantId}, ${r.eventId}::uuid, ${r.ticketTypeId}::uuid, ${r.token},
+      VALUES (${r.id}::uuid, ${r.tenantId}, ${r.eventId}::uuid, ${r.ticketTypeId}::uuid, ${r.token},
         ${r.email}, ${r.firstname}, ${r.lastname}, ${r.quantity}, ${r.language},
-        ${r.websiteId}::uuid, 'waiting',
-        coalesce((SELECT max(rank) FROM "WaitingListEntry"
-                   WHERE "tenantId" = ${r.tenantId} AND "ticketTypeId" = ${r.ticketTypeId}::uuid), 0) + 1,
-        now(), now()`;
-    const [row] = await tx.$queryRaw<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM "WaitingListEntry"
-       WHERE "tenantId" = ${r.tenantId} AND "ticketTypeId" = ${r.ticketTypeId}::uuid
-         AND status = 'waiting'`;
-    return row.n;
+        ${r.websiteId}::uuid, 'waiting', now(), now())`;
   }
 
   /** Whether the e-mail (any case) already waits for the type. */

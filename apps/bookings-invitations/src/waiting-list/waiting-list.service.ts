@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { I18nService } from 'nestjs-i18n';
 import { AppException, FieldProblem, isUuid } from '@crm/errors';
+import { isUniqueViolation } from '@crm/persistence';
 import type { RequestContext } from '@crm/request-context';
 import { checkEventOpen, checkTicketTypes } from '../bookings/booking-checks';
 import { conflict, problem } from '../bookings/booking-problems';
@@ -50,30 +51,39 @@ export class WaitingListService {
     if (!isUuid(eventId)) throw this.notFound(ctx, 'event', eventId);
     const event = eventId.toLowerCase();
     const typeId = input.ticketTypeId.toLowerCase();
-    const token = await this.entries.transaction(async (tx) => {
-      const copy = await this.copies.find(ctx.tenantId, event, tx);
-      const type = await this.checkJoin(ctx, tx, copy, event, typeId, input, now);
-      await this.checkSoldOut(tx, ctx.tenantId, event, type, input.quantity);
-      if (await this.entries.isWaiting(tx, ctx.tenantId, typeId, input.email))
-        throw conflict('alreadyWaiting', { name: type.name }, [
-          problem('email', 'alreadyWaiting', { name: type.name }),
-        ]);
-      const row = {
-        id: randomUUID(),
-        tenantId: ctx.tenantId,
-        eventId: event,
-        ticketTypeId: typeId,
-        token: randomBytes(16).toString('base64url'),
-        email: input.email.trim(),
-        firstname: input.firstname.trim(),
-        lastname: input.lastname.trim(),
-        quantity: input.quantity,
-        language: input.language ?? ctx.language,
-        websiteId: input.websiteId?.toLowerCase() ?? null,
-      };
-      await this.entries.insert(tx, row);
-      return row.token;
-    });
+    let typeName = '';
+    const alreadyWaiting = () =>
+      conflict('alreadyWaiting', { name: typeName }, [
+        problem('email', 'alreadyWaiting', { name: typeName }),
+      ]);
+    const token = await this.entries
+      .transaction(async (tx) => {
+        const copy = await this.copies.find(ctx.tenantId, event, tx);
+        const type = await this.checkJoin(ctx, tx, copy, event, typeId, input, now);
+        typeName = type.name;
+        if (await this.entries.isWaiting(tx, ctx.tenantId, typeId, input.email))
+          throw alreadyWaiting();
+        await this.checkSoldOut(tx, ctx.tenantId, event, type, input.quantity);
+        const row = {
+          id: randomUUID(),
+          tenantId: ctx.tenantId,
+          eventId: event,
+          ticketTypeId: typeId,
+          token: randomBytes(16).toString('base64url'),
+          email: input.email.trim(),
+          firstname: input.firstname.trim(),
+          lastname: input.lastname.trim(),
+          quantity: input.quantity,
+          language: input.language ?? ctx.language,
+          websiteId: input.websiteId?.toLowerCase() ?? null,
+        };
+        await this.entries.insert(tx, row);
+        return row.token;
+      })
+      .catch((err: unknown) => {
+        // the same e-mail joined at the same time (the unique index of waiting e-mails)
+        throw isUniqueViolation(err) ? alreadyWaiting() : err;
+      });
     return this.find(ctx, token);
   }
 
@@ -159,8 +169,10 @@ export class WaitingListService {
   }
 
   /**
-   * Under the type's and event's counter locks: a visitor who could book `quantity` now (seats
-   * free that the waiting list cannot use) books instead (409 seatsAvailable).
+   * Under SHARE locks of the type's and event's counters (writers of them wait, other joins do
+   * not): a visitor who could book `quantity` now (seats free that the waiting list cannot use)
+   * books instead (409 seatsAvailable). A join committed meanwhile adds an entry at the end: it
+   * changes nothing of what the public may book.
    */
   private async checkSoldOut(
     tx: Tx,
@@ -169,7 +181,7 @@ export class WaitingListService {
     type: TicketType,
     quantity: number,
   ): Promise<void> {
-    const free = await this.capacity.lockFree(tx, tenantId, eventId, [type.id]);
+    const free = await this.capacity.shareFree(tx, tenantId, eventId, [type.id]);
     if (!free) return;
     const { publicFree } = await this.lists.split(tx, tenantId, eventId, free);
     const [admission] = admitInOrder([[{ ticketTypeId: type.id, count: quantity }]], publicFree);
