@@ -16,6 +16,7 @@ import { InvitationsModule } from './invitations/invitations.module';
 import { MailsModule } from './mails/mails.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { TicketTypesModule } from './ticket-types/ticket-types.module';
+import { WaitingListModule } from './waiting-list/waiting-list.module';
 
 export const SERVICE_NAME = 'bookings-invitations';
 
@@ -50,6 +51,7 @@ export class AppModule {
         CreditNotesModule,
         BookingsModule,
         HoldsModule,
+        WaitingListModule,
         CrossServiceModule,
         InvitationsModule,
       ],

@@ -144,6 +144,18 @@ export class BookingsInvitationsConfig extends FileStorageConfig {
   @IsNotEmpty()
   PUBLIC_INVITATION_URL: string = 'http://localhost:3000/v1/crm/invitations/public/{token}';
 
+  /**
+   * The link of a waiting-list offer mail for an entry WITHOUT a website (or one the event's copy
+   * no longer knows): `{token}` is replaced by the entry's token. An entry with a website links to
+   * that website's page `{websiteUrl}/waiting-list/{token}` (events service, carried in the
+   * event's snapshot), which the portal serves with the public waiting-list read and a booking
+   * with the offer's hold token (BK1 `holdToken`).
+   */
+  @IsString()
+  @IsNotEmpty()
+  PUBLIC_WAITING_LIST_URL: string =
+    'http://localhost:3000/v1/crm/bookings/public/waiting-list/{token}';
+
   /** Import worker (IN14): how often it looks for queued jobs when no upload woke it. */
   @IsInt()
   @Min(50)

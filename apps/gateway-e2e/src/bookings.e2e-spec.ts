@@ -425,3 +425,77 @@ it('BK18-BK21: the event’s sale terms reach bookings; a visitor holds seats wi
   }, 20000);
   expect((await publicBooking(a, eventId, typeId, 1)).status).toBe(201);
 });
+
+it('WL1-WL6: the offer minutes reach bookings; a visitor joins a sold-out type without a key, a cancelled seat is offered as a hold and booked; the organiser sees the list over REST and GraphQL', async () => {
+  const { eventId, typeId } = await bookableEvent(
+    a,
+    { quota: 1, price: '0' },
+    { waitingListOfferMinutes: 45 },
+  );
+  const visitor = { ...tenantHeaders(a.id), 'Content-Type': 'application/json' };
+  const first = await publicBooking(a, eventId, typeId, 1);
+  expect(first.status).toBe(201);
+  const joined = await client.raw(`/v1/crm/bookings/public/events/${eventId}/waiting-list`, {
+    method: 'POST',
+    headers: visitor,
+    body: JSON.stringify({
+      ticketTypeId: typeId,
+      quantity: 1,
+      email: 'wanda@example.org',
+      firstname: 'Wanda',
+      lastname: 'Wait',
+    }),
+  });
+  expect(joined.status).toBe(201);
+  expect(joined.body.data).toMatchObject({ status: 'waiting', position: 1 });
+  const token = joined.body.data.token;
+  const foreign = await client.raw(`/v1/crm/bookings/public/waiting-list/${token}`, {
+    headers: tenantHeaders(b.id),
+  });
+  expect(foreign.status).toBe(404);
+
+  const list = await client.rest(a, 'GET', `/bookings/events/${eventId}/waiting-list`);
+  expect(list.status).toBe(200);
+  expect(list.body.data).toEqual([
+    expect.objectContaining({ email: 'wanda@example.org', position: 1, status: 'waiting' }),
+  ]);
+  const gql = await client.graphql(
+    a,
+    `query($eventId: ID!) { waitingList(eventId: $eventId) { id position status } }`,
+    { eventId },
+  );
+  expect(gql.body.data.waitingList).toEqual([
+    { id: list.body.data[0].id, position: 1, status: 'waiting' },
+  ]);
+
+  const before = Date.now();
+  expect((await client.rest(a, 'POST', `/bookings/${first.body.data.id}/cancel`, {})).status).toBe(
+    200,
+  );
+  let offer: { holdToken: string; expiresAt: string } | null = null;
+  await eventually(async () => {
+    const read = await client.raw(`/v1/crm/bookings/public/waiting-list/${token}`, {
+      headers: tenantHeaders(a.id),
+    });
+    expect(read.body.data.status).toBe('offered');
+    offer = read.body.data.offer;
+  }, 20000);
+  // the offer time, set at events, came over with the event's snapshot
+  const minutes = (Date.parse(offer!.expiresAt) - before) / 60_000;
+  expect(minutes).toBeGreaterThan(44.9);
+  expect(minutes).toBeLessThan(45.2);
+  expect((await publicBooking(a, eventId, typeId, 1)).status).toBe(409);
+  const booked = await client.raw('/v1/crm/bookings/public', {
+    method: 'POST',
+    headers: visitor,
+    body: JSON.stringify({
+      eventId,
+      holdToken: offer!.holdToken,
+      booker: { firstname: 'Wanda', lastname: 'Wait', email: 'wanda@example.org' },
+      tickets: [{ ticketTypeId: typeId, participant: { firstname: 'Wanda', lastname: 'Wait' } }],
+    }),
+  });
+  expect(booked.status).toBe(201);
+  const after = await client.rest(a, 'GET', `/bookings/events/${eventId}/waiting-list`);
+  expect(after.body.data[0]).toMatchObject({ status: 'booked', bookingId: booked.body.data.id });
+});

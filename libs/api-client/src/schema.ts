@@ -471,6 +471,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/crm/bookings/events/{eventId}/waiting-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * WL4 An event’s waiting lists (ours)
+         * @description WL4 Every entry of the event’s ticket types (filter `ticketTypeId`), by type and list order, with status and, while waiting, position; ended entries stay listed. Unknown or foreign event: 404.
+         */
+        get: operations["WaitingListController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/crm/bookings/public": {
         parameters: {
             query?: never;
@@ -537,6 +557,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/crm/bookings/public/events/{eventId}/waiting-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * WL1 Join a waiting list (ours)
+         * @description WL1 Puts the visitor (e-mail, firstname, lastname, language) on the waiting list of a ticket type of the event for `quantity` tickets (within the type’s minPerBooking and maxPerBooking: quantity minPerBooking/maxPerBooking). Only when the type is sold out for the public: could `quantity` be booked now, it is a 409 seatsAvailable (book instead). The same e-mail (any case) waiting for the type already: 409 alreadyWaiting. The event and the type follow BK1’s rules (open 409, started 400, unknown, inactive or off sale 400). Answers the entry’s `token` and its `position` (1-based among the type’s waiting entries). Freed seats go to the first waiting entry whose quantity fits, as a hold of that quantity for the event’s waitingListOfferMinutes, announced by a mail linking to the portal (`{websiteUrl}/waiting-list/{token}`); BK1 with the offer’s holdToken books it. **public**: no API key; the tenant header X-Service-TenantId is required and scopes the request. Rate limited per client address by the gateway (429, Retry-After).
+         */
+        post: operations["WaitingListPublicController_join"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/crm/bookings/public/holds": {
         parameters: {
             query?: never;
@@ -576,6 +616,70 @@ export interface paths {
          * @description BK20 Gives the held seats back at once (the buyer left). Again on a released or expired hold: 204, nothing changes; a hold that became a booking: 409 holdNotActive. **public**: no API key; the tenant header X-Service-TenantId is required and scopes the request. Rate limited per client address by the gateway (429, Retry-After).
          */
         delete: operations["HoldsPublicController_release"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crm/bookings/public/waiting-list/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * WL2 A waiting list entry (ours)
+         * @description WL2 The entry’s status (waiting, offered, booked, declined, expired, left, removed), its position while waiting and, while offered, the offer’s holdToken and expiry (BK1 with holdToken books it; the portal’s page of the offer mail serves it so). **public**: no API key; the tenant header X-Service-TenantId is required and scopes the request. Rate limited per client address by the gateway (429, Retry-After).
+         */
+        get: operations["WaitingListPublicController_find"];
+        put?: never;
+        post?: never;
+        /**
+         * WL3 Leave a waiting list (ours)
+         * @description WL3 The visitor leaves the list; an open offer is given back at once (its seats go to the next entry). Again, or on an entry that ended otherwise: 204, nothing changes; an entry whose offer was booked: 409 entryBooked (cancel the booking). **public**: no API key; the tenant header X-Service-TenantId is required and scopes the request. Rate limited per client address by the gateway (429, Retry-After).
+         */
+        delete: operations["WaitingListPublicController_leave"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crm/bookings/waiting-list/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * WL5 Remove a waiting list entry (ours)
+         * @description WL5 Takes the entry off its list (status removed); an open offer is given back at once (its seats go to the next entry). Again, or on an entry that ended otherwise: 204; an entry whose offer was booked: 409 entryBooked. Unknown or foreign: 404.
+         */
+        delete: operations["WaitingListController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crm/bookings/waiting-list/{id}/position": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * WL6 Move a waiting list entry (ours)
+         * @description WL6 Puts a waiting entry at `position` (1-based) among its type’s waiting entries, the others keeping their order; past the end: the last. An entry not waiting (offered, ended): 409 entryNotWaiting. Unknown or foreign: 404.
+         */
+        put: operations["WaitingListController_move"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1837,7 +1941,7 @@ export interface paths {
         put?: never;
         /**
          * E3 Create an event
-         * @description E3. title is required (1-200, trimmed). startsAt/endsAt are ISO 8601 instants in UTC with Z, the end after the start. timeZone is an IANA zone (default: the time zone of the event settings). venue { name, street, zip, city, country (ISO 3166-1 alpha-2) } and/or onlineMeeting { platformId (online-meeting-platforms vendor list), url (https) }. capacity >= 1 or null (unlimited). categoryId (event-categories), contributors (at most 100: name, roleId of contributor-roles, personId), contactPerson (templateId: fields left out are copied from the contact person template), orgaTags/portalTags ({ id } or { text }: found in any case, else created), bookingFormFieldSetId, cancellationConditionId, taxRateId (tax-rates vendor list), holdMinutes 1-1440 (minutes a public seat hold keeps its seats; absent or null: 15), paymentDeadlineHours 1-8760 or null (an unpaid booking is cancelled without a fee this many hours after it was made; null: no deadline), paymentReminderHours 1-8759 or null (the booker is reminded this many hours before that deadline: only with paymentDeadlineHours and less than it), maxTicketsPerBuyer 1-1000 or null (at most this many tickets per booker e-mail over all of its bookings of the event; null: no limit), status draft|scheduled|cancelled|completed. The note (E10) and the publication (E11) have their own operations and are refused here, as are unknown fields. Fields left out take the defaults of the event settings (eventDefaults). The new event is a draft unless status says otherwise, unpublished, sequence 0; events.events.changed is written in the same transaction.
+         * @description E3. title is required (1-200, trimmed). startsAt/endsAt are ISO 8601 instants in UTC with Z, the end after the start. timeZone is an IANA zone (default: the time zone of the event settings). venue { name, street, zip, city, country (ISO 3166-1 alpha-2) } and/or onlineMeeting { platformId (online-meeting-platforms vendor list), url (https) }. capacity >= 1 or null (unlimited). categoryId (event-categories), contributors (at most 100: name, roleId of contributor-roles, personId), contactPerson (templateId: fields left out are copied from the contact person template), orgaTags/portalTags ({ id } or { text }: found in any case, else created), bookingFormFieldSetId, cancellationConditionId, taxRateId (tax-rates vendor list), holdMinutes 1-1440 (minutes a public seat hold keeps its seats; absent or null: 15), waitingListOfferMinutes 1-10080 (minutes a waiting-list offer waits to be booked; absent or null: 1440), paymentDeadlineHours 1-8760 or null (an unpaid booking is cancelled without a fee this many hours after it was made; null: no deadline), paymentReminderHours 1-8759 or null (the booker is reminded this many hours before that deadline: only with paymentDeadlineHours and less than it), maxTicketsPerBuyer 1-1000 or null (at most this many tickets per booker e-mail over all of its bookings of the event; null: no limit), status draft|scheduled|cancelled|completed. The note (E10) and the publication (E11) have their own operations and are refused here, as are unknown fields. Fields left out take the defaults of the event settings (eventDefaults). The new event is a draft unless status says otherwise, unpublished, sequence 0; events.events.changed is written in the same transaction.
          */
         post: operations["EventsController_create"];
         delete?: never;
@@ -1860,7 +1964,7 @@ export interface paths {
         get: operations["EventsController_get"];
         /**
          * E4 Update an event
-         * @description E4. PUT replaces: the same fields as E3, a field left out is cleared (no defaults of the event settings; holdMinutes goes back to 15), except timeZone and status, which stay. title is required (1-200, trimmed). startsAt/endsAt are ISO 8601 instants in UTC with Z, the end after the start. timeZone is an IANA zone (default: the time zone of the event settings). venue { name, street, zip, city, country (ISO 3166-1 alpha-2) } and/or onlineMeeting { platformId (online-meeting-platforms vendor list), url (https) }. capacity >= 1 or null (unlimited). categoryId (event-categories), contributors (at most 100: name, roleId of contributor-roles, personId), contactPerson (templateId: fields left out are copied from the contact person template), orgaTags/portalTags ({ id } or { text }: found in any case, else created), bookingFormFieldSetId, cancellationConditionId, taxRateId (tax-rates vendor list), holdMinutes 1-1440 (minutes a public seat hold keeps its seats; absent or null: 15), paymentDeadlineHours 1-8760 or null (an unpaid booking is cancelled without a fee this many hours after it was made; null: no deadline), paymentReminderHours 1-8759 or null (the booker is reminded this many hours before that deadline: only with paymentDeadlineHours and less than it), maxTicketsPerBuyer 1-1000 or null (at most this many tickets per booker e-mail over all of its bookings of the event; null: no limit), status draft|scheduled|cancelled|completed. The note (E10) and the publication (E11) have their own operations and are refused here, as are unknown fields. sequence grows by one; events.events.changed is written in the same transaction.
+         * @description E4. PUT replaces: the same fields as E3, a field left out is cleared (no defaults of the event settings; holdMinutes goes back to 15, waitingListOfferMinutes to 1440), except timeZone and status, which stay. title is required (1-200, trimmed). startsAt/endsAt are ISO 8601 instants in UTC with Z, the end after the start. timeZone is an IANA zone (default: the time zone of the event settings). venue { name, street, zip, city, country (ISO 3166-1 alpha-2) } and/or onlineMeeting { platformId (online-meeting-platforms vendor list), url (https) }. capacity >= 1 or null (unlimited). categoryId (event-categories), contributors (at most 100: name, roleId of contributor-roles, personId), contactPerson (templateId: fields left out are copied from the contact person template), orgaTags/portalTags ({ id } or { text }: found in any case, else created), bookingFormFieldSetId, cancellationConditionId, taxRateId (tax-rates vendor list), holdMinutes 1-1440 (minutes a public seat hold keeps its seats; absent or null: 15), waitingListOfferMinutes 1-10080 (minutes a waiting-list offer waits to be booked; absent or null: 1440), paymentDeadlineHours 1-8760 or null (an unpaid booking is cancelled without a fee this many hours after it was made; null: no deadline), paymentReminderHours 1-8759 or null (the booker is reminded this many hours before that deadline: only with paymentDeadlineHours and less than it), maxTicketsPerBuyer 1-1000 or null (at most this many tickets per booker e-mail over all of its bookings of the event; null: no limit), status draft|scheduled|cancelled|completed. The note (E10) and the publication (E11) have their own operations and are refused here, as are unknown fields. sequence grows by one; events.events.changed is written in the same transaction.
          */
         put: operations["EventsController_update"];
         post?: never;
@@ -5593,6 +5697,8 @@ export interface components {
             timeZone: string;
             title: string;
             venue?: components["schemas"]["EventVenue"] | null;
+            /** @description Minutes a waiting-list offer waits to be booked (1-10080, default 1440) */
+            waitingListOfferMinutes: number;
             /** @description Websites it is published on (E11) */
             websiteIds: string[];
         };
@@ -5783,6 +5889,12 @@ export interface components {
             title: string;
             /** @description Where it takes place (with or instead of onlineMeeting) */
             venue?: components["schemas"]["EventVenueInput"] | null;
+            /**
+             * @description Minutes a waiting-list offer (seats held for the first fitting entry of a sold-out ticket type) waits to be booked before it passes to the next entry. Absent or null: 1440 (a day).
+             * @default 1440
+             * @example 1440
+             */
+            waitingListOfferMinutes: number | null;
         };
         EventNoteOutput: {
             /** Format: date-time */
@@ -6276,6 +6388,31 @@ export interface components {
             /** @description Tenant the key belongs to */
             tenantId: string;
         };
+        JoinWaitingListInput: {
+            /** @example ada@example.org */
+            email: string;
+            /** @example Ada */
+            firstname: string;
+            /**
+             * @description The language of the offer mail; default: Accept-Language
+             * @enum {string}
+             */
+            language?: "en" | "de";
+            /** @example Lovelace */
+            lastname: string;
+            /** @description Tickets wanted, within the type’s minPerBooking and maxPerBooking */
+            quantity: number;
+            /**
+             * Format: uuid
+             * @description The sold-out ticket type of the event
+             */
+            ticketTypeId: string;
+            /**
+             * Format: uuid
+             * @description The website of the event the visitor came from: the offer mail links to its portal
+             */
+            websiteId?: Record<string, never> | null;
+        };
         LifecycleInput: {
             /** Format: uuid */
             lifecycleId?: string | null;
@@ -6382,6 +6519,10 @@ export interface components {
             touchpointIds?: string[];
         };
         MoveTouchpointsRequest: Record<string, never>;
+        MoveWaitingListEntryInput: {
+            /** @description 1-based among the type’s waiting entries; past the end: the last */
+            position: number;
+        };
         OnlineMeetingPlatformView: {
             /** @example zoom */
             id: string;
@@ -7783,6 +7924,56 @@ export interface components {
             url?: string;
         };
         VerifyApiKeyRequest: Record<string, never>;
+        WaitingListEntry: {
+            /** Format: uuid */
+            eventId: string;
+            /** @description While offered */
+            offer?: components["schemas"]["WaitingListOffer"] | null;
+            /** @description 1-based among the type’s waiting entries; null when not waiting */
+            position?: number | null;
+            quantity: number;
+            /**
+             * @description waiting: in the list (position); offered: seats are held for the entry until offer.expiresAt; booked: a booking took the offer; declined: the offer was released (BK20); expired: the offer was not booked in time and passed on; left: the visitor left; removed: the organiser removed it
+             * @enum {string}
+             */
+            status: "waiting" | "offered" | "booked" | "declined" | "expired" | "left" | "removed";
+            /** Format: uuid */
+            ticketTypeId: string;
+            /** @description The visitor’s key to the entry (the offer mail’s link) */
+            token: string;
+        };
+        WaitingListEntryDetails: {
+            /** Format: uuid */
+            bookingId?: string | null;
+            /** Format: date-time */
+            dateCreated: string;
+            email: string;
+            /** Format: uuid */
+            eventId: string;
+            firstname: string;
+            /** Format: uuid */
+            id: string;
+            language: string;
+            lastname: string;
+            /** Format: date-time */
+            offerExpiresAt?: string | null;
+            /** @description Among the waiting ones */
+            position?: number | null;
+            quantity: number;
+            /**
+             * @description waiting: in the list (position); offered: seats are held for the entry until offer.expiresAt; booked: a booking took the offer; declined: the offer was released (BK20); expired: the offer was not booked in time and passed on; left: the visitor left; removed: the organiser removed it
+             * @enum {string}
+             */
+            status: "waiting" | "offered" | "booked" | "declined" | "expired" | "left" | "removed";
+            /** Format: uuid */
+            ticketTypeId: string;
+        };
+        WaitingListOffer: {
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description BK1 `holdToken`: books the offered seats (also BK19, BK20) */
+            holdToken: string;
+        };
         WebhookAttempt: {
             /** Format: date-time */
             attemptedAt: string;
@@ -9251,6 +9442,51 @@ export interface operations {
             };
         };
     };
+    WaitingListController_list: {
+        parameters: {
+            query?: {
+                /** @description Only this ticket type’s entries */
+                ticketTypeId?: string;
+            };
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WaitingListEntryDetails"][];
+                        message: string | null;
+                        metaData: {
+                            /** Format: date-time */
+                            responseTimeStamp?: string;
+                            /** Format: int32 */
+                            totalResults?: number;
+                        };
+                        /**
+                         * Format: int32
+                         * @example 200
+                         */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Invalid input: envelope with data null and errors [{ field, rule, message }] */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     BookingsPublicController_create: {
         parameters: {
             query?: never;
@@ -9445,6 +9681,70 @@ export interface operations {
             };
         };
     };
+    WaitingListPublicController_join: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinWaitingListInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WaitingListEntry"];
+                        message: string | null;
+                        metaData: {
+                            /** Format: date-time */
+                            responseTimeStamp?: string;
+                            /** Format: int32 */
+                            totalResults?: number;
+                        };
+                        /**
+                         * Format: int32
+                         * @example 201
+                         */
+                        statusCode: number;
+                    };
+                };
+            };
+            /**
+             * @description Bad input, unknown or off-sale type, quantity
+             *
+             *     Invalid input: envelope with data null and errors [{ field, rule, message }]
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown or foreign event */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not sold out, already waiting, event not open */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     HoldsPublicController_create: {
         parameters: {
             query?: never;
@@ -9578,6 +9878,183 @@ export interface operations {
                 content?: never;
             };
             /** @description The hold became a booking */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    WaitingListPublicController_find: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WaitingListEntry"];
+                        message: string | null;
+                        metaData: {
+                            /** Format: date-time */
+                            responseTimeStamp?: string;
+                            /** Format: int32 */
+                            totalResults?: number;
+                        };
+                        /**
+                         * Format: int32
+                         * @example 200
+                         */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Invalid input: envelope with data null and errors [{ field, rule, message }] */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown token or another tenant’s entry */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    WaitingListPublicController_leave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Left */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown token or another tenant’s entry */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The offer was booked */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    WaitingListController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown or foreign entry */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The offer was booked */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    WaitingListController_move: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveWaitingListEntryInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WaitingListEntryDetails"];
+                        message: string | null;
+                        metaData: {
+                            /** Format: date-time */
+                            responseTimeStamp?: string;
+                            /** Format: int32 */
+                            totalResults?: number;
+                        };
+                        /**
+                         * Format: int32
+                         * @example 200
+                         */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Invalid input: envelope with data null and errors [{ field, rule, message }] */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown or foreign entry */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The entry is not waiting */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -32,6 +32,7 @@ import { checkHold, HoldRequest, PreparedHold } from '../holds/hold-checks';
 import { HoldsRepository, LockedHold } from '../holds/holds.repository';
 import { toSeatHold } from '../holds/hold.mapper';
 import type { SeatHold } from '../holds/dto/hold.output';
+import { ListAllocations } from '../waiting-list/list-allocations';
 
 /** What a tenant's writer is asked for: a booking (BK1) or a hold of seats (BK18). */
 export type SaleRequest = BookingRequest | HoldRequest;
@@ -71,7 +72,7 @@ interface Invitation {
  *   2. lock and check the invitations named;
  *   3. lock and check the holds named (a booking with a hold takes its seats, needing no more);
  *   4. lock each event's quota and capacity counters once and admit the other bookings and the
- *      new holds in order;
+ *      new holds in order, against the seats the event's waiting list cannot use;
  *   5. write the admitted bookings, tickets, history, outbox events and mails, and the new
  *      holds, multi-row; move the seats between the counters; draw the invoice numbers as one
  *      range (gap-free, in order).
@@ -97,6 +98,7 @@ export class BookingBatchWriter {
     private readonly history: BookingHistoryRepository,
     private readonly mailbox: MailsRepository,
     private readonly invoiceNumbers: InvoiceCounterRepository,
+    private readonly lists: ListAllocations,
   ) {}
 
   write(requests: SaleRequest[]): Promise<SaleOutcome[]> {
@@ -420,9 +422,13 @@ export class BookingBatchWriter {
         for (const { i } of group) outcomes[i] = { kind: 'eventGone' };
         continue;
       }
+      // seats the waiting list can use are not the public's (the offer sweeper takes them)
+      const forPublic = open.length
+        ? (await this.lists.split(tx, saleEvent(group[0].s).tenantId, eventId, free)).publicFree
+        : free;
       const admissions = admitInOrder(
         open.map(({ s }) => seatsOf(s)),
-        free,
+        forPublic,
       );
       admissions.forEach((a, k) => {
         if (a.admitted) return;

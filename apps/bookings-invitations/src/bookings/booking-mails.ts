@@ -115,6 +115,44 @@ export class BookingMails {
     };
   }
 
+  /**
+   * A waiting-list offer: `quantity` seats held for the entry until `until`, booked through
+   * `link` (the portal's page of the entry).
+   */
+  waitingListOffer(
+    entry: {
+      tenantId: string;
+      language: string;
+      email: string;
+      name: string;
+      quantity: number;
+      typeName: string;
+    },
+    event: MailEvent,
+    until: Date,
+    link: string,
+  ): MailDraft {
+    const lang = entry.language;
+    return {
+      tenantId: entry.tenantId,
+      kind: 'waiting-list-offer',
+      toAddress: entry.email,
+      toName: entry.name,
+      language: lang,
+      subject: this.t('waitingListOfferSubject', lang, { title: event.title }).slice(0, 500),
+      text: this.t('waitingListOfferText', lang, {
+        count: entry.quantity,
+        name: entry.name,
+        type: entry.typeName,
+        title: event.title,
+        start: this.start(event, lang),
+        until: this.at(until, event, lang),
+        link,
+      }),
+      eventId: event.eventId,
+    };
+  }
+
   /** A date-time in the event's zone and the booker's language. */
   private at(d: Date, event: MailEvent, lang: string): string {
     return this.start({ ...event, startsAt: d }, lang);

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CreditNotesDataModule } from '../credit-notes/credit-notes-data.module';
 import { EventCopiesModule } from '../event-copies/event-copies.module';
 import { HoldsDataModule } from '../holds/holds-data.module';
+import { WaitingListDataModule } from '../waiting-list/waiting-list-data.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { BookingCancellation } from './booking-cancellation';
 import { BookingBatchWriter } from './booking-batch-writer';
@@ -24,7 +25,7 @@ import { IdempotencyKeyPurge } from './idempotency-keys';
  * deleted event cancel bookings with it) and BookingsRepository.
  */
 @Module({
-  imports: [EventCopiesModule, HoldsDataModule, OutboxModule, CreditNotesDataModule],
+  imports: [EventCopiesModule, HoldsDataModule, WaitingListDataModule, OutboxModule, CreditNotesDataModule],
   controllers: [BookingsPublicController, BookingsController],
   providers: [
     BookingsRepository,
@@ -41,6 +42,13 @@ import { IdempotencyKeyPurge } from './idempotency-keys';
     IdempotencyKeyPurge,
     PaymentDeadlines,
   ],
-  exports: [BookingCancellation, BookingsRepository, BookingMails, TenantSales, HoldsDataModule],
+  exports: [
+    BookingCancellation,
+    BookingsRepository,
+    BookingMails,
+    TenantSales,
+    HoldsDataModule,
+    WaitingListDataModule,
+  ],
 })
 export class BookingsModule {}

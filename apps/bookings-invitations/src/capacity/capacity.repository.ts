@@ -78,6 +78,52 @@ export class CapacityRepository {
     };
   }
 
+  /**
+   * lockFree's answer under SHARE locks, in the same order: for a reader that writes no counter (a
+   * waiting-list join) and must see no writer move them until it commits; such readers do not
+   * wait for each other.
+   */
+  async shareFree(
+    tx: Tx,
+    tenantId: string,
+    eventId: string,
+    ticketTypeIds: string[],
+  ): Promise<FreeSeats | null> {
+    const ids = [...new Set(ticketTypeIds.map((id) => id.toLowerCase()))].sort();
+    const types = await tx.$queryRaw<{ id: string; free: number | null }[]>`
+      SELECT id::text, quota - sold - held AS free FROM "TicketType"
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid AND id = ANY(${ids}::uuid[])
+       ORDER BY id FOR SHARE`;
+    const [event] = await tx.$queryRaw<{ free: number | null }[]>`
+      SELECT capacity - sold - held AS free FROM "EventCopy"
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid AND NOT deleted
+       FOR SHARE`;
+    if (!event) return null;
+    return {
+      types: new Map(types.map((t) => [t.id, t.free === null ? null : Math.max(0, t.free)])),
+      event: event.free === null ? null : Math.max(0, event.free),
+    };
+  }
+
+  /**
+   * Seats left of ticket types of the event, unlocked (null: no quota): under lockFree's lock of
+   * the event, another type's counter changes only by a writer that also updates the event row
+   * and so waits for this transaction; what is read here is what that row counts.
+   */
+  async peekFree(
+    tx: Tx,
+    tenantId: string,
+    eventId: string,
+    ticketTypeIds: string[],
+  ): Promise<Map<string, number | null>> {
+    if (!ticketTypeIds.length) return new Map();
+    const rows = await tx.$queryRaw<{ id: string; free: number | null }[]>`
+      SELECT id::text, quota - sold - held AS free FROM "TicketType"
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid
+         AND id = ANY(${ticketTypeIds}::uuid[])`;
+    return new Map(rows.map((t) => [t.id, t.free === null ? null : Math.max(0, t.free)]));
+  }
+
   /** Counts seats decided under lockFree's locks as sold. */
   add(tx: Tx, tenantId: string, eventId: string, seats: SeatRequest[]): Promise<void> {
     return this.shift(tx, tenantId, eventId, { sold: seats }, true);

@@ -107,6 +107,38 @@ describe('events.events.changed', () => {
     });
   });
 
+  it('keeps the waiting-list terms: offer minutes (default 1440) and each website’s waiting-list page', async () => {
+    const eventId = randomUUID();
+    const site = randomUUID();
+    await t.snapshot(t.A, eventId, { sequence: 1 });
+    expect(await t.copy(t.A, eventId)).toMatchObject({
+      waitingListOfferMinutes: 1440,
+      waitingListLinks: null,
+    });
+    await t.snapshot(t.A, eventId, {
+      sequence: 2,
+      waitingListOfferMinutes: 60,
+      websiteIds: [site],
+      websites: [
+        {
+          id: site,
+          invitationLink: 'https://p.example/invitations/{token}',
+          waitingListLink: 'https://p.example/waiting-list/{token}',
+        },
+      ],
+    });
+    expect(await t.copy(t.A, eventId)).toMatchObject({
+      waitingListOfferMinutes: 60,
+      waitingListLinks: { [site]: 'https://p.example/waiting-list/{token}' },
+    });
+    // a snapshot of an older producer (neither of them) keeps what the copy has
+    await t.snapshot(t.A, eventId, { sequence: 3, title: 'Renamed' });
+    expect(await t.copy(t.A, eventId)).toMatchObject({
+      waitingListOfferMinutes: 60,
+      waitingListLinks: { [site]: 'https://p.example/waiting-list/{token}' },
+    });
+  });
+
   it('an older snapshot arriving after a newer one changes nothing', async () => {
     const eventId = randomUUID();
     await t.snapshot(t.A, eventId, { sequence: 5, title: 'Newer', capacity: 80 });

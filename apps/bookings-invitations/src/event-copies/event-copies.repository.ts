@@ -60,9 +60,9 @@ export class EventCopiesRepository {
    * Keeps the snapshot when it is newer than the copy (a higher sequence): JetStream may
    * redeliver an older one after a newer one. A deleted event stays deleted. A snapshot without
    * `bookingFormFields` (an older producer) keeps the fields the copy has; one without the sale
-   * terms (`holdMinutes`, `paymentDeadlineHours`, `paymentReminderHours`, `maxTicketsPerBuyer`)
-   * keeps the copy's terms, a new copy the column defaults (15 minutes, no deadline, no reminder,
-   * no limit per buyer).
+   * terms (`holdMinutes`, `paymentDeadlineHours`, `paymentReminderHours`, `maxTicketsPerBuyer`,
+   * `waitingListOfferMinutes`) keeps the copy's terms, a new copy the column defaults (15
+   * minutes, no deadline, no reminder, no limit per buyer, offers of 1440 minutes).
    */
   async applySnapshot(tx: Tx, e: EventChangedEvent): Promise<boolean> {
     const hasFields = e.bookingFormFields !== undefined;
@@ -71,16 +71,25 @@ export class EventCopiesRepository {
     const hasDeadline = e.paymentDeadlineHours !== undefined;
     const hasReminder = e.paymentReminderHours !== undefined;
     const hasMax = e.maxTicketsPerBuyer !== undefined;
+    const offerMinutes = e.waitingListOfferMinutes ?? null;
     const hasLinks = e.websites !== undefined;
     const links = hasLinks
       ? JSON.stringify(Object.fromEntries(e.websites!.map((w) => [w.id, w.invitationLink])))
+      : null;
+    // a website of an older producer has no waiting-list link: the fallback serves its entries
+    const waitingLinks = hasLinks
+      ? JSON.stringify(
+          Object.fromEntries(
+            e.websites!.filter((w) => w.waitingListLink).map((w) => [w.id, w.waitingListLink]),
+          ),
+        )
       : null;
     const n = await tx.$executeRaw`
       INSERT INTO "EventCopy" ("tenantId", "eventId", sequence, title, "startsAt", "endsAt",
         "timeZone", capacity, published, status, "taxRateId", "cancellationTiers",
         "bookingFormFieldSetId", "bookingFormFields", "websiteIds", "holdMinutes",
         "paymentDeadlineHours", "paymentReminderHours", "maxTicketsPerBuyer", "websiteLinks",
-        deleted, "dateModified")
+        "waitingListOfferMinutes", "waitingListLinks", deleted, "dateModified")
       VALUES (${e.tenantId}, ${e.eventId}::uuid, ${e.sequence}, ${e.title},
         ${e.startsAt ? new Date(e.startsAt) : null}, ${e.endsAt ? new Date(e.endsAt) : null},
         ${e.timeZone}, ${e.capacity ?? null}, ${e.published}, ${e.status}, ${e.taxRateId ?? null},
@@ -89,7 +98,8 @@ export class EventCopiesRepository {
         -- 15: the column's default, for a snapshot without it
         coalesce(${hold}::int, 15), ${e.paymentDeadlineHours ?? null}::int,
         ${e.paymentReminderHours ?? null}::int, ${e.maxTicketsPerBuyer ?? null}::int,
-        ${links}::jsonb, false, now())
+        ${links}::jsonb, coalesce(${offerMinutes}::int, 1440), ${waitingLinks}::jsonb, false,
+        now())
       ON CONFLICT ("tenantId", "eventId") DO UPDATE SET
         sequence = excluded.sequence, title = excluded.title, "startsAt" = excluded."startsAt",
         "endsAt" = excluded."endsAt", "timeZone" = excluded."timeZone",
@@ -107,8 +117,12 @@ export class EventCopiesRepository {
           ELSE "EventCopy"."paymentReminderHours" END,
         "maxTicketsPerBuyer" = CASE WHEN ${hasMax} THEN excluded."maxTicketsPerBuyer"
           ELSE "EventCopy"."maxTicketsPerBuyer" END,
+        "waitingListOfferMinutes" = CASE WHEN ${offerMinutes !== null}
+          THEN excluded."waitingListOfferMinutes" ELSE "EventCopy"."waitingListOfferMinutes" END,
         "websiteLinks" = CASE WHEN ${hasLinks} THEN excluded."websiteLinks"
           ELSE "EventCopy"."websiteLinks" END,
+        "waitingListLinks" = CASE WHEN ${hasLinks} THEN excluded."waitingListLinks"
+          ELSE "EventCopy"."waitingListLinks" END,
         "dateModified" = now()
       WHERE excluded.sequence > "EventCopy".sequence AND NOT "EventCopy".deleted`;
     return n > 0;

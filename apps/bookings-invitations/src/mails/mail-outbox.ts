@@ -11,7 +11,8 @@ export type MailKind =
   | 'payment-overdue'
   | 'invoice'
   | 'tickets'
-  | 'ticket-free-text';
+  | 'ticket-free-text'
+  | 'waiting-list-offer';
 
 /** A file rendered when the mail is sent (so a booking's transaction renders no PDF). */
 export type MailAttachment =

@@ -7,7 +7,7 @@ import {
   Subjects,
 } from '@crm/messaging';
 import { BATCH_MAX } from '@crm/errors';
-import { invitationLinkOf } from '../websites/invitation-link';
+import { invitationLinkOf, waitingListLinkOf } from '../websites/invitation-link';
 import type { EventRecord, Tx } from './events.repository';
 
 // The events service's outbox messages about events, always written in the transaction of the
@@ -46,9 +46,11 @@ export function changedEvent(
       .map((w) => ({
         id: w.websiteId,
         invitationLink: invitationLinkOf(w.website.url, w.website.invitationLinkTemplate),
+        waitingListLink: waitingListLinkOf(w.website.url),
       }))
       .sort((a, b) => a.id.localeCompare(b.id)),
     holdMinutes: r.holdMinutes,
+    waitingListOfferMinutes: r.waitingListOfferMinutes,
     paymentDeadlineHours: r.paymentDeadlineHours,
     paymentReminderHours: r.paymentReminderHours,
     maxTicketsPerBuyer: r.maxTicketsPerBuyer,

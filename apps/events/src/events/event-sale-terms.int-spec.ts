@@ -285,3 +285,45 @@ describe('maxTicketsPerBuyer (the limit per buyer, against scalpers)', () => {
     );
   });
 });
+
+describe('waitingListOfferMinutes (how long a waiting-list offer waits)', () => {
+  const snapshot = async (id: string) =>
+    (await t.outbox(id)).filter((o) => o.subject === 'events.events.changed').at(-1)!.payload;
+
+  it('E3 keeps it (default 1440), E2 and GraphQL read it, the snapshot carries it, E9 copies it, E4 without it resets it', async () => {
+    const e = await t.event({ title: 'Waiting', waitingListOfferMinutes: 120 });
+    expect(e.waitingListOfferMinutes).toBe(120);
+    expect((await t.call('GET', `/events/${e.id}`)).body.data.waitingListOfferMinutes).toBe(120);
+    const read = await t.gql(`query($id: ID!) { event(id: $id) { waitingListOfferMinutes } }`, {
+      id: e.id,
+    });
+    expect(read.body.data.event.waitingListOfferMinutes).toBe(120);
+    expect((await snapshot(e.id)).waitingListOfferMinutes).toBe(120);
+    const copy = await t.call('POST', `/events/${e.id}/duplicate`);
+    expect(copy.body.data.waitingListOfferMinutes).toBe(120);
+    const put = await t.call('PUT', `/events/${e.id}`, { title: 'Waiting' });
+    expect(put.body.data.waitingListOfferMinutes).toBe(1440);
+    expect((await snapshot(e.id)).waitingListOfferMinutes).toBe(1440);
+    const nulls = await t.event({ title: 'Default', waitingListOfferMinutes: null });
+    expect(nulls.waitingListOfferMinutes).toBe(1440);
+  });
+
+  it('refuses it out of range with 400 naming the field and the rule', async () => {
+    const cases: [unknown, string][] = [
+      [0, 'min'],
+      [10081, 'max'],
+      [2.5, 'isInt'],
+      ['60', 'isInt'],
+    ];
+    for (const [value, rule] of cases) {
+      const res = await t.call('POST', '/events', { title: 'Bad', waitingListOfferMinutes: value });
+      expect([value, res.status, errorsOf(res.body)]).toEqual([
+        value,
+        400,
+        [['waitingListOfferMinutes', rule]],
+      ]);
+    }
+    const edge = await t.event({ title: 'Edge', waitingListOfferMinutes: 10080 });
+    expect(edge.waitingListOfferMinutes).toBe(10080);
+  });
+});

@@ -143,7 +143,14 @@ it('a website’s invitation link (url or template changed, website deleted) ann
   expect(snapshots[1].payload).toMatchObject({
     sequence: on.sequence + 1,
     websiteIds: [websiteId],
-    websites: [{ id: websiteId, invitationLink: `${base}/einladung/{token}?src=mail` }],
+    websites: [
+      {
+        id: websiteId,
+        invitationLink: `${base}/einladung/{token}?src=mail`,
+        // the portal's page of a waiting-list entry (its offer mail's link)
+        waitingListLink: `${base}/waiting-list/{token}`,
+      },
+    ],
   });
   expect(await changed(off.id)).toHaveLength(1);
 

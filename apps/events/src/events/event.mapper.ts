@@ -87,6 +87,7 @@ export function toEvent(r: EventRecord): Event {
     cancellationConditionId: r.cancellationConditionId,
     taxRateId: r.taxRateId,
     holdMinutes: r.holdMinutes,
+    waitingListOfferMinutes: r.waitingListOfferMinutes,
     paymentDeadlineHours: r.paymentDeadlineHours,
     paymentReminderHours: r.paymentReminderHours,
     maxTicketsPerBuyer: r.maxTicketsPerBuyer,

@@ -14,7 +14,11 @@ import { parseSort, skipTake, SortField } from '@crm/paging';
 import { createdStamps, modifiedStamps } from '@crm/persistence';
 import type { RequestContext } from '@crm/request-context';
 import { Prisma } from '../generated/prisma/client';
-import { EventInput, HOLD_MINUTES_DEFAULT } from './dto/event.input';
+import {
+  EventInput,
+  HOLD_MINUTES_DEFAULT,
+  WAITING_LIST_OFFER_MINUTES_DEFAULT,
+} from './dto/event.input';
 import type {
   Event,
   EventNoteOutput,
@@ -155,6 +159,7 @@ export class EventsService {
       cancellationConditionId: lower(input.cancellationConditionId),
       taxRateId: input.taxRateId ?? null,
       holdMinutes: input.holdMinutes ?? HOLD_MINUTES_DEFAULT,
+      waitingListOfferMinutes: input.waitingListOfferMinutes ?? WAITING_LIST_OFFER_MINUTES_DEFAULT,
       paymentDeadlineHours: input.paymentDeadlineHours ?? null,
       paymentReminderHours: input.paymentReminderHours ?? null,
       maxTicketsPerBuyer: input.maxTicketsPerBuyer ?? null,
@@ -345,6 +350,7 @@ export class EventsService {
         cancellationConditionId: s.cancellationConditionId,
         taxRateId: s.taxRateId,
         holdMinutes: s.holdMinutes,
+        waitingListOfferMinutes: s.waitingListOfferMinutes,
         paymentDeadlineHours: s.paymentDeadlineHours,
         paymentReminderHours: s.paymentReminderHours,
         maxTicketsPerBuyer: s.maxTicketsPerBuyer,

@@ -41,3 +41,12 @@ export function invitationLinkRule(
   if (/\s/.test(sample)) return 'invitationLinkUrl';
   return null;
 }
+
+/**
+ * Where a waiting-list offer mail links to: the portal's page of the entry (`{token}`: the
+ * entry's token), which shows it with the public waiting-list read and books the offer with the
+ * existing hold confirmation (BK1 with the offer's holdToken). One fixed shape per website.
+ */
+export function waitingListLinkOf(websiteUrl: string): string {
+  return `${websiteUrl.trim().replace(/\/+$/, '')}/waiting-list/{token}`;
+}

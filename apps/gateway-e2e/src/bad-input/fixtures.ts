@@ -364,5 +364,49 @@ async function bookingFixtures(
     invitation: [invitation],
     invitationToken: [invited.body.data.token],
     importJob: [jobId],
+    ...(await waitingListFixtures(client, t, rest, event)),
   };
+}
+
+/** A waiting entry (WL1) of a ticket type of one seat, sold out by a public booking first. */
+async function waitingListFixtures(
+  client: Client,
+  t: TestTenant,
+  rest: (method: string, p: string, body?: unknown) => Promise<Answer>,
+  event: string,
+): Promise<IdPool> {
+  const type = created(
+    await rest('POST', '/tickets', {
+      eventId: event,
+      name: 'Scarce',
+      price: '0',
+      currency: 'EUR',
+      quota: 1,
+    }),
+    'scarce ticket type',
+  );
+  const publicPost = (path: string, body: unknown) =>
+    client.raw(`/v1/crm/bookings/public${path}`, {
+      method: 'POST',
+      headers: { ...tenantHeaders(t.id), 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const sold = await publicPost('', {
+    eventId: event,
+    booker: { firstname: 'Sol', lastname: 'Probe', email: 'sol@probe.example' },
+    tickets: [{ ticketTypeId: type, participant: { firstname: 'Sol', lastname: 'Probe' } }],
+  });
+  if (sold.status !== 201) throw new Error(`fixture sold out: ${JSON.stringify(sold.body)}`);
+  const joined = await publicPost(`/events/${event}/waiting-list`, {
+    ticketTypeId: type,
+    quantity: 1,
+    email: 'wait@probe.example',
+    firstname: 'Wanda',
+    lastname: 'Probe',
+  });
+  if (joined.status !== 201) throw new Error(`fixture waiting: ${JSON.stringify(joined.body)}`);
+  const list = await rest('GET', `/bookings/events/${event}/waiting-list`);
+  const id = list.body?.data?.[0]?.id;
+  if (!id) throw new Error(`fixture waiting list: ${JSON.stringify(list.body)}`);
+  return { waitingListEntry: [id], waitingListToken: [joined.body.data.token] };
 }

@@ -65,6 +65,9 @@ export function idKind(path: string, name: string): string {
   const before = path.slice(0, path.indexOf(`{${name}}`));
   const last = before.split('/').filter(Boolean).pop() ?? '';
   // bookings-invitations (K, BK, ET, IN)
+  if (path.includes('/waiting-list/{'))
+    return name === 'token' ? 'waitingListToken' : 'waitingListEntry';
+  if (path.startsWith('/v1/crm/bookings/public/events/')) return 'event';
   if (path.startsWith('/v1/crm/bookings/public/')) return 'booking';
   if (name === 'token') return 'invitationToken';
   if (name === 'jobId') return 'importJob';

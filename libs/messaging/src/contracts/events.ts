@@ -43,6 +43,8 @@ export class EventsDeletedEvent extends TenantScoped {
 export class EventWebsiteLink {
   @IsUUID() id!: string;
   @IsString() @IsNotEmpty() @MaxLength(2000) invitationLink!: string;
+  /** The website's waiting-list page with `{token}` (an entry's token); absent from older producers. */
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(2000) waitingListLink?: string;
 }
 
 /**
@@ -92,6 +94,8 @@ export class EventChangedEvent extends TenantScoped {
   @IsOptional() @IsInt() @Min(1) paymentReminderHours?: number | null;
   /** At most this many tickets per booker e-mail over its bookings of the event (null: no limit; absent: keep). */
   @IsOptional() @IsInt() @Min(1) maxTicketsPerBuyer?: number | null;
+  /** Minutes a waiting-list offer waits to be booked (absent: keep; a new copy: 1440). */
+  @IsOptional() @IsInt() @Min(1) waitingListOfferMinutes?: number;
 }
 
 /** An event became published (E11): webhooks `event.published`. */

@@ -40,6 +40,10 @@ export const CAPACITY_MAX = 1_000_000;
 export const HOLD_MINUTES_MIN = 1;
 export const HOLD_MINUTES_MAX = 1440;
 export const HOLD_MINUTES_DEFAULT = 15;
+/** Minutes a waiting-list offer (a hold) waits for its taker: a week at most, a day by default. */
+export const WAITING_LIST_OFFER_MINUTES_MIN = 1;
+export const WAITING_LIST_OFFER_MINUTES_MAX = 10080;
+export const WAITING_LIST_OFFER_MINUTES_DEFAULT = 1440;
 /** Hours after a booking was made until it is cancelled unpaid: a year at most. */
 export const PAYMENT_DEADLINE_HOURS_MAX = 8760;
 export const MAX_TICKETS_PER_BUYER_MAX = 1000;
@@ -426,6 +430,23 @@ export abstract class EventFieldsInput {
   @Min(HOLD_MINUTES_MIN)
   @Max(HOLD_MINUTES_MAX)
   holdMinutes?: number | null;
+
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: WAITING_LIST_OFFER_MINUTES_MIN,
+    maximum: WAITING_LIST_OFFER_MINUTES_MAX,
+    default: WAITING_LIST_OFFER_MINUTES_DEFAULT,
+    description:
+      'Minutes a waiting-list offer (seats held for the first fitting entry of a sold-out ticket type) waits to be booked before it passes to the next entry. Absent or null: 1440 (a day).',
+    example: 1440,
+  })
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @IsInt()
+  @Min(WAITING_LIST_OFFER_MINUTES_MIN)
+  @Max(WAITING_LIST_OFFER_MINUTES_MAX)
+  waitingListOfferMinutes?: number | null;
 
   @ApiPropertyOptional({
     type: Number,

@@ -110,6 +110,13 @@ export class Event {
   @ApiProperty({ description: 'Minutes a public seat hold keeps its seats (1-1440)' })
   @Field(() => Int, { description: 'Minutes a public seat hold keeps its seats (1-1440)' })
   holdMinutes!: number;
+  @ApiProperty({
+    description: 'Minutes a waiting-list offer waits to be booked (1-10080, default 1440)',
+  })
+  @Field(() => Int, {
+    description: 'Minutes a waiting-list offer waits to be booked (1-10080, default 1440)',
+  })
+  waitingListOfferMinutes!: number;
   @ApiPropertyOptional({
     type: Number,
     nullable: true,
