@@ -25,7 +25,13 @@ import { IdempotencyKeyPurge } from './idempotency-keys';
  * deleted event cancel bookings with it) and BookingsRepository.
  */
 @Module({
-  imports: [EventCopiesModule, HoldsDataModule, WaitingListDataModule, OutboxModule, CreditNotesDataModule],
+  imports: [
+    EventCopiesModule,
+    HoldsDataModule,
+    WaitingListDataModule,
+    OutboxModule,
+    CreditNotesDataModule,
+  ],
   controllers: [BookingsPublicController, BookingsController],
   providers: [
     BookingsRepository,
