@@ -378,3 +378,25 @@ it('the consistency check (BK15) counts held seats against the active holds and 
   expect(await held(eventId)).toEqual([{ id: type, sold: 1, held: 2 }]);
   expect(await eventCounters(eventId)).toEqual({ sold: 1, held: 2 });
 });
+
+it('/metrics counts the holds open (holds_open), read when scraped', async () => {
+  const scrape = async () => {
+    const text = await (await fetch(`${t.api.url}/metrics`)).text();
+    return Number(/^holds_open\{[^}]*\} (\d+)$/m.exec(text)?.[1]);
+  };
+  const before = await scrape();
+  expect(Number.isInteger(before)).toBe(true);
+  const eventId = await t.event();
+  const type = await t.ticketType(eventId, { quota: 10 });
+  const res = await hold(eventId, [{ ticketTypeId: type, count: 2 }]);
+  expect(res.status).toBe(201);
+  expect(await scrape()).toBe(before + 1);
+  const released = await t.api.rest(
+    'DELETE',
+    `/bookings/public/holds/${res.body.data.token}`,
+    undefined,
+    tenantHeaders(t.A),
+  );
+  expect(released.status).toBeLessThan(300);
+  expect(await scrape()).toBe(before);
+});

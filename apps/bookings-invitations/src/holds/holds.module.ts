@@ -1,3 +1,4 @@
+import { HoldMetrics } from './hold-metrics';
 import { Module } from '@nestjs/common';
 import { BookingsModule } from '../bookings/bookings.module';
 import { HoldsPublicController } from './holds-public.controller';
@@ -11,6 +12,6 @@ import { HoldsService } from './holds.service';
 @Module({
   imports: [BookingsModule],
   controllers: [HoldsPublicController],
-  providers: [HoldsService, HoldsResolver],
+  providers: [HoldMetrics, HoldsService, HoldsResolver],
 })
 export class HoldsModule {}

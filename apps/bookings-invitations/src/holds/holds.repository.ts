@@ -38,6 +38,11 @@ const COLUMNS = `id::text, "tenantId", "eventId"::text, token, seats, status, "e
 export class HoldsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
+  /** Holds of every tenant still holding seats (the operator's metrics). */
+  countActive(): Promise<number> {
+    return this.prisma.seatHold.count({ where: { status: 'active' } });
+  }
+
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.prisma.$transaction(fn, TX_OPTIONS);
   }

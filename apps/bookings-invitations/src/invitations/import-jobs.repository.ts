@@ -12,6 +12,17 @@ export const IMPORT_LOCK_SPACE = 0x494e56;
 export class ImportJobsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
+  /** Import jobs of every tenant queued or running (the operator's metrics). */
+  async countUnfinished(): Promise<{ queued: number; running: number }> {
+    const rows = await this.prisma.importJob.groupBy({
+      by: ['status'],
+      where: { status: { in: ['queued', 'running'] } },
+      _count: { _all: true },
+    });
+    const n = (status: string) => rows.find((r) => r.status === status)?._count._all ?? 0;
+    return { queued: n('queued'), running: n('running') };
+  }
+
   async create(data: Prisma.ImportJobUncheckedCreateInput): Promise<void> {
     await this.prisma.importJob.create({ data });
   }

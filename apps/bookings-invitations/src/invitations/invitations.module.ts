@@ -1,3 +1,4 @@
+import { ImportMetrics } from './import-metrics';
 import { Module } from '@nestjs/common';
 import { BookingsModule } from '../bookings/bookings.module';
 import { EventCopiesModule } from '../event-copies/event-copies.module';
@@ -15,6 +16,7 @@ import { ImportJobsRepository } from './import-jobs.repository';
   imports: [EventCopiesModule, BookingsModule],
   controllers: [InvitationsController],
   providers: [
+    ImportMetrics,
     ImportJobsRepository,
     InvitationsService,
     InvitationMailsService,

@@ -1,3 +1,4 @@
+import { WaitingListMetrics } from './waiting-list-metrics';
 import { Module } from '@nestjs/common';
 import { BookingsModule } from '../bookings/bookings.module';
 import { EventCopiesModule } from '../event-copies/event-copies.module';
@@ -14,6 +15,6 @@ import { WaitingListService } from './waiting-list.service';
 @Module({
   imports: [BookingsModule, EventCopiesModule],
   controllers: [WaitingListPublicController, WaitingListController],
-  providers: [WaitingListService, WaitingListResolver, WaitingListOffers],
+  providers: [WaitingListMetrics, WaitingListService, WaitingListResolver, WaitingListOffers],
 })
 export class WaitingListModule {}

@@ -94,6 +94,17 @@ const OFFERABLE = `JOIN "TicketType" t ON t.id = w."ticketTypeId" AND t."tenantI
 export class WaitingListRepository {
   constructor(private readonly prisma: PrismaService) {}
 
+  /** Entries of every tenant waiting, and those with an offer open (the operator's metrics). */
+  async countOpen(): Promise<{ waiting: number; offered: number }> {
+    const rows = await this.prisma.waitingListEntry.groupBy({
+      by: ['status'],
+      where: { status: { in: ['waiting', 'offered'] } },
+      _count: { _all: true },
+    });
+    const n = (status: string) => rows.find((r) => r.status === status)?._count._all ?? 0;
+    return { waiting: n('waiting'), offered: n('offered') };
+  }
+
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.prisma.$transaction(fn, TX_OPTIONS);
   }
