@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Prisma } from '../generated/prisma/client';
+import { Prisma } from '../generated/prisma/client';
 import type { FreeSeats } from './seat-admission';
 
 export type Tx = Prisma.TransactionClient;
@@ -56,26 +56,13 @@ export class CapacityRepository {
    * gone or deleted. The locks are held until the batch commits: one batch of an event at a time,
    * across replicas too. The batch then writes what it admitted with add().
    */
-  async lockFree(
+  lockFree(
     tx: Tx,
     tenantId: string,
     eventId: string,
     ticketTypeIds: string[],
   ): Promise<FreeSeats | null> {
-    const ids = [...new Set(ticketTypeIds.map((id) => id.toLowerCase()))].sort();
-    const types = await tx.$queryRaw<{ id: string; free: number | null }[]>`
-      SELECT id::text, quota - sold - held AS free FROM "TicketType"
-       WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid AND id = ANY(${ids}::uuid[])
-       ORDER BY id FOR UPDATE`;
-    const [event] = await tx.$queryRaw<{ free: number | null }[]>`
-      SELECT capacity - sold - held AS free FROM "EventCopy"
-       WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid AND NOT deleted
-       FOR UPDATE`;
-    if (!event) return null;
-    return {
-      types: new Map(types.map((t) => [t.id, t.free === null ? null : Math.max(0, t.free)])),
-      event: event.free === null ? null : Math.max(0, event.free),
-    };
+    return this.freeSeats(tx, tenantId, eventId, ticketTypeIds, 'UPDATE');
   }
 
   /**
@@ -83,21 +70,32 @@ export class CapacityRepository {
    * waiting-list join) and must see no writer move them until it commits; such readers do not
    * wait for each other.
    */
-  async shareFree(
+  shareFree(
     tx: Tx,
     tenantId: string,
     eventId: string,
     ticketTypeIds: string[],
   ): Promise<FreeSeats | null> {
+    return this.freeSeats(tx, tenantId, eventId, ticketTypeIds, 'SHARE');
+  }
+
+  /** The seats left of the types (sorted by id) and then of the event, locked FOR `lock`. */
+  private async freeSeats(
+    tx: Tx,
+    tenantId: string,
+    eventId: string,
+    ticketTypeIds: string[],
+    lock: 'UPDATE' | 'SHARE',
+  ): Promise<FreeSeats | null> {
     const ids = [...new Set(ticketTypeIds.map((id) => id.toLowerCase()))].sort();
     const types = await tx.$queryRaw<{ id: string; free: number | null }[]>`
       SELECT id::text, quota - sold - held AS free FROM "TicketType"
        WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid AND id = ANY(${ids}::uuid[])
-       ORDER BY id FOR SHARE`;
+       ORDER BY id FOR ${Prisma.raw(lock)}`;
     const [event] = await tx.$queryRaw<{ free: number | null }[]>`
       SELECT capacity - sold - held AS free FROM "EventCopy"
        WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid AND NOT deleted
-       FOR SHARE`;
+       FOR ${Prisma.raw(lock)}`;
     if (!event) return null;
     return {
       types: new Map(types.map((t) => [t.id, t.free === null ? null : Math.max(0, t.free)])),
