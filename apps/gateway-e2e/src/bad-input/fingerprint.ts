@@ -5,7 +5,7 @@ import { Client } from 'pg';
 /**
  * What the databases hold, as one digest per table: a count and an md5 over every row's text.
  * Columns that change without a write of the caller (bookkeeping of the outbox relay, a key's
- * last use) and the consumer's processed-event table are left out; everything else, every
+ * last use) and the consumer's processed-event table and the sales leases are left out; everything else, every
  * tenant's rows included, is compared.
  */
 // By table: Event.publishedAt and Website.publishedAt (events), WebhookDelivery.attempts and
@@ -14,7 +14,9 @@ const VOLATILE_COLUMNS: Record<string, Set<string>> = {
   OutboxEvent: new Set(['publishedAt', 'attempts', 'lastError']),
   ApiKey: new Set(['lastUsed']),
 };
-const SKIPPED_TABLES = new Set(['_prisma_migrations', 'ProcessedEvent']);
+// SalesLease: which replica writes a tenant's sales, claimed or renewed by any sale request
+// that reaches the writer, refused ones too (bookkeeping, not the caller's data).
+const SKIPPED_TABLES = new Set(['_prisma_migrations', 'ProcessedEvent', 'SalesLease']);
 
 export class Fingerprinter {
   private constructor(
