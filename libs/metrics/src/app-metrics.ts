@@ -76,6 +76,19 @@ export class AppMetrics {
     });
   }
 
+  /**
+   * `read` shared by the gauges of one scrape: several gauges drawn from one query (a count per
+   * status) run it once, not once each. A read is reused for a second, then made again.
+   */
+  shared<T>(read: () => Promise<T>, reuseMs = 1000): () => Promise<T> {
+    let last: { at: number; value: Promise<T> } | null = null;
+    return () => {
+      const now = Date.now();
+      if (!last || now - last.at >= reuseMs) last = { at: now, value: read() };
+      return last.value;
+    };
+  }
+
   /** The exposition text (Prometheus text format 0.0.4). */
   text(): Promise<string> {
     return this.registry.metrics();

@@ -11,15 +11,16 @@ export class MailMetrics implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
+    const open = this.metrics.shared(() => this.mails.countOpen());
     this.metrics.gauge(
       'mails_pending',
       'Mails queued and not yet sent (all tenants)',
-      async () => (await this.mails.countOpen()).queued,
+      async () => (await open()).queued,
     );
     this.metrics.gauge(
       'mails_failed',
       'Mails given up after their attempts (all tenants; they stay listed per booking)',
-      async () => (await this.mails.countOpen()).failed,
+      async () => (await open()).failed,
     );
   }
 }

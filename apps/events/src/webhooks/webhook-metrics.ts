@@ -11,7 +11,7 @@ export class WebhookMetrics implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const counts = () => this.webhooks.deliveryBacklog();
+    const counts = this.metrics.shared(() => this.webhooks.deliveryBacklog());
     this.metrics.gauge(
       'webhook_deliveries_pending',
       'Webhook deliveries not yet made (all tenants)',

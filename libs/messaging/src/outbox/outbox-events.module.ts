@@ -70,21 +70,23 @@ class OutboxEventsLifecycle implements OnModuleInit, OnApplicationBootstrap, OnM
   private addMetrics(): void {
     const metrics = this.metrics;
     if (!metrics) return;
+    const backlog = metrics.shared(() => this.relay.backlog());
+    const lag = metrics.shared(() => this.consumer.lag());
     metrics.gauge(
       'outbox_pending_events',
       'Events written to the outbox and not yet published to JetStream',
-      async () => (await this.relay.backlog()).pending,
+      async () => (await backlog()).pending,
     );
     metrics.gauge(
       'outbox_oldest_pending_seconds',
       'Age of the oldest event not yet published (0 when none waits)',
-      async () => (await this.relay.backlog()).oldestSeconds,
+      async () => (await backlog()).oldestSeconds,
     );
     metrics.gauge(
       'jetstream_consumer_pending_events',
       'Events of a subject this service has not yet taken from JetStream (consumer lag)',
       async () =>
-        (await this.consumer.lag()).map((l) => ({
+        (await lag()).map((l) => ({
           labels: { subject: l.subject },
           value: l.pending,
         })),
@@ -94,7 +96,7 @@ class OutboxEventsLifecycle implements OnModuleInit, OnApplicationBootstrap, OnM
       'jetstream_consumer_unacknowledged_events',
       'Events taken from JetStream and not yet acknowledged (being applied, or failing)',
       async () =>
-        (await this.consumer.lag()).map((l) => ({
+        (await lag()).map((l) => ({
           labels: { subject: l.subject },
           value: l.ackPending,
         })),
