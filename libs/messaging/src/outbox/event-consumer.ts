@@ -313,8 +313,10 @@ export class EventConsumer {
   private async apply(spec: EventHandlerSpec, events: Delivery[]): Promise<void> {
     try {
       await this.options.db.$transaction((tx) => this.applyIn(tx, spec, events), {
-        // a batch commits well before the server would send its events again
+        // a batch commits well before the server would send its events again; under load it
+        // waits for a pooled connection instead of failing after Prisma's 2 s and backing off
         timeout: this.ackWaitMs / 2,
+        maxWait: this.ackWaitMs / 2,
       });
       for (const e of events) e.msg.ack();
     } catch (err) {
