@@ -1,5 +1,6 @@
 import { createAppLogger, pinoLevel } from './app-logger';
 import { REDACTED, redactText } from './redaction';
+import { runInRequest } from './request-context';
 import { logRequest, requestFields } from './request-logging';
 
 /** A logger writing into an array of parsed lines. */
@@ -79,6 +80,40 @@ describe('createAppLogger', () => {
   });
 });
 
+describe('the request context', () => {
+  it("puts the request's fields on every line logged while it is handled, also after an await", async () => {
+    const { log, lines } = capture();
+    log.info('before');
+    await runInRequest({ requestId: 'r-7', tenant: 't-1' }, async () => {
+      log.info({ step: 1 }, 'inside');
+      await new Promise((r) => setImmediate(r));
+      log.info({ requestId: 'own' }, 'a line that names its own id keeps it');
+    });
+    log.info('after');
+    expect(lines.map((l) => [l.msg, l.requestId, l.tenant])).toEqual([
+      ['before', undefined, undefined],
+      ['inside', 'r-7', 't-1'],
+      ['a line that names its own id keeps it', 'own', 't-1'],
+      ['after', undefined, undefined],
+    ]);
+  });
+
+  it('keeps two requests handled at once apart', async () => {
+    const { log, lines } = capture();
+    const handle = (id: string) =>
+      runInRequest({ requestId: id }, async () => {
+        await new Promise((r) => setImmediate(r));
+        log.info(id);
+      });
+    await Promise.all([handle('a'), handle('b'), handle('c')]);
+    expect(lines.map((l) => [l.msg, l.requestId]).sort()).toEqual([
+      ['a', 'a'],
+      ['b', 'b'],
+      ['c', 'c'],
+    ]);
+  });
+});
+
 describe('redactText', () => {
   it('leaves text without secrets alone', () => {
     expect(redactText('GET /v1/crm/people/7 answered 404')).toBe(
@@ -126,7 +161,11 @@ describe('logRequest', () => {
       status: 404,
       durationMs: 3.14159,
     });
-    logRequest(log, { method: 'POST', route: '/v1/crm/people', status: 503, durationMs: 10 });
+    logRequest(
+      log,
+      { method: 'POST', route: '/v1/crm/people', status: 503, durationMs: 10 },
+      { requestId: 'r-2', tenant: 't-2' },
+    );
     logRequest(log, { method: 'GET', route: '/health/ready', status: 200, durationMs: 1 });
     expect(lines.map((l) => [l.level, l.route, l.status])).toEqual([
       ['info', '/v1/crm/people/:id', 404],
@@ -134,5 +173,12 @@ describe('logRequest', () => {
       ['debug', '/health/ready', 200],
     ]);
     expect(lines[0].durationMs).toBe(3.1);
+    expect(lines[1]).toMatchObject({ requestId: 'r-2', tenant: 't-2', msg: 'request failed' });
+  });
+
+  it('builds nothing for a probe when debug is off', () => {
+    const { log, lines } = capture('log');
+    logRequest(log, { method: 'GET', route: '/health/live', status: 200, durationMs: 1 });
+    expect(lines).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import pino, { type Logger, type LevelWithSilent } from 'pino';
 import { LOG_LEVELS, logLevels, type LogLevelName } from '@crm/config';
 import { REDACT_PATHS, REDACTED, redactText } from './redaction';
+import { currentRequest } from './request-context';
 
 export interface AppLoggerOptions {
   /** The app's name, in every line (`app`). */
@@ -58,6 +59,12 @@ export function createAppLogger(opts: AppLoggerOptions): Logger {
     formatters: { level: (label) => ({ level: label }) },
     redact: { paths: REDACT_PATHS, censor: REDACTED },
     serializers: { err: errorField, error: errorField },
+    // the request or message being handled (requestId, tenant, traceId), read only when a line
+    // is written; a copy, as pino merges the line's own fields into what the mixin returns
+    mixin: () => {
+      const fields = currentRequest();
+      return fields ? { ...fields } : {};
+    },
     hooks: {
       // the message text (and string arguments) of every line: URL passwords, bearer tokens
       logMethod(args, method) {
@@ -86,13 +93,11 @@ export function createAppLogger(opts: AppLoggerOptions): Logger {
   return pino(options);
 }
 
-/** An app's logging: the pino logger, Nest's logger over it, and the request context. */
+/** An app's logging: the pino logger and Nest's logger over it. */
 export interface AppLogging {
   log: Logger;
   /** For NestFactory's `logger`: every `new Logger(context)` of the app writes through it. */
   nest: LoggerService;
-  /** Binds a request's fields to every line logged while it is handled (requestLogging). */
-  context: PinoLogger;
 }
 
 /**
@@ -103,8 +108,7 @@ export interface AppLogging {
 export function createAppLogging(opts: AppLoggerOptions): AppLogging {
   const log = createAppLogger(opts);
   const params = { pinoHttp: { logger: log }, useExisting: true as const };
-  const context = new PinoLogger(params);
-  return { log, nest: new NestPinoLogger(context, params), context };
+  return { log, nest: new NestPinoLogger(new PinoLogger(params), params) };
 }
 
 /** LOG_PRETTY as the launcher sets it. */

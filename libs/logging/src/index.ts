@@ -1,4 +1,5 @@
 export * from './app-logger';
 export * from './redaction';
+export * from './request-context';
 export * from './request-logging';
 export * from './outage-log';

@@ -3,13 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { annotateSpan, currentTraceId } from '@crm/telemetry';
 import type { AppLogging } from './app-logger';
-
-/** What a request's lines carry: its id, the tenant and the W3C trace it belongs to. */
-export interface RequestFields {
-  requestId: string;
-  tenant?: string;
-  traceId?: string;
-}
+import { type RequestFields, runInRequest } from './request-context';
 
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
@@ -46,19 +40,23 @@ export interface RequestOutcome {
 /** Probes and scrapes come every few seconds: they are logged at debug, not info. */
 const QUIET_ROUTES = new Set(['/health/live', '/health/ready', '/metrics']);
 
-/** The one line a finished request writes: error for a 5xx, info otherwise (debug for probes). */
-export function logRequest(log: Logger, outcome: RequestOutcome): void {
-  const fields = { ...outcome, durationMs: Math.round(outcome.durationMs * 10) / 10 };
-  if (outcome.status >= 500) log.error(fields, 'request failed');
-  else if (QUIET_ROUTES.has(outcome.route)) log.debug(fields, 'request');
-  else log.info(fields, 'request');
+/**
+ * The one line a finished request writes, with the request's fields: error for a 5xx, info
+ * otherwise (debug for probes, and nothing is built when that level is off).
+ */
+export function logRequest(log: Logger, outcome: RequestOutcome, fields?: RequestFields): void {
+  const level =
+    outcome.status >= 500 ? 'error' : QUIET_ROUTES.has(outcome.route) ? 'debug' : 'info';
+  if (!log.isLevelEnabled(level)) return;
+  const line = { ...fields, ...outcome, durationMs: Math.round(outcome.durationMs * 10) / 10 };
+  log[level](line, level === 'error' ? 'request failed' : 'request');
 }
 
-const requestLogs = new WeakMap<FastifyRequest, Logger>();
+const fieldsOf = new WeakMap<FastifyRequest, RequestFields>();
 
 /**
- * Every request through Fastify: its fields bound to each line logged while it is handled (Nest's
- * loggers included, through nestjs-pino's context), and one line when it is answered.
+ * Every request through Fastify: its fields on each line logged while it is handled (Nest's
+ * loggers included: the app logger's mixin reads them), and one line when it is answered.
  */
 export function requestLogging(
   fastify: FastifyInstance,
@@ -67,13 +65,9 @@ export function requestLogging(
   observe?: (outcome: RequestOutcome) => void,
 ): void {
   fastify.addHook('onRequest', (req, _reply, done) => {
-    logging.context.runInContext(
-      () => {
-        requestLogs.set(req, logging.context.logger);
-        done();
-      },
-      { bindings: requestFields(req.headers, req.id) },
-    );
+    const fields = requestFields(req.headers, req.id);
+    fieldsOf.set(req, fields);
+    runInRequest(fields, done);
   });
   fastify.addHook('onResponse', (req, reply, done) => {
     const outcome = {
@@ -82,7 +76,7 @@ export function requestLogging(
       status: reply.statusCode,
       durationMs: reply.elapsedTime,
     };
-    logRequest(requestLogs.get(req) ?? logging.log, outcome);
+    logRequest(logging.log, outcome, fieldsOf.get(req));
     observe?.(outcome);
     done();
   });

@@ -4,7 +4,13 @@ import { pipeline } from 'node:stream';
 import type { FastifyServerFactory, FastifyServerOptions } from 'fastify';
 import { I18nService } from 'nestjs-i18n';
 import { sendRawErrorEnvelope } from '@crm/errors';
-import { type AppLogging, logRequest, type RequestOutcome, requestFields } from '@crm/logging';
+import {
+  type AppLogging,
+  logRequest,
+  type RequestOutcome,
+  requestFields,
+  runInRequest,
+} from '@crm/logging';
 import type { RestProxy } from './proxy.route';
 import type { ServiceAnswer } from './service-call';
 import { REQUEST_ID_HEADER, takeRequestId } from './request-id';
@@ -91,34 +97,31 @@ export function fastProxyHandler(
     res.setHeader(REQUEST_ID_HEADER, requestId);
     // the request's fields on every line logged meanwhile, and its one line at the end, as
     // requestLogging does for the calls Fastify routes
-    logging.context.runInContext(
-      () => {
-        const log = logging.context.logger;
-        res.once('close', () => {
-          const outcome = {
-            method: 'GET',
-            route: `/v1/crm/${route.segment}/*`,
-            status: res.statusCode,
-            durationMs: performance.now() - started,
-          };
-          logRequest(log, outcome);
-          observe(outcome);
-        });
-        proxy
-          .call(
-            req,
-            res,
-            () => clientAddress(req, trustProxyHops),
-            (seconds) => res.setHeader('Retry-After', String(seconds)),
-            route,
-          )
-          .then((answer) => sendAnswer(res, answer))
-          // a refused call, or an answer that could not be written (a 500 then, never a
-          // rejection left unhandled, which would end the process)
-          .catch((err: unknown) => sendRawErrorEnvelope(i18n, req, res, err));
-      },
-      { bindings: requestFields(req.headers, requestId) },
-    );
+    const fields = requestFields(req.headers, requestId);
+    runInRequest(fields, () => {
+      res.once('close', () => {
+        const outcome = {
+          method: 'GET',
+          route: `/v1/crm/${route.segment}/*`,
+          status: res.statusCode,
+          durationMs: performance.now() - started,
+        };
+        logRequest(logging.log, outcome, fields);
+        observe(outcome);
+      });
+      proxy
+        .call(
+          req,
+          res,
+          () => clientAddress(req, trustProxyHops),
+          (seconds) => res.setHeader('Retry-After', String(seconds)),
+          route,
+        )
+        .then((answer) => sendAnswer(res, answer))
+        // a refused call, or an answer that could not be written (a 500 then, never a
+        // rejection left unhandled, which would end the process)
+        .catch((err: unknown) => sendRawErrorEnvelope(i18n, req, res, err));
+    });
     return true;
   };
 }
