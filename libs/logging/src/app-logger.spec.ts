@@ -153,7 +153,7 @@ describe('requestFields', () => {
 });
 
 describe('logRequest', () => {
-  it('writes one line per request: info, error for a 5xx, debug for probes', () => {
+  it('writes one line per request: info, error for a 500, warn for a refusal, debug for probes', () => {
     const { log, lines } = capture();
     logRequest(log, {
       method: 'GET',
@@ -167,10 +167,12 @@ describe('logRequest', () => {
       { requestId: 'r-2', tenant: 't-2' },
     );
     logRequest(log, { method: 'GET', route: '/health/ready', status: 200, durationMs: 1 });
+    logRequest(log, { method: 'PUT', route: '/v1/crm/people/:id', status: 500, durationMs: 2 });
     expect(lines.map((l) => [l.level, l.route, l.status])).toEqual([
       ['info', '/v1/crm/people/:id', 404],
-      ['error', '/v1/crm/people', 503],
+      ['warn', '/v1/crm/people', 503],
       ['debug', '/health/ready', 200],
+      ['error', '/v1/crm/people/:id', 500],
     ]);
     expect(lines[0].durationMs).toBe(3.1);
     expect(lines[1]).toMatchObject({ requestId: 'r-2', tenant: 't-2', msg: 'request failed' });

@@ -41,15 +41,27 @@ export interface RequestOutcome {
 const QUIET_ROUTES = new Set(['/health/live', '/health/ready', '/metrics']);
 
 /**
- * The one line a finished request writes, with the request's fields: error for a 5xx, info
- * otherwise (debug for probes, and nothing is built when that level is off).
+ * A dependency that is down or slow (502, 503, 504: the service, NATS or the database) is a
+ * warning: OutageLog reports the outage itself once, and an operator's error alerts are kept for
+ * what the app got wrong (a 500).
+ */
+const REFUSED = new Set([502, 503, 504]);
+
+/** The level of a finished request's line: error for a 500, warn for a refusal, debug for probes. */
+function requestLevel(outcome: RequestOutcome): 'error' | 'warn' | 'info' | 'debug' {
+  if (outcome.status >= 500) return REFUSED.has(outcome.status) ? 'warn' : 'error';
+  return QUIET_ROUTES.has(outcome.route) ? 'debug' : 'info';
+}
+
+/**
+ * The one line a finished request writes, with the request's fields (nothing is built when its
+ * level is off).
  */
 export function logRequest(log: Logger, outcome: RequestOutcome, fields?: RequestFields): void {
-  const level =
-    outcome.status >= 500 ? 'error' : QUIET_ROUTES.has(outcome.route) ? 'debug' : 'info';
+  const level = requestLevel(outcome);
   if (!log.isLevelEnabled(level)) return;
   const line = { ...fields, ...outcome, durationMs: Math.round(outcome.durationMs * 10) / 10 };
-  log[level](line, level === 'error' ? 'request failed' : 'request');
+  log[level](line, outcome.status >= 500 ? 'request failed' : 'request');
 }
 
 const fieldsOf = new WeakMap<FastifyRequest, RequestFields>();
