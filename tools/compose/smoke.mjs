@@ -3,13 +3,18 @@
 //   node tools/compose/smoke.mjs wait                 every container healthy (or done, exit 0)
 //   node tools/compose/smoke.mjs first <state.json>   tenant and key (admin tool in the gateway
 //        container), a person created and read, GraphQL, an event with a ticket type published,
-//        a public booking and its confirmation mail at the mailbox, the docs page
+//        a public booking and its confirmation mail at the mailbox, the docs page; the JSON log
+//        lines of one call in the gateway's and crm-people's output; a real Prometheus on the
+//        compose network with deploy/monitoring/prometheus.yml scraping every app
 //   node tools/compose/smoke.mjs again <state.json>   after `down` and `up`: the same data answers
 // Environment: GATEWAY_URL, MAILBOX_URL, COMPOSE (the compose command, e.g. "docker-compose -p x").
 // Prints one line per step; exits 1 at the first step that fails, saying what it got.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -91,10 +96,10 @@ const headers = (tenant, key) => ({
   ...(key ? { Authorization: `Bearer ${key}` } : {}),
 });
 
-async function call(method, path, { tenant, key, body, expect = [200, 201] } = {}) {
+async function call(method, path, { tenant, key, body, requestId, expect = [200, 201] } = {}) {
   const res = await fetch(`${GATEWAY}${path}`, {
     method,
-    headers: headers(tenant, key),
+    headers: { ...headers(tenant, key), ...(requestId ? { 'X-Request-Id': requestId } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -128,10 +133,12 @@ async function first(stateFile) {
   if (!key) fail(`issue-key printed no key: ${JSON.stringify(issued)}`);
   step(`tenant ${tenant} with a key (admin tool in the gateway container)`);
 
+  const createRequestId = `smoke-${randomUUID()}`;
   const person = await call('POST', '/v1/crm/people', {
     tenant,
     key,
     body: { firstname: 'Ada', lastname: 'Lovelace' },
+    requestId: createRequestId,
   });
   const personId = person.data.id;
   const read = await call('GET', `/v1/crm/people/${personId}`, { tenant, key });
@@ -215,10 +222,123 @@ async function first(stateFile) {
   const docs = await fetch(`${GATEWAY}/docs`);
   if (docs.status !== 200) fail(`/docs: ${docs.status}`);
   step('docs page');
+  await logLines(createRequestId, key);
+  await prometheus();
   writeFileSync(
     stateFile,
     JSON.stringify({ tenant, key, personId, bookingId: booking.id, eventId }),
   );
+}
+
+/**
+ * The apps' output as an operator's collector reads it: JSON lines, the person create found by
+ * its X-Request-Id in the gateway's and crm-people's lines, the API key in none.
+ */
+async function logLines(requestId, key) {
+  const text = await compose('logs', '--no-color', 'gateway', 'crm-people');
+  if (text.includes(key)) fail('the API key is in the logs');
+  const lines = text
+    .split('\n')
+    .filter((l) => l.includes('{'))
+    .map((l) => {
+      try {
+        return JSON.parse(l.slice(l.indexOf('{')));
+      } catch {
+        fail(`a log line is not JSON: ${l.slice(0, 300)}`);
+      }
+    });
+  const ofCall = lines.filter((l) => l.requestId === requestId && l.msg === 'request');
+  for (const app of ['gateway', 'crm-people']) {
+    const line = ofCall.find((l) => l.app === app);
+    if (!line || line.status !== 201 || typeof line.durationMs !== 'number' || !line.time)
+      fail(`no request line of ${app} for ${requestId}: ${JSON.stringify(ofCall)}`);
+  }
+  step(`${lines.length} JSON log lines; the create's request id in the gateway's and crm-people's`);
+}
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const freePort = () =>
+  new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+
+/**
+ * deploy/monitoring/prometheus.yml as its comment says to run it: a Prometheus on the compose
+ * network with the secrets volume (the internal token as the bearer credential). Debian's
+ * prometheus binary in the node image (both Debian bookworm): no registry is needed. Every target
+ * up, the alert rules loaded, and the smoke's own calls counted.
+ */
+async function prometheus() {
+  const binary = '/usr/bin/prometheus';
+  if (!existsSync(binary)) fail(`${binary} is missing: apt-get install prometheus (Debian)`);
+  const project = process.env.COMPOSE_PROJECT_NAME;
+  if (!project) fail('COMPOSE_PROJECT_NAME is not set (tools/compose/ci.sh sets it)');
+  const port = await freePort();
+  const name = `${project}-prometheus-smoke`;
+  await run('docker', ['rm', '-f', name]).catch(() => undefined);
+  // removed whichever way the smoke ends (fail() exits at once): it holds the secrets volume
+  const remove = () => {
+    try {
+      execFileSync('docker', ['rm', '-f', name], { stdio: 'ignore' });
+    } catch {
+      // gone already
+    }
+  };
+  process.once('exit', remove);
+  await run('docker', [
+    'run', '-d', '--name', name, '--user', 'root',
+    '--network', `${project}_default`,
+    '-p', `127.0.0.1:${port}:9090`,
+    '-v', `${binary}:/bin/prometheus:ro`,
+    '-v', `${path.join(root, 'deploy/monitoring')}:/etc/prometheus:ro`,
+    '-v', `${project}_crm-secrets:/run/crm-secrets:ro`,
+    '--entrypoint', '/bin/prometheus',
+    'node:22-bookworm-slim',
+    '--config.file=/etc/prometheus/prometheus.yml',
+    '--storage.tsdb.path=/tmp/prometheus',
+    '--web.listen-address=0.0.0.0:9090',
+  ]); // prettier-ignore
+  const query = async (promql) => {
+    const res = await fetch(
+      `http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(promql)}`,
+    );
+    const body = await res.json();
+    if (body.status !== 'success') throw new Error(`${promql}: ${JSON.stringify(body)}`);
+    return body.data.result;
+  };
+  try {
+    const config = readFileSync(path.join(root, 'deploy/monitoring/prometheus.yml'), 'utf8');
+    const targets = [...config.matchAll(/^\s+- ([a-z-]+:\d+)$/gm)].map((m) => m[1]);
+    const up = await until('every target of prometheus.yml scraped', 120, async () => {
+      const rows = await query('up{job="crm"}');
+      const ok = rows.filter((r) => r.value[1] === '1').map((r) => r.metric.instance);
+      if (ok.length < targets.length)
+        throw new Error(`up: ${ok.sort().join(', ') || 'none'} of ${targets.length}`);
+      return ok;
+    });
+    const rules = await (await fetch(`http://127.0.0.1:${port}/api/v1/rules`)).json();
+    const alerts = rules.data.groups.flatMap((g) => g.rules).length;
+    if (!alerts) throw new Error(`no alert rules loaded: ${JSON.stringify(rules).slice(0, 300)}`);
+    const created = await query(
+      'sum by (app) (http_request_duration_seconds_count{route="/v1/crm/people",method="POST"})',
+    );
+    const apps = created.filter((r) => Number(r.value[1]) >= 1).map((r) => r.metric.app);
+    if (!apps.includes('gateway') || !apps.includes('crm-people'))
+      throw new Error(`the person create is not counted: ${JSON.stringify(created)}`);
+    step(
+      `Prometheus (deploy/monitoring): ${up.length} targets up, ${alerts} rules, the create counted`,
+    );
+  } catch (err) {
+    const { stdout, stderr } = await run('docker', ['logs', '--tail', '20', name]).catch(() => ({
+      stdout: '',
+      stderr: '',
+    }));
+    fail(`Prometheus: ${err.message}\n${stdout}${stderr}`);
+  }
+  remove();
 }
 
 async function again(stateFile) {
