@@ -4,10 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, SERVICES, TestTenant } from './client';
+import { Client, EVENT_SERVICES, TestTenant } from './client';
 
 // Metrics (issue 22): a real Prometheus (Debian's package) scrapes a running stack with the
-// internal token, and PromQL finds the requests this test made, by app and route template.
+// internal token, and PromQL finds the requests this test made, by app and route template, and
+// the database pool of every service and worker process (the events service brings its worker).
 
 const hasPrometheus = (() => {
   try {
@@ -62,7 +63,7 @@ async function eventuallyValue(promql: string, ok: (v: number) => boolean, ms = 
 
 describeWithPrometheus('Prometheus scrapes the stack', () => {
   beforeAll(async () => {
-    client = new Client(await startStack('metrics', SERVICES));
+    client = new Client(await startStack('metrics', EVENT_SERVICES));
     t = await client.tenant();
     token = client.stack.processes.get('crm-people')!.env.INTERNAL_TOKEN;
     dir = mkdtempSync(path.join(os.tmpdir(), 'crm-prometheus-'));
@@ -124,9 +125,30 @@ describeWithPrometheus('Prometheus scrapes the stack', () => {
       'outbox_pending_events',
       'outbox_oldest_pending_seconds',
       'jetstream_consumer_pending_events',
+      'db_pool_acquire_waits_total',
+      'db_pool_errors_total',
     ]) {
       expect(text).toContain(name);
     }
+    // crm-people's pool (`pool="main"`): the value of the series of `name` with `labels` too
+    const pool = (name: string, labels: string[] = []) => {
+      const line = text
+        .split('\n')
+        .find(
+          (l) => l.startsWith(`${name}{`) && ['pool="main"', ...labels].every((x) => l.includes(x)),
+        );
+      return Number(line?.split(' ').pop());
+    };
+    const max = pool('db_pool_max_connections');
+    const inUse = pool('db_pool_connections', ['state="in_use"']);
+    const idle = pool('db_pool_connections', ['state="idle"']);
+    expect(max).toBe(
+      Number(client.stack.processes.get('crm-people')!.env.DATABASE_POOL_SIZE ?? 10),
+    );
+    expect(inUse).toBeGreaterThanOrEqual(0);
+    expect(idle).toBeGreaterThanOrEqual(0);
+    expect(inUse + idle).toBeLessThanOrEqual(max);
+    expect(pool('db_pool_waiting_clients')).toBeGreaterThanOrEqual(0);
   });
 
   it('every app is up, and PromQL finds this test calls by app, route template and status', async () => {
@@ -159,5 +181,39 @@ describeWithPrometheus('Prometheus scrapes the stack', () => {
     expect(await query(`count({route=~".*${missing}.*"})`)).toEqual([]);
     // the outbox of crm-people published its people.created events
     await eventuallyValue('max(outbox_pending_events{app="crm-people"})', (v) => v === 0);
+  });
+
+  it('every service and worker process exports its database pool; the gateway has none', async () => {
+    const withDatabase = apps()
+      .map((p) => p.name)
+      .filter((name) => name !== 'gateway')
+      .sort();
+    expect(withDatabase).toContain('events-worker');
+    await eventuallyValue(
+      'count(db_pool_max_connections{pool="main"})',
+      (v) => v === withDatabase.length,
+    );
+    const max = await query('db_pool_max_connections{pool="main"}');
+    expect(max.map((r) => r.metric.app).sort()).toEqual(withDatabase);
+    for (const r of max) expect(Number(r.value[1])).toBeGreaterThan(0);
+    expect(await query('db_pool_max_connections{app="gateway"}')).toEqual([]);
+    // a read through the gateway: crm-people's pool has opened a connection (in use or idle)
+    expect((await client.rest(t, 'GET', `/people/${randomUUID()}`)).status).toBe(404);
+    await eventuallyValue('sum(db_pool_connections{app="crm-people",pool="main"})', (v) => v >= 1);
+    // never more connections than the maximum; the dashboard's share of it between 0 and 1
+    expect(
+      await query(
+        'sum by (app, pool) (db_pool_connections) > on (app, pool) db_pool_max_connections',
+      ),
+    ).toEqual([]);
+    const share = await query(
+      'max by (app, pool) (db_pool_connections{state="in_use"} / ignoring (state) db_pool_max_connections)',
+    );
+    expect(share).toHaveLength(withDatabase.length);
+    for (const r of share) {
+      expect(Number(r.value[1])).toBeGreaterThanOrEqual(0);
+      expect(Number(r.value[1])).toBeLessThanOrEqual(1);
+    }
+    expect(await query('max(db_pool_waiting_clients)')).toHaveLength(1);
   });
 });

@@ -102,6 +102,10 @@ it('every metric the alerts and the dashboard use is exported by an app', () => 
     'route',
     'subject',
     'status',
+    'pool',
+    'state',
+    'ignoring',
+    'max_over_time',
   ]);
   const used = new Set(
     exprs.flatMap((e) =>

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** A finished HTTP request, as requestLogging and the gateway's fast path see it. */
 export interface RequestObservation {
@@ -81,6 +81,36 @@ export class AppMetrics {
         }
         if (typeof value === 'number') return this.set(value);
         for (const s of value) this.set(s.labels ?? {}, s.value);
+      },
+    });
+  }
+
+  /**
+   * A counter kept by someone else (a total that only grows while the process runs, e.g. a
+   * pool's acquisitions that had to wait), read when scraped like `gauge`; the name ends in
+   * `_total`. A read that fails leaves it without samples for that scrape.
+   */
+  counter(
+    name: string,
+    help: string,
+    read: () => Promise<number | GaugeSample[]> | number | GaugeSample[],
+    labelNames: string[] = [],
+  ): void {
+    new Counter({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        let value: number | GaugeSample[];
+        try {
+          value = await read();
+        } catch {
+          return;
+        }
+        if (typeof value === 'number') return this.inc(value);
+        for (const s of value) this.inc(s.labels ?? {}, s.value);
       },
     });
   }

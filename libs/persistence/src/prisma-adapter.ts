@@ -1,5 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { createHash } from 'node:crypto';
+import type { AppMetrics } from '@crm/metrics';
+import { MeteredPool, meterPgPool } from './pg-pool';
 
 /**
  * Statements with at most this many parameters are prepared once per connection and reused (the
@@ -28,11 +30,28 @@ export function statementName(sql: string, argCount: number): string | undefined
   return name;
 }
 
-/** The driver adapter every service's generated Prisma client runs on (node-pg pool). */
-export function createPgAdapter(connectionString: string, poolSize = 10): PrismaPg {
-  return new PrismaPg(
-    { connectionString, max: poolSize, maxLifetimeSeconds: CONNECTION_LIFETIME_S },
+/**
+ * The driver adapter every service's generated Prisma client runs on: a node-pg pool of our own
+ * (MeteredPool), so that `metrics` exports its connections in use and idle, its maximum and the
+ * queries waiting for a connection (`db_pool_*`, labelled `pool`). The adapter takes the pool as
+ * it is and ends it with the client (`$disconnect`). `metrics` null: not exported (tools, tests).
+ */
+export function createPgAdapter(
+  connectionString: string,
+  poolSize: number,
+  metrics: AppMetrics | null,
+  poolName = 'main',
+): PrismaPg {
+  const pool = new MeteredPool({
+    connectionString,
+    max: poolSize,
+    maxLifetimeSeconds: CONNECTION_LIFETIME_S,
+  });
+  if (metrics) meterPgPool(metrics, pool, poolName);
+  return new PrismaPg(pool, {
     // The adapter passes the name on to pg; undefined leaves a statement unnamed.
-    { statementNameGenerator: (q) => statementName(q.sql, q.args.length) as string },
-  );
+    statementNameGenerator: (q) => statementName(q.sql, q.args.length) as string,
+    // $disconnect ends the pool, as it ended the one the adapter made itself
+    disposeExternalPool: true,
+  });
 }

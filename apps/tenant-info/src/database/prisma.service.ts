@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { AppMetrics } from '@crm/metrics';
 import { createPgAdapter } from '@crm/persistence';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import { PrismaClient } from '../generated/prisma/client';
@@ -7,8 +8,9 @@ import type { TenantInfoConfig } from '../config';
 /** The service's only door to its database (tenant_info). */
 @Injectable()
 export class PrismaService extends PrismaClient implements OnApplicationShutdown {
-  constructor(@Inject(SERVICE_CONFIG) config: TenantInfoConfig) {
-    super({ adapter: createPgAdapter(config.DATABASE_URL, config.DATABASE_POOL_SIZE) });
+  constructor(@Inject(SERVICE_CONFIG) config: TenantInfoConfig, metrics: AppMetrics) {
+    // its pool's connections and waiting queries are exported on /metrics (db_pool_*)
+    super({ adapter: createPgAdapter(config.DATABASE_URL, config.DATABASE_POOL_SIZE, metrics) });
   }
 
   // After the HTTP server has closed (Nest closes it between the destroy and the shutdown hooks),
