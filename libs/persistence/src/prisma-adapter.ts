@@ -13,6 +13,15 @@ const MAX_PREPARED_ARGS = 64;
 /** Connections are renewed after this long, which also bounds their statement caches. */
 const CONNECTION_LIFETIME_S = 600;
 
+/**
+ * Every service's interactive transactions, unless a call says otherwise: Prisma's defaults
+ * (2 s to get a connection, 5 s to run) turned a burst on a busy machine into errors, e.g. 55
+ * gallery uploads of one website at once queue for its row lock while holding the pool's 10
+ * connections, and the rest gave up after 2 s. Waiting longer is what the caller wants: the work
+ * under the lock is short.
+ */
+export const TRANSACTION_DEFAULTS = { maxWait: 10_000, timeout: 15_000 } as const;
+
 const names = new Map<string, string>();
 
 /**

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppMetrics } from '@crm/metrics';
-import { createPgAdapter } from '@crm/persistence';
+import { createPgAdapter, TRANSACTION_DEFAULTS } from '@crm/persistence';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import { PrismaClient } from '../generated/prisma/client';
 import type { CrmPeopleConfig } from '../config';
@@ -10,7 +10,10 @@ import type { CrmPeopleConfig } from '../config';
 export class PrismaService extends PrismaClient implements OnApplicationShutdown {
   constructor(@Inject(SERVICE_CONFIG) config: CrmPeopleConfig, metrics: AppMetrics) {
     // its pool's connections and waiting queries are exported on /metrics (db_pool_*)
-    super({ adapter: createPgAdapter(config.DATABASE_URL, config.DATABASE_POOL_SIZE, metrics) });
+    super({
+      adapter: createPgAdapter(config.DATABASE_URL, config.DATABASE_POOL_SIZE, metrics),
+      transactionOptions: TRANSACTION_DEFAULTS,
+    });
   }
 
   // After the HTTP server has closed (Nest closes it between the destroy and the shutdown hooks),

@@ -231,7 +231,8 @@ describe.each(['disk', 's3'] as const)('on %s storage', (backend) => {
   });
 
   describe('E9 duplicate: files and images follow the copy', () => {
-    const until = async (check: () => Promise<boolean>, ms = 20000) => {
+    // a deadline for a consumer on a busy machine, not a wait
+    const until = async (check: () => Promise<boolean>, ms = 60_000) => {
       const end = Date.now() + ms;
       while (Date.now() < end) {
         if (await check()) return;
