@@ -1,18 +1,41 @@
-import { NatsOptions, Transport } from '@nestjs/microservices';
+import {
+  CustomStrategy,
+  NatsContext,
+  NatsOptions,
+  ServerNats,
+  Transport,
+} from '@nestjs/microservices';
+import type { MsgHdrs } from 'nats';
+import { inMessageContext } from './message-context';
 import { queueGroup } from './subjects';
 
-/** Server side of NATS for a service: one queue group per service, reconnecting forever. */
-export function natsServerOptions(service: string, url: string): NatsOptions {
-  return {
-    transport: Transport.NATS,
-    options: {
-      servers: url.split(','),
-      queue: queueGroup(service),
-      name: service,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 500,
-    },
-  };
+/**
+ * Server side of NATS for a service: one queue group per service, reconnecting forever. Every
+ * message handler (@MessagePattern, @EventPattern) runs as part of the request that sent the
+ * message: its lines carry the X-Request-Id of the message's headers, and with tracing on it is a
+ * server span `process <subject>` in the caller's trace. Done here, once for every service, and
+ * not by a global interceptor, which would run for every HTTP request too.
+ */
+export function natsServerOptions(service: string, url: string): CustomStrategy {
+  const server = new ServerNats({
+    servers: url.split(','),
+    queue: queueGroup(service),
+    name: service,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+  });
+  server.setOnProcessingStartHook((_transport, context, handle) => {
+    const ctx = context as NatsContext;
+    const subject = ctx.getSubject();
+    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': subject };
+    // the handler's promise: it ends when the handler has answered (no interceptor defers it)
+    return inMessageContext(
+      { name: `process ${subject}`, kind: 'server', attributes },
+      ctx.getHeaders() as MsgHdrs | undefined,
+      handle,
+    );
+  });
+  return { strategy: server };
 }
 
 /** Client side of NATS (requests and events). */
