@@ -117,6 +117,11 @@ describe('a request over NATS carries the request it is sent for', () => {
       tenant: 'tenant-1',
       traceId: TRACE,
     });
+    // the server's own line per handled message (debug), in the request too
+    const handled = lines.filter(
+      (l) => l.requestId === id && String(l.msg).startsWith(`${WHO} handled in `),
+    );
+    expect(handled).toEqual([expect.objectContaining({ level: 'debug', tenant: 'tenant-1' })]);
   });
 
   it('passes them on through a second hop, and keeps concurrent requests apart', async () => {
