@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Client, SERVICES, TestTenant } from './client';
 
 // Structured logs (issue 22): every app writes JSON lines; one call's lines are found in the
-// gateway and the service by its request id, with tenant, route template, status and duration;
-// no secret reaches a line.
+// gateway and the service by its request id, with tenant, route template, status and duration,
+// and in the services its NATS requests and outbox events reach; no secret reaches a line.
 
 let client: Client;
 let t: TestTenant;
@@ -99,6 +99,61 @@ it('a write and a GraphQL call are logged with their routes; a W3C trace id is c
   expect(answer.status).toBe(200);
   expect(await requestLine('gateway', gql)).toMatchObject({ route: '/graphql', status: 200 });
 });
+
+/** Waits for `app`'s line about request `id` whose message matches `msg`. */
+async function lineAbout(app: string, id: string, msg: RegExp): Promise<Line> {
+  const until = Date.now() + 30000;
+  for (;;) {
+    const found = lines(app).find((l) => l.requestId === id && msg.test(String(l.msg)));
+    if (found) return found;
+    if (Date.now() > until) throw new Error(`${app} logged no ${msg} for request ${id}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+it("a NATS request's handler and an outbox event's consumer log with the caller's request id", async () => {
+  // crm-companies at debug: its handler of the request logs nothing at info
+  const companies = client.stack.processes.get('crm-companies')!;
+  await client.stack.stop('crm-companies');
+  companies.env.LOG_LEVEL = 'debug';
+  await client.stack.start('crm-companies');
+
+  const person = await client.rest(t, 'POST', '/people', { firstname: 'Nats', lastname: 'Line' });
+  const cards = `/people/${person.body.data.id}/business-cards`;
+  const card = await client.rest(t, 'POST', cards, {});
+  const company = await client.rest(t, 'POST', '/companies', { name: 'Logged GmbH' });
+  expect([person.status, card.status, company.status]).toEqual([201, 201, 201]);
+  const companyId = company.body.data.id as string;
+
+  // connecting the card asks crm-companies over NATS whether the company exists
+  const ask = `logs-${randomUUID()}`;
+  const trace = randomUUID().replace(/-/g, '');
+  const linked = await client.rest(
+    t,
+    'PUT',
+    `${cards}/${card.body.data.id}/company`,
+    { companyId },
+    { 'X-Request-Id': ask, traceparent: `00-${trace}-00f067aa0ba902b7-01` },
+  );
+  expect(linked.status).toBe(200);
+  expect(await requestLine('crm-people', ask)).toMatchObject({ method: 'PUT', status: 200 });
+  expect(
+    await lineAbout('crm-companies', ask, /^crm-companies\.companies\.exists handled in \d+ ms$/),
+  ).toMatchObject({ level: 'debug', app: 'crm-companies', tenant: t.id, traceId: trace });
+
+  // deleting the company: crm-companies writes an outbox event, crm-people's consumer
+  // disconnects the card and says so, with the request id of the deletion
+  const del = `logs-${randomUUID()}`;
+  const deleted = await client.rest(t, 'DELETE', `/companies/${companyId}`, undefined, {
+    'X-Request-Id': del,
+  });
+  expect(deleted.status).toBe(200);
+  expect(await requestLine('crm-companies', del)).toMatchObject({ method: 'DELETE', status: 200 });
+  expect(
+    await lineAbout('crm-people', del, /^companies deleted in .*: 1 card\(s\) disconnected/),
+  ).toMatchObject({ level: 'info', app: 'crm-people', tenant: t.id });
+  expect(await requestLine('gateway', del)).toMatchObject({ method: 'DELETE', status: 200 });
+}, 120000);
 
 it('no secret reaches any line: API key, admin and internal tokens, database passwords', async () => {
   const all = [...client.stack.processes.values()].map((p) => p.log.join('')).join('\n');

@@ -4,7 +4,8 @@ import { Client, SERVICES, TestTenant } from './client';
 
 // Traces (issue 22): with OTEL_EXPORTER_OTLP_ENDPOINT set, every app exports spans over OTLP/HTTP
 // to this test's own receiver; deleting a company is one trace through the gateway,
-// crm-companies, its outbox relay and crm-people's consumer, with the tenant on the spans.
+// crm-companies, its outbox relay and crm-people's consumer, with the tenant on the spans; a NATS
+// request is a client span in the caller and a server span under it in the service answering.
 
 interface Span {
   traceId: string;
@@ -117,6 +118,45 @@ it('deleting a company is one trace: gateway, crm-companies, its outbox relay, c
       (attr(s, 'db.system.name') ?? attr(s, 'db.system')) === 'postgresql',
   );
   expect(sql.length).toBeGreaterThan(0);
+}, 120000);
+
+it('a NATS request is a client span in the caller and a server span in the service answering', async () => {
+  const person = await client.rest(t, 'POST', '/people', { firstname: 'Traced', lastname: 'Card' });
+  const cards = `/people/${person.body.data.id}/business-cards`;
+  const card = await client.rest(t, 'POST', cards, {});
+  const company = await client.rest(t, 'POST', '/companies', { name: 'Asked GmbH' });
+  expect([person.status, card.status, company.status]).toEqual([201, 201, 201]);
+  // connecting the card asks crm-companies over NATS whether the company exists
+  const linked = await client.rest(t, 'PUT', `${cards}/${card.body.data.id}/company`, {
+    companyId: company.body.data.id,
+  });
+  expect(linked.status).toBe(200);
+
+  const SUBJECT = 'crm-companies.companies.exists';
+  const until = Date.now() + 60000;
+  let trace: ExportedSpan[] = [];
+  for (;;) {
+    // the request's client span in crm-people (admin calls to tenant-info are NATS requests too)
+    const root = spans.find((s) => s.service === 'crm-people' && s.name === `send ${SUBJECT}`);
+    trace = root ? spans.filter((s) => s.traceId === root.traceId) : [];
+    if (trace.some((s) => s.name === `process ${SUBJECT}`) || Date.now() > until) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const names = trace.map((s) => `${s.service}: ${s.name}`);
+  expect(names).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/^gateway: PUT/),
+      expect.stringMatching(/^crm-people: PUT/),
+      `crm-people: send ${SUBJECT}`,
+      `crm-companies: process ${SUBJECT}`,
+    ]),
+  );
+  // kinds 3 (client) and 2 (server); the server span's parent is the client span
+  const send = trace.find((s) => s.name === `send ${SUBJECT}`)!;
+  const processed = trace.find((s) => s.name === `process ${SUBJECT}`)!;
+  expect([send.kind, processed.kind]).toEqual([3, 2]);
+  expect(processed.parentSpanId).toBe(send.spanId);
+  expect(processed.service).toBe('crm-companies');
 }, 120000);
 
 it("a GraphQL query's plan and subgraph fetches are spans of its trace (Apollo's own)", async () => {

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { currentTraceId } from '@crm/telemetry';
 
 /** What a request's lines carry: its id, the tenant and the W3C trace it belongs to. */
 export interface RequestFields {
@@ -20,3 +21,43 @@ export const currentRequest = (): RequestFields | undefined => storage.getStore(
 
 /** Runs `fn` (and everything it starts) as part of the request or message of `fields`. */
 export const runInRequest = <T>(fields: RequestFields, fn: () => T): T => storage.run(fields, fn);
+
+/**
+ * The `traceparent` a request or message came with, by its fields: passed on in the messages it
+ * sends when nothing is traced here. Beside the fields, not in them: it is no field of the lines.
+ */
+const traceparents = new WeakMap<RequestFields, string>();
+
+/** The W3C `traceparent` the current request or message came with, if any. */
+export const currentTraceparent = (): string | undefined => {
+  const fields = storage.getStore();
+  return fields && traceparents.get(fields);
+};
+
+const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
+const NO_TRACE = '0'.repeat(32);
+
+/**
+ * A request's or message's fields from the headers that carry them (HTTP: X-Request-Id,
+ * X-Service-TenantId, traceparent; NATS messages and queued rows: X-Request-Id, Crm-Tenant-Id,
+ * traceparent), `fallbackId` when it brought no usable id. Anything that does not look like an
+ * id, a tenant or a trace context is dropped (it would be written into every line).
+ */
+export function fieldsFromHeaders(
+  given: { requestId?: string; tenant?: string; traceparent?: string },
+  fallbackId: string,
+): RequestFields {
+  const tenant = given.tenant?.trim();
+  const fields: RequestFields = {
+    requestId: given.requestId && SANE_ID.test(given.requestId) ? given.requestId : fallbackId,
+    ...(tenant && SANE_ID.test(tenant) ? { tenant } : {}),
+  };
+  const parent = TRACEPARENT.exec(given.traceparent ?? '');
+  // With tracing on, the span being handled (the request's, or the message's, a child of the
+  // caller's); without, the trace the caller sent
+  const traceId = currentTraceId() ?? parent?.[1];
+  if (traceId && traceId !== NO_TRACE) fields.traceId = traceId;
+  if (parent && parent[1] !== NO_TRACE) traceparents.set(fields, parent[0]);
+  return fields;
+}

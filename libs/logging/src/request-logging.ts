@@ -1,27 +1,23 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { annotateSpan, currentTraceId } from '@crm/telemetry';
+import { annotateSpan } from '@crm/telemetry';
 import type { AppLogging } from './app-logger';
-import { type RequestFields, runInRequest } from './request-context';
-
-const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
+import { fieldsFromHeaders, type RequestFields, runInRequest } from './request-context';
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 /** The request's fields from its headers; `fallbackId` when it brought no usable X-Request-Id. */
 export function requestFields(headers: IncomingHttpHeaders, fallbackId: string): RequestFields {
-  const id = first(headers['x-request-id']);
-  const tenant = first(headers['x-service-tenantid'])?.trim();
-  const fields: RequestFields = {
-    requestId: id && SANE_ID.test(id) ? id : fallbackId,
-    ...(tenant && SANE_ID.test(tenant) ? { tenant } : {}),
-  };
-  // With tracing on, the request's span (its trace id, and the tenant as an attribute);
-  // without, the trace the caller sent in `traceparent`
-  const traceId = currentTraceId() ?? TRACEPARENT.exec(first(headers.traceparent) ?? '')?.[1];
-  if (traceId && traceId !== '0'.repeat(32)) fields.traceId = traceId;
+  const fields = fieldsFromHeaders(
+    {
+      requestId: first(headers['x-request-id']),
+      tenant: first(headers['x-service-tenantid']),
+      traceparent: first(headers.traceparent),
+    },
+    fallbackId,
+  );
+  // With tracing on, the request's span gets them as attributes (the trace id it has)
   annotateSpan({
     'crm.request_id': fields.requestId,
     ...(fields.tenant ? { 'crm.tenant': fields.tenant } : {}),

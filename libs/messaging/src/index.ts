@@ -1,5 +1,6 @@
 export * from './subjects';
 export * from './nats-options';
+export * from './message-context';
 export * from './message-bus';
 export * from './messaging.module';
 export * from './contracts/tenant-info';

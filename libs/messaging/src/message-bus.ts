@@ -1,8 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { ClientProxy } from '@nestjs/microservices';
+import { ClientProxy, NatsRecord, NatsRecordBuilder } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { AppException, ErrorCode } from '@crm/errors';
 import { OutageLog } from '@crm/logging';
+import { inSpan, tracingEnabled } from '@crm/telemetry';
+import { natsHeadersOf, requestHeaders } from './message-context';
 
 export const NATS_CLIENT = Symbol('NATS_CLIENT');
 export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');
@@ -17,8 +19,17 @@ export interface MessagingOptions {
 const owner = (subject: string) => subject.split('.')[0];
 
 /**
+ * The payload with the headers that carry the current request on (X-Request-Id, tenant, W3C
+ * trace context): the handler on the other side logs with the same request id, in the same trace.
+ */
+const withRequestHeaders = (payload: object): NatsRecord =>
+  new NatsRecordBuilder(payload).setHeaders(natsHeadersOf(requestHeaders())).build();
+
+/**
  * Requests and events over NATS. Every request has a timeout: a silent service becomes a 503
  * naming it, never a hang; an error the other side raised arrives as the same AppException.
+ * Each message carries the request it is sent for (withRequestHeaders); with tracing on, a
+ * request is a client span `send <subject>`, the parent of the answering service's span.
  */
 @Injectable()
 export class MessageBus implements OnApplicationShutdown {
@@ -33,10 +44,15 @@ export class MessageBus implements OnApplicationShutdown {
 
   async request<TReply>(subject: string, payload: object, timeoutMs?: number): Promise<TReply> {
     const ms = timeoutMs ?? this.options.requestTimeoutMs;
-    try {
-      const reply = await firstValueFrom(
-        this.client.send<TReply>(subject, payload).pipe(timeout(ms)),
+    // the headers are read inside the span: the other side's parent is the span of this request
+    const send = () =>
+      firstValueFrom(
+        this.client.send<TReply>(subject, withRequestHeaders(payload)).pipe(timeout(ms)),
       );
+    try {
+      const reply = tracingEnabled()
+        ? await inSpan(`send ${subject}`, 'client', null, this.spanAttributes(subject), send)
+        : await send();
       this.outages.succeeded(owner(subject));
       return reply;
     } catch (err) {
@@ -55,7 +71,9 @@ export class MessageBus implements OnApplicationShutdown {
   async emit(subject: string, payload: object): Promise<void> {
     try {
       await firstValueFrom(
-        this.client.emit(subject, payload).pipe(timeout(this.options.requestTimeoutMs)),
+        this.client
+          .emit(subject, withRequestHeaders(payload))
+          .pipe(timeout(this.options.requestTimeoutMs)),
         {
           defaultValue: undefined,
         },
@@ -63,6 +81,10 @@ export class MessageBus implements OnApplicationShutdown {
     } catch (err) {
       this.logger.warn(`emit ${subject} failed: ${(err as Error)?.message ?? String(err)}`);
     }
+  }
+
+  private spanAttributes(subject: string) {
+    return { 'messaging.system': 'nats', 'messaging.destination.name': subject };
   }
 
   async onApplicationShutdown(): Promise<void> {

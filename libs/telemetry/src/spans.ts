@@ -40,7 +40,7 @@ function getter(source: HeaderSource) {
  */
 export async function inSpan<T>(
   name: string,
-  kind: 'producer' | 'consumer' | 'client' | 'internal',
+  kind: 'producer' | 'consumer' | 'client' | 'server' | 'internal',
   headers: HeaderSource,
   attributes: Attributes,
   fn: (span: Span) => Promise<T>,
@@ -52,6 +52,7 @@ export async function inSpan<T>(
     producer: SpanKind.PRODUCER,
     consumer: SpanKind.CONSUMER,
     client: SpanKind.CLIENT,
+    server: SpanKind.SERVER,
     internal: SpanKind.INTERNAL,
   }[kind];
   return tracer().startActiveSpan(name, { kind: spanKind, attributes }, parent, async (span) => {

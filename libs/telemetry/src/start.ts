@@ -23,6 +23,12 @@ export function startTelemetry(service: string, env: NodeJS.ProcessEnv = process
   return true;
 }
 
+/**
+ * Whether spans are recorded in this process: code that would add a span per message asks first,
+ * so nothing is built for it when tracing is off.
+ */
+export const tracingEnabled = (): boolean => sdk !== null;
+
 /** Sends the spans still buffered (at the end of a graceful stop). */
 export async function shutdownTelemetry(): Promise<void> {
   const running = sdk;

@@ -530,9 +530,10 @@ export class BookingBatchWriter {
       tx,
       admitted.flatMap((b) => outboxEvents(b, invitations.get(b.bookingId))),
     );
+    // each mail with its booking's request (the batch runs in the context of whichever came first)
     await this.mailbox.enqueueMany(
       tx,
-      admitted.map((b) => this.confirmation(b)),
+      admitted.map((b) => ({ ...this.confirmation(b), headers: b.origin ?? {} })),
     );
     return { rows, tickets, at };
   }
@@ -776,11 +777,14 @@ function outboxEvents(b: PreparedBooking, invitation?: Invitation): NewOutboxEve
     currency: b.currency,
     invitationId: invitation?.id ?? null,
   };
+  // the headers of the booking's own request, not of the one whose turn wrote the batch
+  const headers = b.origin;
   const events: NewOutboxEvent[] = [
     {
       tenantId: b.tenantId,
       subject: Subjects.bookingsInvitations.bookingCreated,
       payload: created,
+      headers,
     },
   ];
   if (invitation) {
@@ -789,6 +793,7 @@ function outboxEvents(b: PreparedBooking, invitation?: Invitation): NewOutboxEve
       tenantId: b.tenantId,
       subject: Subjects.bookingsInvitations.invitationAccepted,
       payload: accepted,
+      headers,
     });
   }
   return events;

@@ -29,6 +29,12 @@ export interface BookingRequest {
   key?: string;
   requestHash: string;
   now: Date;
+  /**
+   * The request that submitted it (requestHeaders: X-Request-Id, tenant, trace context): its batch
+   * writes the bookings of several requests in one transaction, and each booking's events and
+   * mails carry their own request's.
+   */
+  origin?: Record<string, string>;
 }
 
 /** A ticket checked and priced (its price, net and tax frozen). */
@@ -65,6 +71,8 @@ export interface PreparedBooking {
   /** The hold whose seats the booking takes (BK18), if any. */
   holdToken?: string;
   now: Date;
+  /** BookingRequest.origin. */
+  origin?: Record<string, string>;
 }
 
 /** Tickets wanted of one type; `index` is the request's first ticket of it (the field named). */
@@ -234,5 +242,6 @@ function prepare(
     invoiceYear: Number(dayIn(now, event.timeZone).slice(0, 4)),
     holdToken: input.holdToken ?? undefined,
     now,
+    origin: request.origin,
   };
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { I18nService } from 'nestjs-i18n';
 import { AppException, FieldProblem, throwIfProblems } from '@crm/errors';
+import { requestHeaders } from '@crm/messaging';
 import type { RequestContext } from '@crm/request-context';
 import type { BookingRequest } from './booking-checks';
 import { conflict, problem } from './booking-problems';
@@ -95,6 +96,7 @@ export class BookingCreation {
       key,
       requestHash,
       now,
+      origin: requestHeaders(),
     };
     const outcome = await this.sales.book(request);
     switch (outcome.kind) {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Subjects } from '@crm/messaging';
 import { IdempotencyKeyPurge } from './idempotency-keys';
+import { TenantSales } from './tenant-sales';
 import { BookingTestKit } from './test/booking-test-kit';
 
 // BK1 and BK2 against the real service, database and NATS: checks, frozen prices, capacity,
@@ -128,6 +129,34 @@ describe('BK1 create', () => {
       { kind: 'ticket', ticketId: b.tickets[0].id },
       { kind: 'ticket', ticketId: b.tickets[1].id },
     ]);
+  });
+
+  it("bookings written in one batch: each one's event and mail carry its own request id", async () => {
+    const eventId = await t.event();
+    const type = await t.ticketType(eventId, { quota: 100 });
+    const before = t.svc.app.get(TenantSales).stats;
+    const ids = Array.from({ length: 12 }, () => `req-${randomUUID()}`);
+    const answers = await Promise.all(
+      ids.map((id) => t.book(eventId, [{ ticketTypeId: type }], {}, t.A, { 'X-Request-Id': id })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(ids.map(() => 201));
+    // several requests shared a transaction (group commit), else this proves nothing
+    const after = t.svc.app.get(TenantSales).stats;
+    expect(after.items - before.items).toBe(ids.length);
+    expect(after.batches - before.batches).toBeLessThan(ids.length);
+    for (const [i, a] of answers.entries()) {
+      const bookingId = a.body.data.id as string;
+      const events = await t.sql<{ requestId: string | null }>(
+        `SELECT headers->>'X-Request-Id' AS "requestId" FROM "OutboxEvent"
+          WHERE subject = $1 AND payload->>'bookingId' = $2`,
+        [Subjects.bookingsInvitations.bookingCreated, bookingId],
+      );
+      const mails = await t.sql<{ requestId: string | null }>(
+        `SELECT headers->>'X-Request-Id' AS "requestId" FROM "Mail" WHERE "bookingId" = $1::uuid`,
+        [bookingId],
+      );
+      expect([...events, ...mails]).toEqual([{ requestId: ids[i] }, { requestId: ids[i] }]);
+    }
   });
 
   it('a free booking gets no invoice number, is paid, and its mail has only tickets attached', async () => {

@@ -34,4 +34,10 @@ export interface MailDraft {
   invitationId?: string | null;
   ticketId?: string | null;
   eventId?: string | null;
+  /**
+   * The request the mail is sent for (X-Request-Id, tenant, traceparent), for the worker's lines
+   * about it: by default the current request's; given by a writer that queues mails of several
+   * requests at once (the bookings' batch writer).
+   */
+  headers?: Record<string, string>;
 }

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { createAppLogging, fieldsFromHeaders, runInRequest } from '@crm/logging';
 import { runSql } from '@crm/testing';
 import { MailAttachments } from './mail-attachments';
 import { MailWorker } from './mail-worker';
@@ -8,6 +10,16 @@ import { eventually, MailTestKit } from './test/mail-test-kit';
 // sending a shared outbox exactly once.
 
 jest.setTimeout(90_000);
+
+// The process's first app logging is the root every app's Nest loggers write through: the lines
+// of the service below land here (at debug: the worker's line per sent mail).
+const lines: Record<string, unknown>[] = [];
+createAppLogging({
+  app: 'bookings-invitations',
+  nodeEnv: 'production',
+  level: 'debug',
+  destination: { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) },
+});
 
 let t: MailTestKit;
 beforeAll(async () => {
@@ -51,6 +63,35 @@ describe('mail worker', () => {
     });
     expect(row).toMatchObject({ attempts: 1, lastError: null, messageId: `<${id}@crm.localhost>` });
     expect(row.sentAt).toBeInstanceOf(Date);
+  });
+
+  it('the lines about a mail carry the request id (and trace) of the change that queued it', async () => {
+    const requestId = `req-${randomUUID()}`;
+    const trace = randomUUID().replace(/-/g, '');
+    const fields = fieldsFromHeaders(
+      { requestId, tenant: 'tenant-mails', traceparent: `00-${trace}-00f067aa0ba902b7-01` },
+      'x',
+    );
+    const [id] = await runInRequest(fields, () => t.queue([{ subject: 'Traced' }]));
+    const sent = await eventually(async () => {
+      const line = lines.find((l) => l.msg === `mail ${id} (invitation) sent`);
+      expect(line).toBeDefined();
+      return line!;
+    });
+    expect(sent).toMatchObject({
+      level: 'debug',
+      requestId,
+      tenant: 'tenant-mails',
+      traceId: trace,
+    });
+    // queued outside a request: the lines name the mail's own id
+    const [other] = await t.queue([{ subject: 'Untraced' }]);
+    const line = await eventually(async () => {
+      const l = lines.find((x) => x.msg === `mail ${other} (invitation) sent`);
+      expect(l).toBeDefined();
+      return l!;
+    });
+    expect(line.requestId).toBe(other);
   });
 
   it('SMTP down: attempts grow and lastError is kept, nothing is lost; SMTP back: sent exactly once', async () => {

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool';
-import { CommitWakeup } from '@crm/messaging';
+import { CommitWakeup, inMessageContext } from '@crm/messaging';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { BookingsInvitationsConfig } from '../config';
 import { AttachmentGoneError, MailAttachments, type RenderedAttachment } from './mail-attachments';
@@ -147,7 +147,16 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
     return this.mails.claim(this.config.MAIL_BATCH_SIZE, this.config.MAIL_LEASE_MS);
   }
 
-  private async send(mail: ClaimedMail): Promise<void> {
+  /**
+   * Sends one mail as part of the request that queued it: the lines about it carry that request's
+   * id (the mail's id when it names none) and, with tracing on, it is a span of its trace.
+   */
+  private send(mail: ClaimedMail): Promise<void> {
+    const span = { name: `send mail ${mail.kind}`, kind: 'client' as const };
+    return inMessageContext(span, mail.headers, () => this.sendNow(mail), mail.id);
+  }
+
+  private async sendNow(mail: ClaimedMail): Promise<void> {
     const transport = this.transport;
     if (!transport) return;
     try {
@@ -174,6 +183,7 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
         (info as { messageId?: string }).messageId ?? messageIdOf(mail.id, this.domain),
       );
       this.stats.sent++;
+      this.logger.debug(`mail ${mail.id} (${mail.kind}) sent`);
     } catch (err) {
       await this.recordFailure(mail, err).catch((e) =>
         // The lease expires and the mail is tried again: nothing is lost.

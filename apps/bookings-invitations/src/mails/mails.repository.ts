@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { requestHeaders } from '@crm/messaging';
 import { PrismaService } from '../database/prisma.service';
 import type { Mail as MailRow, Prisma } from '../generated/prisma/client';
 import { MAIL_CHANNEL, type MailAttachment, type MailDraft } from './mail-outbox';
@@ -10,6 +11,7 @@ type Tx = Prisma.TransactionClient;
 export interface ClaimedMail {
   id: string;
   tenantId: string;
+  kind: string;
   toAddress: string;
   toName: string | null;
   language: string;
@@ -17,7 +19,15 @@ export interface ClaimedMail {
   text: string;
   attachments: MailAttachment[] | null;
   attempts: number;
+  /** The request that queued it (MailDraft.headers); null when queued outside of one. */
+  headers: Record<string, string> | null;
 }
+
+/** Headers worth storing: none is NULL. */
+const headersOf = (draft: MailDraft, current: Record<string, string>) => {
+  const h = draft.headers ?? current;
+  return Object.keys(h).length ? h : null;
+};
 
 const notifyWorkers = (tx: Tx) => tx.$executeRawUnsafe(`SELECT pg_notify('${MAIL_CHANNEL}', '')`);
 
@@ -57,6 +67,7 @@ export class MailsRepository {
         invitationId: draft.invitationId ?? null,
         ticketId: draft.ticketId ?? null,
         eventId: draft.eventId ?? null,
+        headers: headersOf(draft, requestHeaders()) ?? undefined,
         status: 'queued',
       },
     });
@@ -72,19 +83,21 @@ export class MailsRepository {
     if (!drafts.length) return [];
     const ids = drafts.map(() => randomUUID());
     const col = <K extends keyof MailDraft>(k: K) => drafts.map((d) => d[k] ?? null);
+    const current = requestHeaders();
+    const headers = drafts.map((d) => headersOf(d, current)).map((h) => h && JSON.stringify(h));
     await tx.$executeRaw`
       INSERT INTO "Mail" (id, "tenantId", kind, "toAddress", "toName", language, subject, text,
-        attachments, "bookingId", "invitationId", "ticketId", "eventId", status)
+        attachments, "bookingId", "invitationId", "ticketId", "eventId", headers, status)
       SELECT x.id, x.tenant, x.kind, x.address, x.name, x.language, x.subject, x.text,
-             x.attachments, x.booking, x.invitation, x.ticket, x.event, 'queued'
+             x.attachments, x.booking, x.invitation, x.ticket, x.event, x.headers, 'queued'
         FROM unnest(${ids}::uuid[], ${col('tenantId')}::text[], ${col('kind')}::text[],
                ${col('toAddress')}::text[], ${col('toName')}::text[], ${col('language')}::text[],
                ${col('subject')}::text[], ${col('text')}::text[],
                ${drafts.map((d) => (d.attachments?.length ? JSON.stringify(d.attachments) : null))}::jsonb[],
                ${col('bookingId')}::uuid[], ${col('invitationId')}::uuid[], ${col('ticketId')}::uuid[],
-               ${col('eventId')}::uuid[])
+               ${col('eventId')}::uuid[], ${headers}::jsonb[])
           AS x(id, tenant, kind, address, name, language, subject, text, attachments, booking,
-               invitation, ticket, event)`;
+               invitation, ticket, event, headers)`;
     await notifyWorkers(tx);
     return ids;
   }
@@ -144,8 +157,8 @@ export class MailsRepository {
            ORDER BY "nextAttemptAt"
            LIMIT $1
            FOR UPDATE SKIP LOCKED)
-        RETURNING m."id"::text AS "id", m."tenantId", m."toAddress", m."toName", m."language",
-                  m."subject", m."text", m."attachments", m."attempts"`,
+        RETURNING m."id"::text AS "id", m."tenantId", m."kind", m."toAddress", m."toName",
+                  m."language", m."subject", m."text", m."attachments", m."attempts", m."headers"`,
       limit,
       leaseMs,
     );

@@ -11,6 +11,7 @@ import {
   InvitationRespondedEvent,
   PeopleCreatedEvent,
   PeopleDeletedEvent,
+  requestHeaders,
   Subjects,
   TicketCheckedInEvent,
   VisitorActivity,
@@ -90,9 +91,11 @@ export class WebhookFanout {
   ): Promise<number> {
     const id = messageIdOf(sourceEventId, type);
     const timestamp = timeOfEventId(sourceEventId).toISOString();
+    // the consumer applies the event as part of the request that wrote it: its deliveries too
+    const headers = requestHeaders();
     return this.repo.fanOut(
       tx,
-      { id, tenantId, type, payload: { type, timestamp, data } },
+      { id, tenantId, type, payload: { type, timestamp, data }, headers },
       new Date(),
       NOT_SENT,
     );

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '@crm/config';
+import { createAppLogging, runInRequest } from '@crm/logging';
 import { createServiceApp } from '@crm/service-kit';
 import { freePort, NATS_TEST_URL, ServiceTestKit } from '@crm/testing';
 import { AppModule, SERVICE_NAME } from '../app.module';
@@ -15,6 +16,16 @@ import { WebhookWorker } from './webhook-worker.service';
 // attempt is sent once; and an endpoint that keeps failing is disabled, its owner sees why.
 
 jest.setTimeout(60000);
+
+// The process's first app logging is the root every app's Nest loggers write through: the lines
+// of the apps below land here (at debug: the worker's line per attempt).
+const lines: Record<string, unknown>[] = [];
+createAppLogging({
+  app: 'events',
+  nodeEnv: 'production',
+  level: 'debug',
+  destination: { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) },
+});
 
 const ENV = {
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
@@ -76,6 +87,20 @@ const fanOut = (tenant: string, n: number) =>
       await fanout.fanOut(tx, tenant, 'company.deleted', randomUUID(), { companyIds: [] });
     }
   });
+
+it('the lines about a delivery carry the request id of the change that caused it', async () => {
+  const tenant = `tenant-r-${randomUUID().slice(0, 8)}`;
+  const { r, id } = await endpoint(tenant, () => 200);
+  const requestId = `req-${randomUUID()}`;
+  // as the consumer of the source event runs it: inside the request that wrote the event
+  await runInRequest({ requestId, tenant }, () => fanOut(tenant, 1));
+  await r.waitFor(1);
+  const [delivery] = await db.webhookDelivery.findMany({ where: { endpointId: id } });
+  const line = await eventually(async () =>
+    lines.find((l) => String(l.msg).startsWith(`webhook delivery ${delivery.id} (attempt 1): 200`)),
+  );
+  expect(line).toMatchObject({ level: 'debug', requestId, tenant });
+});
 
 it('two replicas send each of 60 deliveries once', async () => {
   const tenant = `tenant-w-${randomUUID().slice(0, 8)}`;

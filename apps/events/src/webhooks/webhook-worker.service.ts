@@ -5,6 +5,7 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
+import { inMessageContext } from '@crm/messaging';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { EventsConfig } from '../config';
 import { nextAttemptAt, parseSchedule } from './webhook-rules';
@@ -118,7 +119,17 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
     return claimed.length;
   }
 
-  private async send(c: ClaimedDelivery): Promise<AttemptRecord> {
+  /**
+   * Sends one delivery as part of the request that caused its message: the lines about it carry
+   * that request's id (the delivery's id when it names none) and, with tracing on, it is a span
+   * of its trace.
+   */
+  private send(c: ClaimedDelivery): Promise<AttemptRecord> {
+    const span = { name: 'send webhook', kind: 'client' as const };
+    return inMessageContext(span, c.headers, () => this.sendNow(c), c.id);
+  }
+
+  private async sendNow(c: ClaimedDelivery): Promise<AttemptRecord> {
     const now = new Date();
     const overlap =
       c.previousSecret && c.previousSecretExpiresAt && new Date(c.previousSecretExpiresAt) > now;
@@ -134,6 +145,9 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
     );
     const attempts = c.attempts + 1;
     const next = r.succeeded || r.gone ? null : nextAttemptAt(this.schedule, attempts, now);
+    this.logger.debug(
+      `webhook delivery ${c.id} (attempt ${attempts}): ${r.responseCode ?? r.error ?? 'no answer'}`,
+    );
     return {
       delivery: c,
       attemptedAt: now,

@@ -3,6 +3,10 @@ import { PrismaService } from '../database/prisma.service';
 import type { Prisma, WebhookEndpoint as EndpointRow } from '../generated/prisma/client';
 
 export type Tx = Prisma.TransactionClient;
+
+/** Headers worth storing: none is NULL. */
+const headersJson = (h: Record<string, string>) =>
+  Object.keys(h).length ? JSON.stringify(h) : null;
 export type { EndpointRow };
 
 export const ENDPOINT_SORT_FIELDS = [
@@ -56,6 +60,8 @@ export interface ClaimedDelivery {
   attempts: number;
   messageId: string;
   payload: Prisma.JsonValue;
+  /** The request that caused the message (X-Request-Id, traceparent...), null if none. */
+  headers: Record<string, string> | null;
   url: string;
   secret: string;
   previousSecret: string | null;
@@ -241,7 +247,14 @@ export class WebhooksRepository {
    */
   fanOut(
     tx: Tx,
-    m: { id: string; tenantId: string; type: string; payload: Prisma.InputJsonObject },
+    m: {
+      id: string;
+      tenantId: string;
+      type: string;
+      payload: Prisma.InputJsonObject;
+      /** The request that caused it (requestHeaders), for the worker's lines. */
+      headers: Record<string, string>;
+    },
     now: Date,
     notSent: string,
   ): Promise<number> {
@@ -250,9 +263,9 @@ export class WebhooksRepository {
         SELECT id, enabled FROM "WebhookEndpoint"
         WHERE "tenantId" = ${m.tenantId} AND ${m.type} = ANY("eventTypes")
       ), message AS (
-        INSERT INTO "WebhookMessage" (id, "tenantId", type, payload, "dateCreated")
+        INSERT INTO "WebhookMessage" (id, "tenantId", type, payload, "dateCreated", headers)
         SELECT ${m.id}::uuid, ${m.tenantId}, ${m.type}, ${JSON.stringify(m.payload)}::jsonb,
-          ${ts(now)}::timestamp(3)
+          ${ts(now)}::timestamp(3), ${headersJson(m.headers)}::jsonb
         WHERE EXISTS (SELECT 1 FROM endpoint)
         ON CONFLICT (id) DO NOTHING
       )
@@ -285,8 +298,8 @@ export class WebhooksRepository {
       ) due, "WebhookEndpoint" e, "WebhookMessage" m
       WHERE d.id = due.id AND e.id = d."endpointId" AND m.id = d."messageId"
       RETURNING d.id::text AS id, d."tenantId", d."endpointId"::text AS "endpointId", d.attempts,
-        d."messageId"::text AS "messageId", m.payload, e.url, e.secret, e."previousSecret",
-        e."previousSecretExpiresAt"`;
+        d."messageId"::text AS "messageId", m.payload, m.headers, e.url, e.secret,
+        e."previousSecret", e."previousSecretExpiresAt"`;
   }
 
   /**

@@ -1,4 +1,3 @@
-import { inSpan } from '@crm/telemetry';
 import { Logger, SetMetadata, Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
@@ -8,6 +7,8 @@ import { JetStreamConnection } from './jetstream-connection';
 import { MessageBatches } from './message-batches';
 import { OutboxDb, OutboxTx, PROCESSED_TABLE } from './outbox-db';
 import { isUuid } from '@crm/errors';
+import { runInRequest } from '@crm/logging';
+import { inMessageContext, messageFields } from '../message-context';
 
 /** What a handler gets besides the payload: the transaction to write in, and the event's id. */
 export interface EventContext<TTx = OutboxTx> {
@@ -334,20 +335,30 @@ export class EventConsumer {
     for (const e of events) {
       // recorded before: a redelivery, another replica's, or twice in this batch
       if (!fresh.delete(e.eventId.toLowerCase())) continue;
-      // in a span of the trace that published the event (its headers)
+      // as part of the request that wrote the event (its lines carry its X-Request-Id; the
+      // event's id when it names none) and, with tracing on, in a span of the trace that
+      // published it (its headers)
       const attributes = {
         'messaging.system': 'nats',
         'messaging.destination.name': e.msg.subject,
         'messaging.message.id': e.eventId,
         'messaging.consumer.group.name': this.options.service,
       };
-      await inSpan(`consume ${e.msg.subject}`, 'consumer', e.msg.headers, attributes, () =>
-        spec.handle(e.payload, {
-          tx,
-          eventId: e.eventId,
-          subject: e.msg.subject,
-          deliveryCount: e.msg.info.redeliveryCount,
-        }),
+      const span = { name: `consume ${e.msg.subject}`, kind: 'consumer' as const, attributes };
+      await inMessageContext(
+        span,
+        e.msg.headers,
+        async () => {
+          await spec.handle(e.payload, {
+            tx,
+            eventId: e.eventId,
+            subject: e.msg.subject,
+            deliveryCount: e.msg.info.redeliveryCount,
+          });
+          // a handler says something only when it changed something worth a line
+          this.logger.debug(`applied ${e.msg.subject} ${e.eventId}`);
+        },
+        e.eventId,
       );
     }
   }
@@ -373,8 +384,11 @@ export class EventConsumer {
       this.options.retryBaseMs ?? 1000,
       this.options.retryMaxMs ?? 60_000,
     );
-    this.logger.warn(
-      `event ${e.msg.subject} ${e.eventId} failed, retry in ${delay} ms: ${(err as Error).message}`,
+    // with the request id of the change that wrote the event, as the handler's own lines
+    runInRequest(messageFields(e.msg.headers, e.eventId), () =>
+      this.logger.warn(
+        `event ${e.msg.subject} ${e.eventId} failed, retry in ${delay} ms: ${(err as Error).message}`,
+      ),
     );
     e.msg.nak(delay);
   }

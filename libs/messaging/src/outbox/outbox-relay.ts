@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { headers as natsHeaders } from 'nats';
 import { inSpan, traceHeaders } from '@crm/telemetry';
+import { TENANT_HEADER } from '../message-context';
 import { backoffMs } from './backoff';
 import { CommitWakeup } from './commit-wakeup';
 import { JetStreamConnection } from './jetstream-connection';
@@ -38,12 +39,12 @@ interface Row {
   subject: string;
   payload: string;
   attempts: number;
-  /** The trace context of the change that wrote the event (null without tracing). */
+  /**
+   * The request that wrote the event (X-Request-Id, tenant) and its trace context (null when
+   * written outside a request without tracing).
+   */
   headers: Record<string, string> | null;
 }
-
-/** Header naming the tenant of an event (the payload carries it too; this is for operators). */
-export const TENANT_HEADER = 'Crm-Tenant-Id';
 
 /** Errors of the connection (not of the message): every row would fail the same way. */
 function isTransportError(r: PromiseSettledResult<void>): boolean {
@@ -202,8 +203,9 @@ export class OutboxRelay {
   }
 
   /**
-   * Publishes a row in a span of the trace that wrote it (the row's headers), whose context the
-   * message carries on to its consumers.
+   * Publishes a row in a span of the trace that wrote it (the row's headers): the message
+   * carries the row's headers on to its consumers (the request id; the traceparent, replaced by
+   * this span's when tracing is on) and the event's tenant.
    */
   private publish(row: Row): Promise<void> {
     const attributes = {
@@ -214,8 +216,8 @@ export class OutboxRelay {
     };
     return inSpan(`publish ${row.subject}`, 'producer', row.headers, attributes, async () => {
       const h = natsHeaders();
-      h.set(TENANT_HEADER, row.tenantId);
-      for (const [name, value] of Object.entries(traceHeaders())) h.set(name, value);
+      const carried = { ...row.headers, ...traceHeaders(), [TENANT_HEADER]: row.tenantId };
+      for (const [name, value] of Object.entries(carried)) h.set(name, value);
       const ack = await this.conn.js.publish(row.subject, row.payload, {
         msgID: row.id,
         headers: h,

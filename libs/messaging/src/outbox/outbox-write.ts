@@ -1,5 +1,5 @@
 import { OUTBOX_CHANNEL, OUTBOX_TABLE, OutboxTx } from './outbox-db';
-import { traceHeaders } from '@crm/telemetry';
+import { requestHeaders } from '../message-context';
 import { uuidv7 } from './uuid7';
 
 export interface NewOutboxEvent {
@@ -11,9 +11,10 @@ export interface NewOutboxEvent {
   /** Given when the caller needs it beforehand; a new time-ordered UUID (v7) otherwise. */
   id?: string;
   /**
-   * The trace context the event continues (W3C `traceparent`...): by default the current one
-   * for addOutboxEvent; addOutboxEvents, which writes for several calls at once, takes only what
-   * is given.
+   * The request the event belongs to (X-Request-Id, tenant) and the trace context it continues
+   * (W3C `traceparent`...), published as the message's headers: by default the current request's
+   * (requestHeaders) for addOutboxEvent; addOutboxEvents, which writes for several calls at once,
+   * takes only what is given.
    */
   headers?: Record<string, string>;
 }
@@ -41,7 +42,7 @@ export async function addOutboxEvent(tx: OutboxTx, event: NewOutboxEvent): Promi
     event.tenantId,
     event.subject,
     JSON.stringify(event.payload),
-    headersJson(event.headers ?? traceHeaders()),
+    headersJson(event.headers ?? requestHeaders()),
   );
   return id;
 }

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Mail" ADD COLUMN     "headers" JSONB;
+

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "WebhookMessage" ADD COLUMN     "headers" JSONB;
+
