@@ -322,8 +322,10 @@ async function prometheus() {
     const rules = await (await fetch(`http://127.0.0.1:${port}/api/v1/rules`)).json();
     const alerts = rules.data.groups.flatMap((g) => g.rules).length;
     if (!alerts) throw new Error(`no alert rules loaded: ${JSON.stringify(rules).slice(0, 300)}`);
+    // crm-people names the route by its template; the gateway's proxy by the path's prefix
     const created = await query(
-      'sum by (app) (http_request_duration_seconds_count{route="/v1/crm/people",method="POST"})',
+      'sum by (app) (http_request_duration_seconds_count{method="POST",' +
+        'route=~"/v1/crm/people|/v1/crm/[*]|/v1/crm/people/[*]"})',
     );
     const apps = created.filter((r) => Number(r.value[1]) >= 1).map((r) => r.metric.app);
     if (!apps.includes('gateway') || !apps.includes('crm-people'))
