@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run bench [-- all|list|companies|events|bookings|onsale|onsale-designs|onsale-shapes|consumer]
 //
-// No argument: scenarios 1-5 against one stack (built apps from dist/, started once), each
+// No argument: scenarios 1-5 against one stack (built apps from dist/, started once: the whole
+// stack by default, BENCH_STACK below), each
 // target warmed up for 2 s, then the targets of a scenario measured in turn for BENCH_ROUNDS rounds
 // (default: slices of about 2 s) of BENCH_DURATION / BENCH_ROUNDS s (so both sides of a ratio see
 // the same machine), ending with one table
@@ -29,8 +30,10 @@
 // and makes the run exit with 1.
 // Settings: BENCH_DURATION (s, default 10), BENCH_ROUNDS (default BENCH_DURATION / 2, at least 3), BENCH_CONNECTIONS (default 10), BENCH_DATABASE_SERVER
 // (default DATABASE_URL's server or postgresql://postgres@127.0.0.1:5432/postgres), NATS_URL,
-// BENCH_WITH_EVENTS=1 (the events service runs too, consuming crm-people's outbox events for its
-// webhook fan-out as it does under npm start; the tenant has no webhook endpoint).
+// BENCH_STACK (whole: the six apps and their worker processes as npm start runs them, the
+// default; core: tenant-info, crm-people, crm-companies and the gateway), BENCH_WITH_EVENTS=1
+// (core only: the events service runs too, consuming crm-people's outbox events for its webhook
+// fan-out; the tenant has no webhook endpoint).
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,31 +45,52 @@ import { benchDbName, benchServer, recreateDatabase, startBenchStack } from './s
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/**
+ * Which apps the scenarios run beside. `whole` (default): the six apps and their worker processes,
+ * as `npm start` runs them; what the services do in the background (outbox relays, consumers,
+ * workers) costs the machine's CPU, and a ratio measured without them read 0.89 where users
+ * measured 0.73. `core`: tenant-info, crm-people, crm-companies and the gateway only (the shape
+ * of the figures before 2026-11-28), events too with BENCH_WITH_EVENTS=1.
+ */
+function stackShape() {
+  const shape = process.env.BENCH_STACK ?? 'whole';
+  if (shape !== 'whole' && shape !== 'core')
+    throw new Error(`BENCH_STACK=${shape}: expected whole or core`);
+  return shape;
+}
+
 async function scenarios() {
   const server = benchServer();
   const db = (name, service) => recreateDatabase(server, benchDbName(name), service);
   const peopleDb = await db('crm_people', 'crm-people');
   const companiesDb = await db('crm_companies', 'crm-companies');
   const tenantDb = await db('tenant_info', 'tenant-info');
-  const eventsDb = process.env.BENCH_WITH_EVENTS === '1' ? await db('events', 'events') : undefined;
+  const whole = stackShape() === 'whole';
+  const eventsDb =
+    whole || process.env.BENCH_WITH_EVENTS === '1' ? await db('events', 'events') : undefined;
+  const bookingsDb = whole ? await db('bookings_invitations', 'bookings-invitations') : undefined;
   const ports = {
     gateway: await freePort(),
     people: await freePort(),
     companies: await freePort(),
     tenant: await freePort(),
     events: await freePort(),
+    bookings: await freePort(),
   };
   const stack = await startBenchStack({
     peopleDb,
     companiesDb,
     eventsDb,
+    bookingsDb,
     tenantDb,
     ports,
     tenantId: 'bench',
   });
   console.log(
-    `bench: ${connections} connections, 2 s warm-up and ${duration} s per target` +
-      (eventsDb ? ', the events service consuming' : ''),
+    `bench: ${connections} connections, 2 s warm-up and ${duration} s per target; ` +
+      (whole
+        ? 'the whole stack as npm start runs it (six apps and their worker processes)'
+        : `BENCH_STACK=core: tenant-info, crm-people, crm-companies${eventsDb ? ', events' : ''} and the gateway`),
   );
   try {
     const ctx = { stack, peopleDb, companiesDb };

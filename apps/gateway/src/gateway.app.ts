@@ -15,31 +15,29 @@ import { graphqlIdeEnabled, registerGraphqlIde } from './graphql/graphql-ide';
 import { registerGraphqlRoute } from './graphql/graphql.route';
 import { SupergraphService } from './graphql/supergraph.service';
 import { OpenApiService } from './openapi/openapi.service';
-import { ProxyService } from './routing/proxy.service';
-import { FastHandler, fastProxyHandler, serverWithFastPath } from './routing/fast-proxy';
-import { registerProxyRoute, RestProxy } from './routing/proxy.route';
 import type { UpstreamLookup } from './routing/replicas';
 import { assignRequestId } from './routing/request-id';
+import { RequestTaker, RestProxy, serverWithRestProxy } from './routing/rest-proxy';
+import { ServiceForwarder } from './routing/service-forwarder';
 
 /** The admin API is the only JSON read by Nest's routes here; its bodies are small. */
 const ADMIN_BODY_LIMIT = 100 * 1024;
 
 /**
- * Creates the gateway (not yet listening). Nest serves the admin API, health, the OpenAPI
- * document and the docs; /v1/crm/** and /graphql are plain Fastify routes in scopes of their own
- * (see registerProxyRoute, registerGraphqlRoute), and REST GETs are answered before Fastify
- * (fastProxyHandler).
+ * Creates the gateway (not yet listening). Every /v1/crm/** call is answered before Fastify by
+ * the REST proxy (rest-proxy.ts); Nest serves the admin API, health, the OpenAPI document and the
+ * docs, and /graphql is a plain Fastify route in a scope of its own (registerGraphqlRoute).
  */
 export async function createGatewayApp(
   config: GatewayConfig,
   options: { lookup?: UpstreamLookup } = {},
 ): Promise<NestFastifyApplication> {
-  // REST GETs skip Fastify (fast-proxy.ts); the handler is set once the app exists.
-  const fast: { handler?: FastHandler } = {};
+  // The REST proxy takes its calls before Fastify; it is set once the app exists.
+  const proxy: { take?: RequestTaker } = {};
   const adapter = new CrmHttpAdapter({
     bodyLimit: ADMIN_BODY_LIMIT,
     routerOptions: ROUTER_OPTIONS,
-    serverFactory: serverWithFastPath(fast),
+    serverFactory: serverWithRestProxy(proxy),
     ...(config.TRUST_PROXY_HOPS > 0 ? { trustProxy: config.TRUST_PROXY_HOPS } : {}),
   });
   const logging = createAppLogging({
@@ -69,29 +67,20 @@ export async function createGatewayApp(
   const auth = app.get(GatewayAuthService);
   const i18n = app.get<I18nService>(I18nService);
   adapter.useErrorReplier((err, req, reply) => sendErrorEnvelope(i18n, req, reply, err));
-  const restProxy = new RestProxy({ auth, proxy: app.get(ProxyService), i18n, config });
-  await app.register(async (scope: FastifyInstance) => {
-    // The services read the bodies: this scope passes every content type through unparsed.
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
-    // What Fastify refuses before the route runs (a Content-Type header it cannot parse) gets
-    // the envelope too, not Fastify's own body.
-    scope.setErrorHandler((err, req, reply) => sendErrorEnvelope(i18n, req, reply, err));
-    registerProxyRoute(scope, restProxy, i18n);
-  });
   let closing = false;
   fastify.addHook('preClose', (done) => {
     closing = true;
     done();
   });
-  fast.handler = fastProxyHandler(
-    restProxy,
+  proxy.take = new RestProxy({
+    auth,
+    forwarder: app.get(ServiceForwarder),
     i18n,
-    () => closing,
-    config.TRUST_PROXY_HOPS,
+    config,
     logging,
     observe,
-  );
+    closing: () => closing,
+  }).take;
   await app.register(async (scope: FastifyInstance) =>
     registerGraphqlRoute(scope, { auth, supergraph: app.get(SupergraphService) }),
   );

@@ -146,7 +146,7 @@ export function sendErrorEnvelope(
   void res.status(status).type(ERROR_CONTENT_TYPE).send(body);
 }
 
-/** sendErrorEnvelope for a plain node:http response (the gateway's fast path, no Fastify reply). */
+/** sendErrorEnvelope for a plain node:http response (the gateway's REST proxy, no Fastify reply). */
 export function sendRawErrorEnvelope(
   i18n: I18nService,
   req: IncomingMessage,

@@ -73,7 +73,7 @@ export function startDraining(app: INestApplication): void {
   const readiness = app.get(Readiness, { strict: false });
   readiness.draining = true;
   const server = app.getHttpServer() as Server;
-  // Before Fastify's (and the gateway's fast path's) listener: every answer carries it.
+  // Before Fastify's (and the gateway's REST proxy's) listener: every answer carries it.
   // Idle kept-alive connections are left open: closing one as a caller sends on it would fail
   // that call (a POST cannot be retried). Callers stop using them once readiness says 503, and
   // Fastify closes those still idle when the drain ends.

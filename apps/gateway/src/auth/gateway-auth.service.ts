@@ -45,7 +45,7 @@ export function assertModule(modules: readonly ModuleName[], module: ModuleName)
 export class GatewayAuthService {
   constructor(@Inject(KEY_VERIFIER) private readonly verifier: KeyVerifier) {}
 
-  /** `context`: the headers' context when the caller has read it already (the proxy route). */
+  /** `context`: the headers' context when the caller has read it already (the REST proxy). */
   async authenticate(
     headers: IncomingHttpHeaders,
     requirement: AccessRequirement = {},

@@ -8,7 +8,7 @@ import { tenantHeaders } from '@crm/testing';
 import { bootGateway, eventually, json, RunningGateway } from '../../test/support/gateway';
 import { TenantInfoStub } from '../../test/support/tenant-info-stub';
 import { hashApiKey } from '../auth/api-key.verifier';
-import { ProxyService } from './proxy.service';
+import { ServiceForwarder } from './service-forwarder';
 import type { ReplicaSet } from './replicas';
 
 // Two replicas of crm-people as real HTTP servers on 127.0.0.2 and 127.0.0.3 with one port (as
@@ -167,7 +167,7 @@ beforeAll(async () => {
     },
   );
   const origin = `http://${HOST}:${a.port}`;
-  replicas = () => gw.app.get(ProxyService).replicasOf(origin);
+  replicas = () => gw.app.get(ServiceForwarder).replicasOf(origin);
   await eventually(async () => expect(replicas().readyAddresses).toEqual(ADDRESSES));
 });
 
@@ -251,7 +251,7 @@ describe('replicas of a service behind one name', () => {
     expect(ready.status).toBe(503);
     expect(ready.headers.get('connection')).toBe('close');
     expect((await fetch(`${gw.url}/health/live`)).status).toBe(200);
-    // the REST fast path too (every replica is down by now: its 503)
+    // the REST proxy too (every replica is down by now: its 503)
     const rest = await fetch(`${gw.url}/v1/crm/people/1`, { headers });
     expect(rest.headers.get('connection')).toBe('close');
   });

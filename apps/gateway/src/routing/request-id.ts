@@ -18,9 +18,8 @@ export function takeRequestId(headers: IncomingHttpHeaders): string {
 }
 
 /**
- * Every call gets an X-Request-Id (takeRequestId). A Fastify onRequest hook: it runs before
- * routing, for Nest's routes and the raw ones alike; the fast path (fast-proxy.ts) calls
- * takeRequestId itself.
+ * Every call gets an X-Request-Id (takeRequestId). A Fastify onRequest hook for the gateway's own
+ * routes; the REST proxy (rest-proxy.ts) answers before Fastify and calls takeRequestId itself.
  */
 export function assignRequestId(
   req: FastifyRequest,

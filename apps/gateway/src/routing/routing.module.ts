@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { ProxyService } from './proxy.service';
+import { ServiceForwarder } from './service-forwarder';
 
 @Module({
   imports: [AuthModule],
-  providers: [ProxyService],
-  exports: [ProxyService],
+  providers: [ServiceForwarder],
+  exports: [ServiceForwarder],
 })
 export class RoutingModule {}

@@ -8,7 +8,7 @@ import type { ServiceName } from './services';
 import { BUFFERED_BODY_BYTES, ServiceAnswer, ServiceCall } from './service-call';
 import { upstreamRequestHeaders, UpstreamIdentity } from './upstream-headers';
 
-export interface ProxyTarget {
+export interface ServiceTarget {
   service: ServiceName;
   /** Scheme, host and port of the service, e.g. http://127.0.0.1:3001 */
   origin: string;
@@ -19,7 +19,7 @@ export interface ProxyTarget {
 }
 
 /** A service's base URL taken apart once, not on every call. */
-export function proxyTarget(service: ServiceName, baseUrl: string): ProxyTarget {
+export function serviceTarget(service: ServiceName, baseUrl: string): ServiceTarget {
   const url = new URL(baseUrl);
   return { service, origin: url.origin, basePath: url.pathname.replace(/\/$/, ''), host: url.host };
 }
@@ -50,8 +50,8 @@ async function requestBody(req: IncomingMessage): Promise<Buffer | IncomingMessa
  * a call through it costs more than one made to the service directly.
  */
 @Injectable()
-export class ProxyService implements OnApplicationShutdown {
-  private readonly logger = new Logger(ProxyService.name);
+export class ServiceForwarder implements OnApplicationShutdown {
+  private readonly logger = new Logger(ServiceForwarder.name);
   /** A service that is down is logged when it goes and comes back, not once per call. */
   private readonly outages = new OutageLog(this.logger);
   private readonly agent: ReplicaAgent;
@@ -84,7 +84,7 @@ export class ProxyService implements OnApplicationShutdown {
   async forward(
     req: IncomingMessage,
     res: ServerResponse,
-    target: ProxyTarget,
+    target: ServiceTarget,
     identity: Omit<UpstreamIdentity, 'host'>,
   ): Promise<ServiceAnswer> {
     const call = new ServiceCall();
@@ -125,7 +125,7 @@ export class ProxyService implements OnApplicationShutdown {
 
   /** The 503 naming the service; an outage is logged unless the client went away first. */
   private unreachable(
-    target: ProxyTarget,
+    target: ServiceTarget,
     req: IncomingMessage,
     err: unknown,
     clientLeft: boolean,
