@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-/** A finished HTTP request, as requestLogging and the gateway's fast path see it. */
+/** A finished HTTP request, as requestLogging and the gateway's REST proxy see it. */
 export interface RequestObservation {
   method: string;
   /** The route's template: a bounded set of label values, never a raw path. */
