@@ -53,6 +53,20 @@ describe('createAppLogger', () => {
     });
   });
 
+  it("matches keys in any case and leaves the caller's objects as they were", () => {
+    const { log, lines } = capture();
+    const headers = { Authorization: 'Bearer xyz', 'X-Api-Key': 'k-9', accept: 'json' };
+    const fields = { headers, DATABASE_URL: 'postgres://u:p@h/db', count: 3 };
+    log.info(fields, 'call');
+    expect(lines[0]).toMatchObject({
+      headers: { Authorization: REDACTED, 'X-Api-Key': REDACTED, accept: 'json' },
+      DATABASE_URL: REDACTED,
+      count: 3,
+    });
+    expect(headers.Authorization).toBe('Bearer xyz');
+    expect(fields.DATABASE_URL).toBe('postgres://u:p@h/db');
+  });
+
   it('redacts passwords in URLs and bearer tokens in messages and errors', () => {
     const { log, lines } = capture();
     log.warn('cannot reach postgres://crm:s3cret@db:5432/people');

@@ -3,7 +3,7 @@ import { Logger as NestPinoLogger, PinoLogger } from 'nestjs-pino';
 import { hostname } from 'node:os';
 import pino, { type Logger, type LevelWithSilent } from 'pino';
 import { LOG_LEVELS, logLevels, type LogLevelName } from '@crm/config';
-import { REDACT_PATHS, REDACTED, redactText } from './redaction';
+import { redactFields, redactText } from './redaction';
 import { currentRequest } from './request-context';
 
 export interface AppLoggerOptions {
@@ -49,15 +49,14 @@ function errorField(err: unknown) {
 
 /**
  * The app's pino logger: JSON lines with level (as a word), ISO time, app, and whatever the
- * call adds; secrets redacted by key (REDACT_PATHS) and in text (redactText).
+ * call adds; secrets redacted by key (redactFields) and in text (redactText).
  */
 export function createAppLogger(opts: AppLoggerOptions): Logger {
   const options: pino.LoggerOptions = {
     level: pinoLevel(opts.nodeEnv, opts.level),
     base: { app: opts.app, host: hostname() },
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    formatters: { level: (label) => ({ level: label }), log: redactFields },
     serializers: { err: errorField, error: errorField },
     // the request or message being handled (requestId, tenant, traceId), read only when a line
     // is written; a copy, as pino merges the line's own fields into what the mixin returns
