@@ -46,7 +46,7 @@ async function publish(subject: string, event: object): Promise<string> {
 }
 
 /** Waits until the event id is recorded as applied (same transaction as the handler's writes). */
-async function applied(eventId: string, ms = 15000): Promise<void> {
+async function applied(eventId: string, ms = 45_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await db.processedEvent.findUnique({ where: { id: eventId } }))) {
     if (Date.now() > end) throw new Error(`event ${eventId} was not applied within ${ms} ms`);

@@ -181,7 +181,7 @@ describe('CompaniesDeletedEvent (JetStream, from crm-companies)', () => {
     }
   }
 
-  async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 15000) {
+  async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 45_000) {
     const end = Date.now() + ms;
     for (;;) {
       const v = await read();

@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 /** The stream's message with this Nats-Msg-Id on `subject`, written since this file started. */
-async function fromStream(subject: string, eventId: string, ms = 10000) {
+async function fromStream(subject: string, eventId: string, ms = 45_000) {
   const jsm = await nc.jetstreamManager();
   const until = Date.now() + ms;
   while (Date.now() < until) {

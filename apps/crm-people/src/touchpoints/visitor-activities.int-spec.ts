@@ -46,7 +46,7 @@ async function publish(subject: string, payload: object, id: string = randomUUID
 }
 
 /** Waits until crm-people recorded the outbox event as applied. */
-async function applied(id: string, ms = 15000) {
+async function applied(id: string, ms = 45_000) {
   const end = Date.now() + ms;
   while (!(await db.processedEvent.findUnique({ where: { id } }))) {
     if (Date.now() > end) throw new Error(`event ${id} not applied within ${ms} ms`);

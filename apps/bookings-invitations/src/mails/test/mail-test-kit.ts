@@ -17,7 +17,7 @@ export const FAST_MAIL_ENV = {
 export const REFUSED = (address: string) => address.startsWith('refused@');
 
 /** Polls `check` until it stops throwing (or `ms` pass, then throws its last error). */
-export async function eventually<T>(check: () => Promise<T>, ms = 10_000): Promise<T> {
+export async function eventually<T>(check: () => Promise<T>, ms = 45_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     try {

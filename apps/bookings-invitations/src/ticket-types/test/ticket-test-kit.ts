@@ -104,7 +104,7 @@ export class TicketTestKit extends ServiceTestKit {
   }
 
   /** Waits until the service has applied the event `id` (ProcessedEvent). */
-  async applied(id: string, ms = 15000): Promise<void> {
+  async applied(id: string, ms = 45_000): Promise<void> {
     const end = Date.now() + ms;
     for (;;) {
       const rows = await this.sql(`SELECT 1 FROM "ProcessedEvent" WHERE id = $1::uuid`, [id]);

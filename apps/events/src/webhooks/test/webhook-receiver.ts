@@ -56,7 +56,7 @@ export class WebhookReceiver {
   }
 
   /** Waits until `n` requests (matching `where`) arrived. */
-  async waitFor(n: number, where: (r: Received) => boolean = () => true, ms = 20000) {
+  async waitFor(n: number, where: (r: Received) => boolean = () => true, ms = 45_000) {
     const end = Date.now() + ms;
     for (;;) {
       const got = this.received.filter(where);
@@ -108,7 +108,7 @@ export class SourceEvents {
 }
 
 /** Polls `fn` until it answers something truthy. */
-export async function eventually<T>(fn: () => Promise<T>, ms = 20000): Promise<NonNullable<T>> {
+export async function eventually<T>(fn: () => Promise<T>, ms = 45_000): Promise<NonNullable<T>> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();

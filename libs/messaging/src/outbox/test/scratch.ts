@@ -56,7 +56,7 @@ export async function scratchDatabase(name: string, extraSql = ''): Promise<stri
 /** Polls `check` until it returns a truthy value or `ms` pass (then the last error is thrown). */
 export async function waitFor<T>(
   check: () => Promise<T>,
-  ms = 15000,
+  ms = 45_000,
   label = 'condition',
 ): Promise<NonNullable<T>> {
   const until = Date.now() + ms;
