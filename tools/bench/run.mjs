@@ -96,6 +96,7 @@ async function scenarios() {
     const ctx = { stack, peopleDb, companiesDb };
     const rows = [];
     for (const run of [healthScenario, peopleScenarios, companyScenarios]) {
+      await stack.waitQuiet(`before ${run.name.replace(/Scenarios?$/, '')}`);
       rows.push(...(await run(ctx)));
     }
     return rows;

@@ -159,6 +159,34 @@ it('a NATS request is a client span in the caller and a server span in the servi
   expect(processed.service).toBe('crm-companies');
 }, 120000);
 
+it('an event sent without an outbox is a producer span, the parent of its consumer in the gateway', async () => {
+  // setting a tariff makes tenant-info emit accessChanged, which every gateway replica hears
+  // to drop the tenant's cached key answers
+  const admin = await client.admin('PUT', `/tenants/${t.id}/tariff`, { tariffId: 'complete' });
+  expect(admin.status).toBe(200);
+  const SUBJECT = 'tenant-info.access.changed';
+  const until = Date.now() + 60000;
+  let sent: ExportedSpan | undefined;
+  let heard: ExportedSpan | undefined;
+  while (!(sent && heard) && Date.now() < until) {
+    // any pair: client.tenant() in beforeAll made some too, each as its admin call's child
+    sent = spans
+      .filter((s) => s.service === 'tenant-info' && s.name === `send ${SUBJECT}`)
+      .find((s) =>
+        spans.some((c) => c.name === `process ${SUBJECT}` && c.parentSpanId === s.spanId),
+      );
+    heard =
+      sent && spans.find((c) => c.name === `process ${SUBJECT}` && c.parentSpanId === sent!.spanId);
+    if (!(sent && heard)) await new Promise((r) => setTimeout(r, 200));
+  }
+  // kinds 4 (producer) and 5 (consumer), one trace with the admin call through the gateway
+  expect([sent?.kind, heard?.kind, heard?.service]).toEqual([4, 5, 'gateway']);
+  const trace = spans
+    .filter((s) => s.traceId === sent!.traceId)
+    .map((s) => `${s.service}: ${s.name}`);
+  expect(trace).toEqual(expect.arrayContaining([expect.stringMatching(/^gateway: PUT/)]));
+}, 120000);
+
 it("a GraphQL query's plan and subgraph fetches are spans of its trace (Apollo's own)", async () => {
   const res = await client.graphql(t, '{ companies(pageSize: 1) { totalResults } }');
   expect(res.status).toBe(200);

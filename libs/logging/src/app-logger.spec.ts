@@ -1,6 +1,7 @@
 import { createAppLogger, pinoLevel } from './app-logger';
 import { REDACTED, redactText } from './redaction';
 import { runInRequest } from './request-context';
+import { acceptableRequestId } from './request-context';
 import { logRequest, requestFields } from './request-logging';
 
 /** A logger writing into an array of parsed lines. */
@@ -163,6 +164,15 @@ describe('requestFields', () => {
       ),
     ).toEqual({ requestId: 'fallback' });
     expect(requestFields({}, 'fallback')).toEqual({ requestId: 'fallback' });
+  });
+
+  it('keeps every id the gateway accepts from a client, so both sides log the same one', () => {
+    for (const id of ['job-17/part@2', 'trace+1=a:b.c', 'x'.repeat(128)]) {
+      expect(acceptableRequestId(id)).toBe(true);
+      expect(requestFields({ 'x-request-id': id }, 'fallback').requestId).toBe(id);
+    }
+    expect(acceptableRequestId('x'.repeat(129))).toBe(false);
+    expect(acceptableRequestId(['a', 'b'])).toBe(false);
   });
 });
 

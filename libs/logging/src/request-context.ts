@@ -34,7 +34,19 @@ export const currentTraceparent = (): string | undefined => {
   return fields && traceparents.get(fields);
 };
 
-const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** The header that names a request, over HTTP and in NATS messages and queued rows. */
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
+/**
+ * What a request id (or a tenant id) may look like to be written into every line and passed on:
+ * what the gateway accepts from a client is exactly what the services keep, so one call's lines
+ * match on both sides.
+ */
+const SANE_ID = /^[\w.:@/+=-]{1,128}$/;
+
+/** Whether `id` is fit to be a request id (else the caller makes one). */
+export const acceptableRequestId = (id: unknown): id is string =>
+  typeof id === 'string' && SANE_ID.test(id);
 const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
 const NO_TRACE = '0'.repeat(32);
 
@@ -50,7 +62,7 @@ export function fieldsFromHeaders(
 ): RequestFields {
   const tenant = given.tenant?.trim();
   const fields: RequestFields = {
-    requestId: given.requestId && SANE_ID.test(given.requestId) ? given.requestId : fallbackId,
+    requestId: acceptableRequestId(given.requestId) ? given.requestId : fallbackId,
     ...(tenant && SANE_ID.test(tenant) ? { tenant } : {}),
   };
   const parent = TRACEPARENT.exec(given.traceparent ?? '');

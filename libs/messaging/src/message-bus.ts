@@ -29,7 +29,8 @@ const withRequestHeaders = (payload: object): NatsRecord =>
  * Requests and events over NATS. Every request has a timeout: a silent service becomes a 503
  * naming it, never a hang; an error the other side raised arrives as the same AppException.
  * Each message carries the request it is sent for (withRequestHeaders); with tracing on, a
- * request is a client span `send <subject>`, the parent of the answering service's span.
+ * request is a client span `send <subject>` (an event a producer span of that name), the parent
+ * of the handling service's span.
  */
 @Injectable()
 export class MessageBus implements OnApplicationShutdown {
@@ -69,15 +70,18 @@ export class MessageBus implements OnApplicationShutdown {
 
   /** Fire-and-forget notification (at most once). Events that must arrive go through an outbox. */
   async emit(subject: string, payload: object): Promise<void> {
-    try {
-      await firstValueFrom(
+    // as for requests, the headers are read inside the span: the handlers' parent is this span
+    const send = () =>
+      firstValueFrom(
         this.client
           .emit(subject, withRequestHeaders(payload))
           .pipe(timeout(this.options.requestTimeoutMs)),
-        {
-          defaultValue: undefined,
-        },
+        { defaultValue: undefined },
       );
+    try {
+      if (tracingEnabled())
+        await inSpan(`send ${subject}`, 'producer', null, this.spanAttributes(subject), send);
+      else await send();
     } catch (err) {
       this.logger.warn(`emit ${subject} failed: ${(err as Error)?.message ?? String(err)}`);
     }

@@ -4,13 +4,12 @@ import {
   currentRequest,
   currentTraceparent,
   fieldsFromHeaders,
+  REQUEST_ID_HEADER,
   type RequestFields,
   runInRequest,
 } from '@crm/logging';
 import { inSpan, tracingEnabled, traceHeaders } from '@crm/telemetry';
 
-/** The id of the request a message (or a queued row) belongs to: the gateway's X-Request-Id. */
-export const REQUEST_ID_HEADER = 'X-Request-Id';
 /** Header naming the tenant of a message (events' payloads carry it too; this is for logs). */
 export const TENANT_HEADER = 'Crm-Tenant-Id';
 

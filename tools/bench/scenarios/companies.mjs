@@ -104,6 +104,7 @@ export async function companyScenarios({ stack, companiesDb }) {
       { t: c.gateway },
     ]);
 
+    await stack.waitQuiet('after the company creates');
     const read = '5 GET /v1/crm/companies/{id}';
     const r = targets({ path: `/v1/crm/companies/${companyId}` });
     const [readRaw, readDirect, readGateway] = await benchAll(read, [

@@ -181,7 +181,9 @@ export async function peopleScenarios({ stack, peopleDb }) {
   try {
     return [
       ...(await createScenario(stack, raw, lifecycleId)),
-      ...(await readScenario(stack, raw, personId)),
+      ...(await stack
+        .waitQuiet('after the creates')
+        .then(() => readScenario(stack, raw, personId))),
       ...(await graphqlScenario(stack, personId)),
     ];
   } finally {

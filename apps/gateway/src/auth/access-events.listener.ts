@@ -6,7 +6,7 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { connect, Events, JSONCodec, NatsConnection } from 'nats';
-import { AccessChangedEvent, Subjects } from '@crm/messaging';
+import { AccessChangedEvent, inMessageContext, Subjects } from '@crm/messaging';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { API_KEY_CACHE } from './api-key.verifier';
 import { ApiKeyCache } from './api-key.cache';
@@ -91,11 +91,16 @@ export class AccessEventsListener implements OnApplicationBootstrap, OnApplicati
         nc.subscribe(Subjects.tenantInfo.accessChanged, {
           callback: (err, msg) => {
             if (err) return this.logger.warn(`access events: ${err.message}`);
-            try {
-              this.handle(this.codec.decode(msg.data));
-            } catch {
-              this.logger.warn(`ignored an undecodable ${msg.subject} event`);
-            }
+            // in the request that changed the access (its id in the lines; a consumer span of
+            // its trace when tracing is on)
+            const span = { name: `process ${msg.subject}`, kind: 'consumer' as const };
+            void inMessageContext(span, msg.headers, async () => {
+              try {
+                this.handle(this.codec.decode(msg.data));
+              } catch {
+                this.logger.warn(`ignored an undecodable ${msg.subject} event`);
+              }
+            });
           },
         });
         void this.watch(nc);

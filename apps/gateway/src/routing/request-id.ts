@@ -1,9 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-
-export const REQUEST_ID_HEADER = 'X-Request-Id';
-const ACCEPTABLE = /^[\w.:@/+=-]{1,128}$/;
+import { acceptableRequestId, REQUEST_ID_HEADER } from '@crm/logging';
 
 /**
  * The call's X-Request-Id: the client's when it sent a sane one, a new UUID otherwise. Written
@@ -12,7 +10,7 @@ const ACCEPTABLE = /^[\w.:@/+=-]{1,128}$/;
  */
 export function takeRequestId(headers: IncomingHttpHeaders): string {
   const sent = headers['x-request-id'];
-  const id = typeof sent === 'string' && ACCEPTABLE.test(sent) ? sent : randomUUID();
+  const id = acceptableRequestId(sent) ? sent : randomUUID();
   headers['x-request-id'] = id;
   return id;
 }

@@ -7,6 +7,7 @@ import { AppException, ErrorCode, sendRawErrorEnvelope } from '@crm/errors';
 import {
   type AppLogging,
   logRequest,
+  REQUEST_ID_HEADER,
   type RequestOutcome,
   requestFields,
   runInRequest,
@@ -15,7 +16,7 @@ import { readRequestContext } from '@crm/request-context';
 import type { GatewayAuthService } from '../auth/gateway-auth.service';
 import { type GatewayConfig, serviceUrl } from '../config';
 import { PublicRateLimiter } from './public-rate-limit';
-import { REQUEST_ID_HEADER, takeRequestId } from './request-id';
+import { takeRequestId } from './request-id';
 import type { ServiceAnswer } from './service-call';
 import { type ServiceForwarder, type ServiceTarget, serviceTarget } from './service-forwarder';
 import { resolveRestRoute, type RestRoute, SERVICE_NAMES, type ServiceName } from './services';
