@@ -235,24 +235,28 @@ async function first(stateFile) {
  * its X-Request-Id in the gateway's and crm-people's lines, the API key in none.
  */
 async function logLines(requestId, key) {
-  const text = await compose('logs', '--no-color', 'gateway', 'crm-people');
-  if (text.includes(key)) fail('the API key is in the logs');
-  const lines = text
-    .split('\n')
-    .filter((l) => l.includes('{'))
-    .map((l) => {
-      try {
-        return JSON.parse(l.slice(l.indexOf('{')));
-      } catch {
-        fail(`a log line is not JSON: ${l.slice(0, 300)}`);
-      }
-    });
-  const ofCall = lines.filter((l) => l.requestId === requestId && l.msg === 'request');
-  for (const app of ['gateway', 'crm-people']) {
-    const line = ofCall.find((l) => l.app === app);
-    if (!line || line.status !== 201 || typeof line.durationMs !== 'number' || !line.time)
-      fail(`no request line of ${app} for ${requestId}: ${JSON.stringify(ofCall)}`);
-  }
+  // the apps write their lines in batches (at most 200 ms late): read again until both are there
+  const lines = await until(`the request lines of ${requestId}`, 15, async () => {
+    const text = await compose('logs', '--no-color', 'gateway', 'crm-people');
+    if (text.includes(key)) fail('the API key is in the logs');
+    const parsed = text
+      .split('\n')
+      .filter((l) => l.includes('{'))
+      .map((l) => {
+        try {
+          return JSON.parse(l.slice(l.indexOf('{')));
+        } catch {
+          fail(`a log line is not JSON: ${l.slice(0, 300)}`);
+        }
+      });
+    const ofCall = parsed.filter((l) => l.requestId === requestId && l.msg === 'request');
+    for (const app of ['gateway', 'crm-people']) {
+      const line = ofCall.find((l) => l.app === app);
+      if (!line || line.status !== 201 || typeof line.durationMs !== 'number' || !line.time)
+        throw new Error(`no request line of ${app}: ${JSON.stringify(ofCall)}`);
+    }
+    return parsed;
+  });
   step(`${lines.length} JSON log lines; the create's request id in the gateway's and crm-people's`);
 }
 

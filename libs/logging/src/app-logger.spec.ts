@@ -1,7 +1,6 @@
 import { createAppLogger, pinoLevel } from './app-logger';
 import { REDACTED, redactText } from './redaction';
-import { runInRequest } from './request-context';
-import { acceptableRequestId } from './request-context';
+import { acceptableRequestId, runInRequest } from './request-context';
 import { logRequest, requestFields } from './request-logging';
 
 /** A logger writing into an array of parsed lines. */
@@ -200,6 +199,20 @@ describe('logRequest', () => {
     ]);
     expect(lines[0].durationMs).toBe(3.1);
     expect(lines[1]).toMatchObject({ requestId: 'r-2', tenant: 't-2', msg: 'request failed' });
+  });
+
+  it("has the request's fields whether it is answered inside its request or after it", () => {
+    const { log, lines } = capture();
+    const fields = { requestId: 'r-3', tenant: 't-3' };
+    const outcome = { method: 'GET', route: '/v1/crm/people/:id', status: 200, durationMs: 2 };
+    runInRequest(fields, () => logRequest(log, outcome, fields));
+    logRequest(log, outcome, fields);
+    runInRequest({ requestId: 'other' }, () => logRequest(log, outcome, fields));
+    expect(lines.map((l) => [l.requestId, l.tenant, l.status])).toEqual([
+      ['r-3', 't-3', 200],
+      ['r-3', 't-3', 200],
+      ['r-3', 't-3', 200],
+    ]);
   });
 
   it('builds nothing for a probe when debug is off', () => {

@@ -89,8 +89,23 @@ export function createAppLogger(opts: AppLoggerOptions): Logger {
       },
     });
   }
-  return pino(options);
+  return pino(options, pino.destination(STDOUT_BATCHES));
 }
+
+/**
+ * Lines reach stdout in batches: one write per 4 KB of lines, or every 200 ms when fewer come,
+ * instead of a write call per line (a fifth of the cost of a request line in the gateway's
+ * profile). pino flushes what is left when the process exits, also after an uncaught error;
+ * kill -9 loses at most the last 200 ms of lines. A collector that stops reading makes the app
+ * drop lines beyond 8 MB instead of blocking every request on a full pipe.
+ */
+const STDOUT_BATCHES = {
+  dest: 1,
+  sync: false,
+  minLength: 4096,
+  periodicFlush: 200,
+  maxLength: 8 * 1024 * 1024,
+};
 
 /** An app's logging: the pino logger and Nest's logger over it. */
 export interface AppLogging {
