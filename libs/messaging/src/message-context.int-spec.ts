@@ -68,7 +68,9 @@ class ContextController {
     MessagingModule.forRoot({
       service: 'messaging-test',
       url: NATS_TEST_URL,
-      requestTimeoutMs: 2000,
+      // a deadline, not a wait: CI's int tier runs several workers on two cores, and ten
+      // concurrent requests of two hops each once took longer than 2 s there
+      requestTimeoutMs: 30_000,
     }),
   ],
   controllers: [ContextController],
@@ -156,7 +158,7 @@ describe('a request over NATS carries the request it is sent for', () => {
       h.set('traceparent', 'junk');
       // a request as Nest's client sends it
       const packet = { pattern: WHO, data: { tag: randomUUID() }, id: randomUUID() };
-      const reply = await nc.request(WHO, JSON.stringify(packet), { headers: h, timeout: 2000 });
+      const reply = await nc.request(WHO, JSON.stringify(packet), { headers: h, timeout: 30_000 });
       const { response } = reply.json<{ response: Seen }>();
       const fields = response.fields as Record<string, unknown>;
       expect(Object.keys(fields)).toEqual(['requestId']);
