@@ -47,6 +47,7 @@ const SANE_ID = /^[\w.:@/+=-]{1,128}$/;
 /** Whether `id` is fit to be a request id (else the caller makes one). */
 export const acceptableRequestId = (id: unknown): id is string =>
   typeof id === 'string' && SANE_ID.test(id);
+
 const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
 const NO_TRACE = '0'.repeat(32);
 

@@ -51,9 +51,7 @@ export class MessageBus implements OnApplicationShutdown {
         this.client.send<TReply>(subject, withRequestHeaders(payload)).pipe(timeout(ms)),
       );
     try {
-      const reply = tracingEnabled()
-        ? await inSpan(`send ${subject}`, 'client', null, this.spanAttributes(subject), send)
-        : await send();
+      const reply = await this.traced('client', subject, send);
       this.outages.succeeded(owner(subject));
       return reply;
     } catch (err) {
@@ -79,16 +77,17 @@ export class MessageBus implements OnApplicationShutdown {
         { defaultValue: undefined },
       );
     try {
-      if (tracingEnabled())
-        await inSpan(`send ${subject}`, 'producer', null, this.spanAttributes(subject), send);
-      else await send();
+      await this.traced('producer', subject, send);
     } catch (err) {
       this.logger.warn(`emit ${subject} failed: ${(err as Error)?.message ?? String(err)}`);
     }
   }
 
-  private spanAttributes(subject: string) {
-    return { 'messaging.system': 'nats', 'messaging.destination.name': subject };
+  /** `send` as the span `send <subject>` when tracing is on, else as it is. */
+  private traced<T>(kind: 'client' | 'producer', subject: string, send: () => Promise<T>) {
+    if (!tracingEnabled()) return send();
+    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': subject };
+    return inSpan(`send ${subject}`, kind, null, attributes, send);
   }
 
   async onApplicationShutdown(): Promise<void> {
