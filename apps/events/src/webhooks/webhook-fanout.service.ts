@@ -49,8 +49,10 @@ const ifSubscribed = (
  * service is down) into webhook messages. One source event makes one message of its tenant (id
  * derived from the source event id) and one delivery per endpoint subscribed to the type, in the
  * consumer's transaction: due now for an enabled endpoint; `failed` without an attempt for a
- * disabled one, so that after a fix and I2 enable, I5 replays what it missed. A tenant without
- * a subscribed endpoint gets nothing stored, and costs no transaction (ifSubscribed).
+ * disabled one, so that after a fix and I2 enable, I5 replays what it missed. An endpoint gets
+ * what happened after it was registered: a backlog consumed late (after a burst, or this service
+ * down) does not flood an endpoint registered meanwhile with older events. A tenant without a
+ * subscribed endpoint gets nothing stored, and costs no transaction (ifSubscribed).
  */
 @Injectable()
 export class WebhookFanout {
@@ -90,12 +92,19 @@ export class WebhookFanout {
     data: Prisma.InputJsonObject,
   ): Promise<number> {
     const id = messageIdOf(sourceEventId, type);
-    const timestamp = timeOfEventId(sourceEventId).toISOString();
+    const occurredAt = timeOfEventId(sourceEventId);
     // the consumer applies the event as part of the request that wrote it: its deliveries too
     const headers = requestHeaders();
     return this.repo.fanOut(
       tx,
-      { id, tenantId, type, payload: { type, timestamp, data }, headers },
+      {
+        id,
+        tenantId,
+        type,
+        payload: { type, timestamp: occurredAt.toISOString(), data },
+        headers,
+        occurredAt,
+      },
       new Date(),
       NOT_SENT,
     );

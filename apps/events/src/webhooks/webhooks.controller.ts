@@ -57,8 +57,10 @@ export class WebhooksController {
     summary: 'I1 Register a webhook endpoint',
     description:
       'I1 The answer holds the signing secret (whsec_...), shown this once. The URL must be ' +
-      'https and resolve to public addresses only (checked again at every delivery). At most ' +
-      `20 endpoints per tenant (409). ${DELIVERY}`,
+      'https and resolve to public addresses only (checked again at every delivery). It gets ' +
+      'what happens from its registration on: events that happened before (still being worked ' +
+      'through after a burst) are not sent to it. At most 20 endpoints per tenant (409). ' +
+      DELIVERY,
   })
   @ApiEnvelope(RegisteredWebhookEndpoint, 201)
   @ApiResponse({ status: 409, description: 'The tenant has the most endpoints it may have' })

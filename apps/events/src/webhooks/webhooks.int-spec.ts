@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { Subjects } from '@crm/messaging';
+import { Subjects, uuidv7 } from '@crm/messaging';
 import { ServiceTestKit } from '@crm/testing';
 import { PrismaService } from '../database/prisma.service';
 import { RunningService, startEvents } from '../test/service-harness';
@@ -450,6 +450,44 @@ describe('delivery', () => {
     await personCreated(unsubscribed, [personId]);
     const [got] = await late.waitFor(1);
     expect(verify(ep.secret, got)).toMatchObject({ data: { personIds: [personId] } });
+  });
+
+  it('an endpoint registered during a backlog gets only what happened after its registration', async () => {
+    const tenant = `tenant-b-${randomUUID().slice(0, 8)}`;
+    // A burst just before the registration: consumed before it (no endpoint yet) or after it
+    // (the consumer behind), either way not the new endpoint's.
+    const burst = Array.from({ length: 200 }, () =>
+      source.publish(
+        Subjects.crmPeople.peopleCreated,
+        { tenantId: tenant, personIds: [randomUUID()] },
+        uuidv7(),
+      ),
+    );
+    const hit = await receiver();
+    const ep = await register(hit.url, ['person.created'], tenant);
+    const registeredAt = Date.now();
+    await Promise.all(burst);
+    // A backlog consumed after the registration for sure: events written a minute before it
+    // (an outbox relay that was down, a consumer that was far behind).
+    for (let i = 0; i < 20; i++) {
+      await source.publish(
+        Subjects.crmPeople.peopleCreated,
+        { tenantId: tenant, personIds: [randomUUID()] },
+        uuidv7(registeredAt - 60_000 + i),
+      );
+    }
+    const personId = randomUUID();
+    await source.publish(
+      Subjects.crmPeople.peopleCreated,
+      { tenantId: tenant, personIds: [personId] },
+      uuidv7(),
+    );
+    // One subject's events are applied in order: once this one arrives, the backlog is done.
+    const [got] = await hit.waitFor(1);
+    expect(verify(ep.secret, got)).toMatchObject({ data: { personIds: [personId] } });
+    expect(await db.webhookMessage.count({ where: { tenantId: tenant } })).toBe(1);
+    expect(await deliveries(ep.id, tenant)).toHaveLength(1);
+    expect(hit.received).toHaveLength(1);
   });
 
   it('a source event fanned out twice stores one message and one delivery per endpoint', async () => {

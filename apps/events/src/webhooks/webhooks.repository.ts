@@ -242,8 +242,10 @@ export class WebhooksRepository {
   /**
    * The message of a source event and one delivery per endpoint of the tenant subscribed to
    * its type, in one statement: due at `now` for an enabled endpoint, `failed` with `notSent`
-   * for a disabled one. Repeats (a redelivered source event) add nothing. How many deliveries
-   * were added; 0 when no endpoint is subscribed (nothing is stored then).
+   * for a disabled one. Only endpoints registered by the time the source event happened
+   * (`occurredAt`, the time in its UUIDv7 id) get it. Repeats (a redelivered source event) add
+   * nothing. How many deliveries were added; 0 when no endpoint is subscribed (nothing is stored
+   * then).
    */
   fanOut(
     tx: Tx,
@@ -254,6 +256,8 @@ export class WebhooksRepository {
       payload: Prisma.InputJsonObject;
       /** The request that caused it (requestHeaders), for the worker's lines. */
       headers: Record<string, string>;
+      /** When the source event happened. */
+      occurredAt: Date;
     },
     now: Date,
     notSent: string,
@@ -262,6 +266,7 @@ export class WebhooksRepository {
       WITH endpoint AS (
         SELECT id, enabled FROM "WebhookEndpoint"
         WHERE "tenantId" = ${m.tenantId} AND ${m.type} = ANY("eventTypes")
+          AND "dateCreated" <= ${ts(m.occurredAt)}::timestamp(3)
       ), message AS (
         INSERT INTO "WebhookMessage" (id, "tenantId", type, payload, "dateCreated", headers)
         SELECT ${m.id}::uuid, ${m.tenantId}, ${m.type}, ${JSON.stringify(m.payload)}::jsonb,
