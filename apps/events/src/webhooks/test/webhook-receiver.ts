@@ -85,7 +85,7 @@ export class SourceEvents {
   async publish(
     subject: string,
     event: { tenantId: string } & Record<string, unknown>,
-    id = randomUUID(),
+    id: string = randomUUID(),
   ): Promise<string> {
     const h = natsHeaders();
     h.set('Crm-Tenant-Id', event.tenantId);
