@@ -111,6 +111,16 @@ export class GatewayConfig extends AppConfig {
   OPENAPI_REFRESH_MS: number = 30000;
 
   /**
+   * How long a service may take to begin its answer (status and headers) before the caller gets
+   * a 504 naming it. A stuck service otherwise holds the caller's connection for ever. Once the
+   * answer has begun it may stream for as long as it takes (downloads, exports).
+   */
+  @IsInt()
+  @Min(100)
+  @Max(3600000)
+  UPSTREAM_ANSWER_TIMEOUT_MS: number = 60000;
+
+  /**
    * Where the supergraph comes from. `file` (default): the one composed at build time from the
    * committed subgraph schemas (`npm run supergraph`), loaded at start; a subgraph that is down
    * fails only its own fields. `introspect` (development): composed at run time from the running

@@ -10,6 +10,8 @@ export enum ErrorCode {
   UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
   TOO_MANY_REQUESTS = 'TOO_MANY_REQUESTS',
   SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE',
+  /** A service behind the gateway did not begin its answer in time. */
+  GATEWAY_TIMEOUT = 'GATEWAY_TIMEOUT',
   INTERNAL = 'INTERNAL',
 }
 
@@ -25,6 +27,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: 415,
   [ErrorCode.TOO_MANY_REQUESTS]: 429,
   [ErrorCode.SERVICE_UNAVAILABLE]: 503,
+  [ErrorCode.GATEWAY_TIMEOUT]: 504,
   [ErrorCode.INTERNAL]: 500,
 };
 

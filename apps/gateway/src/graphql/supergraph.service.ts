@@ -103,7 +103,12 @@ export class SupergraphService implements OnApplicationBootstrap, OnApplicationS
   ) {
     this.dispatcher = new ReplicaAgent({
       lookup,
-      pool: { connect: { timeout: CONNECT_TIMEOUT_MS }, keepAliveTimeout: 4000 },
+      // a subgraph that does not begin answering in time fails its part (as the REST proxy's 504)
+      pool: {
+        connect: { timeout: CONNECT_TIMEOUT_MS },
+        headersTimeout: config.UPSTREAM_ANSWER_TIMEOUT_MS,
+        keepAliveTimeout: 4000,
+      },
     });
     this.disclosure = graphqlDisclosure(config);
     this.limits = limitsOf(config);

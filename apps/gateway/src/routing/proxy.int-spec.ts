@@ -84,6 +84,8 @@ beforeAll(async () => {
     GRAPHQL_SUBGRAPHS: 'crm-people',
     SUPERGRAPH_RETRY_MS: '600000',
     KEY_CACHE_TTL_MS: '600000',
+    // above the slow service below (4.5 s), below the test timeout
+    UPSTREAM_ANSWER_TIMEOUT_MS: '7000',
   });
 });
 
@@ -224,6 +226,34 @@ describe('slow services', () => {
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ slow: true });
   }, 15000);
+
+  it('504 naming the service when it does not begin answering in time; the service is let go', async () => {
+    let stopped!: () => void;
+    const upstreamClosed = new Promise<void>((r) => (stopped = r));
+    people.rawHandlers.push((req, res) => {
+      if (req.url !== '/v1/crm/people/stuck') return false;
+      req.resume();
+      res.once('close', () => stopped());
+      return true;
+    });
+    const started = Date.now();
+    const res = await fetch(`${gw.url}/v1/crm/people/stuck`, {
+      headers: withKey('tenant-a', KEY_A, { 'Accept-Language': 'de' }),
+    });
+    expect(res.status).toBe(504);
+    expect(await json(res)).toMatchObject({
+      data: null,
+      statusCode: 504,
+      message:
+        'Der Dienst crm-people hat nicht innerhalb von 7 s geantwortet; bitte später erneut versuchen',
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(6900);
+    await upstreamClosed;
+    // the next call goes through
+    expect(
+      (await fetch(`${gw.url}/v1/crm/people/p-1`, { headers: withKey('tenant-a', KEY_A) })).status,
+    ).toBe(200);
+  }, 30000);
 
   it('stops the call to the service when the client goes away before the answer', async () => {
     let started!: () => void;

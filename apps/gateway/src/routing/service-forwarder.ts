@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { AppException, ErrorCode } from '@crm/errors';
 import { OutageLog } from '@crm/logging';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import { CONNECT_TIMEOUT_MS, ReplicaAgent, UPSTREAM_LOOKUP, UpstreamLookup } from './replicas';
 import type { ServiceName } from './services';
 import { BUFFERED_BODY_BYTES, ServiceAnswer, ServiceCall } from './service-call';
@@ -56,15 +57,21 @@ export class ServiceForwarder implements OnApplicationShutdown {
   private readonly outages = new OutageLog(this.logger);
   private readonly agent: ReplicaAgent;
 
-  constructor(@Optional() @Inject(UPSTREAM_LOOKUP) lookup?: UpstreamLookup) {
-    // Only the connection is timed: answers (downloads, slow reports) may take as long as they
-    // take. Idle sockets are dropped after 4 s, before Node servers' 5 s keep-alive timeout
-    // closes them under us.
+  private readonly answerTimeoutMs: number;
+
+  constructor(
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+    @Optional() @Inject(UPSTREAM_LOOKUP) lookup?: UpstreamLookup,
+  ) {
+    // The connection and the start of the answer are timed (UPSTREAM_ANSWER_TIMEOUT_MS), not the
+    // body: downloads and exports stream as long as they take. Idle sockets are dropped after
+    // 4 s, before Node servers' 5 s keep-alive timeout closes them under us.
+    this.answerTimeoutMs = config.UPSTREAM_ANSWER_TIMEOUT_MS;
     this.agent = new ReplicaAgent({
       lookup,
       pool: {
         connect: { timeout: CONNECT_TIMEOUT_MS },
-        headersTimeout: 0,
+        headersTimeout: this.answerTimeoutMs,
         bodyTimeout: 0,
         keepAliveTimeout: 4000,
       },
@@ -78,7 +85,7 @@ export class ServiceForwarder implements OnApplicationShutdown {
 
   /**
    * Resolves with the service's answer; rejects with a 503 naming the service when it cannot be
-   * reached before it answered. `res` is the client's response: when the client goes away first,
+   * reached before it answered, a 504 when it did not begin answering in time. `res` is the client's response: when the client goes away first,
    * the service's work is stopped too.
    */
   async forward(
@@ -123,16 +130,24 @@ export class ServiceForwarder implements OnApplicationShutdown {
     return answer;
   }
 
-  /** The 503 naming the service; an outage is logged unless the client went away first. */
+  /**
+   * The 503 naming the service, or the 504 when it did not begin answering in time; logged as
+   * an outage (once when it starts, with a count when it ends) unless the client went away first.
+   */
   private unreachable(
     target: ServiceTarget,
     req: IncomingMessage,
     err: unknown,
     clientLeft: boolean,
   ): AppException {
-    if (!clientLeft) {
-      const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    if (!clientLeft)
       this.outages.failed(target.service, `${code} (${req.method} ${req.url?.split('?')[0]})`);
+    if (code === 'UND_ERR_HEADERS_TIMEOUT') {
+      return new AppException(ErrorCode.GATEWAY_TIMEOUT, 'gateway.serviceTimedOut', {
+        service: target.service,
+        seconds: this.answerTimeoutMs / 1000,
+      });
     }
     return new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'gateway.serviceUnreachable', {
       service: target.service,
