@@ -154,6 +154,19 @@ async function settled(): Promise<void> {
   }
 }
 
+/** Every app's log lines that name `requestId` (what the stack keeps of its output). */
+function linesAbout(requestId: string): string {
+  return [...client.stack.processes.values()]
+    .map((p) => {
+      const lines = p.log
+        .join('')
+        .split('\n')
+        .filter((l) => l.includes(requestId));
+      return `${p.name}: ${lines.length ? lines.join(' | ') : 'nothing logged'}`;
+    })
+    .join('; ');
+}
+
 interface Answered {
   req: ProbeRequest;
   status: number;
@@ -273,13 +286,16 @@ it(
 
     const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 10_000 });
     const origin = client.stack.gatewayUrl;
+    let sent = 0;
     const send = async (req: ProbeRequest): Promise<Answered> => {
+      // an id of our own: the lines of a call that got no answer are found in every app's log
+      const requestId = `probe-${++sent}`;
       try {
         const res = await agent.request({
           origin,
           path: req.url,
           method: req.method as 'GET',
-          headers: req.headers,
+          headers: { ...req.headers, 'x-request-id': requestId },
           body: req.body,
           headersTimeout: REQUEST_TIMEOUT_MS,
           bodyTimeout: REQUEST_TIMEOUT_MS,
@@ -287,8 +303,9 @@ it(
         const text = await res.body.text();
         return { req, status: res.statusCode, text };
       } catch (err) {
-        // a connection reset or a hang is a defect too: counted as status 0
-        return { req, status: 0, text: String((err as Error).message) };
+        // a connection reset or a hang is a defect too: counted as status 0, with what each app
+        // logged about it (an app that logged nothing never answered it)
+        return { req, status: 0, text: `${(err as Error).message}; ${linesAbout(requestId)}` };
       }
     };
 
@@ -323,7 +340,7 @@ it(
         if (problem) {
           problems.push(
             `${a.req.method} ${a.req.url.slice(0, 160)} [${a.req.note.slice(0, 160)}] ` +
-              `lang ${a.req.lang} -> ${problem} ${a.text.slice(0, 200)}`,
+              `lang ${a.req.lang} -> ${problem}${a.status === 0 ? '' : ` ${a.text.slice(0, 200)}`}`,
           );
         }
         if (isWrite(a.req) && refused(a.status)) refusedWrites++;
