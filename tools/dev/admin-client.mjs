@@ -54,7 +54,12 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command> [arguments]
 
 Commands (the gateway's admin API, /v1/admin):
   create-tenant <id> <name> [--email <e-mail>]   create a tenant
-  issue-key <tenantId> <name> [--key <key>]      issue an API key (printed once; --key fixes it)
+  issue-key <tenantId> <name> [--key <key>] [--scopes <s,...>] [--expires <ISO>]
+                                                 issue an API key (printed once; --key fixes it);
+                                                 --scopes limits it, e.g. crm:read,events:write
+                                                 (<module>:read|write, write includes read; every
+                                                 scope when absent); --expires: when it stops
+                                                 working, e.g. 2027-01-01T00:00:00Z (never if absent)
   revoke-key <keyId>                             revoke an API key
   tariffs                                        list the tariffs with their modules
   set-tariff <tenantId> <tariffId>               put a tenant on a tariff (e.g. complete)
@@ -68,7 +73,7 @@ Prints the answer's data as JSON; errors go to stderr with exit code 1.`;
 
 const VERBS = {
   'create-tenant': { args: ['id', 'name'], options: ['email'] },
-  'issue-key': { args: ['tenantId', 'name'], options: ['key'] },
+  'issue-key': { args: ['tenantId', 'name'], options: ['key', 'scopes', 'expires'] },
   'revoke-key': { args: ['keyId'], options: [] },
   tariffs: { args: [], options: [] },
   'set-tariff': { args: ['tenantId', 'tariffId'], options: [] },
@@ -113,7 +118,13 @@ export function parseAdminArgs(argv) {
       return {
         method: 'POST',
         path: `/tenants/${seg(p.tenantId)}/api-keys`,
-        body: { name: p.name, ...(options.key ? { key: options.key } : {}) },
+        body: {
+          name: p.name,
+          ...(options.key ? { key: options.key } : {}),
+          // The gateway checks each scope and names a wrong one (scopes[1]): sent as given.
+          ...(options.scopes ? { scopes: options.scopes.split(',').map((x) => x.trim()) } : {}),
+          ...(options.expires ? { expiresAt: options.expires } : {}),
+        },
       };
     case 'revoke-key':
       return { method: 'DELETE', path: `/api-keys/${seg(p.keyId)}` };

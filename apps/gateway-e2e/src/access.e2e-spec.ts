@@ -97,6 +97,109 @@ describe('tariff modules', () => {
   });
 });
 
+describe('API key scopes', () => {
+  let reader: TestTenant;
+
+  beforeAll(async () => {
+    reader = await client.issueKey(a.id, { name: 'crm reader', scopes: ['crm:read'] });
+  });
+
+  it('REST: crm:read reads people but may not create one, nor read events (403 naming the scope)', async () => {
+    expect((await client.rest(reader, 'GET', '/people')).status).toBe(200);
+    const create = await client.rest(reader, 'POST', '/people', { firstname: 'Nope' });
+    expect(create.status).toBe(403);
+    expect(create.body).toMatchObject({
+      data: null,
+      statusCode: 403,
+      message: 'This API key lacks the scope crm:write',
+    });
+    const events = await client.rest(reader, 'GET', '/events', undefined, {
+      'Accept-Language': 'de',
+    });
+    expect(events.status).toBe(403);
+    expect(events.body.message).toBe('Diesem API-Schlüssel fehlt die Berechtigung events:read');
+    // A check that stores nothing is a read.
+    const check = await client.rest(reader, 'POST', '/people/validate', {
+      firstname: 'Ok',
+      lastname: 'Check',
+    });
+    expect(check.status).toBe(200);
+    expect(check.body.data.valid).toBe(true);
+    // The full key of the same tenant writes.
+    expect((await client.rest(a, 'POST', '/people', { firstname: 'Full' })).status).toBe(201);
+  });
+
+  it('GraphQL: a query of people works, a mutation is refused naming crm:write', async () => {
+    const query = await client.graphql(reader, '{ people { totalResults } }');
+    expect(query.status).toBe(200);
+    expect(query.body.errors).toBeUndefined();
+    expect(typeof query.body.data.people.totalResults).toBe('number');
+    const mutation = await client.graphql(
+      reader,
+      'mutation($input: CreatePersonInput!) { createPerson(input: $input) { id } }',
+      { input: { firstname: 'Nope', lastname: 'Scope' } },
+    );
+    expect(mutation.body.data?.createPerson ?? null).toBeNull();
+    expect(mutation.body.errors[0].message).toBe('This API key lacks the scope crm:write');
+    expect(mutation.body.errors[0].extensions).toMatchObject({
+      code: 'FORBIDDEN',
+      statusCode: 403,
+    });
+    const stored = await client.rest(a, 'GET', '/people');
+    expect(stored.status).toBe(200);
+    expect(stored.body.data.filter((p: { lastname: string }) => p.lastname === 'Scope')).toEqual(
+      [],
+    );
+  });
+
+  it('the admin API names an unknown scope by its index', async () => {
+    const bad = await client.admin('POST', `/tenants/${a.id}/api-keys`, {
+      name: 'k',
+      scopes: ['crm:read', 'events:read', 'crm:delete'],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([
+      expect.objectContaining({ field: 'scopes[2]', rule: 'isIn' }),
+    ]);
+  });
+});
+
+describe('API key expiry', () => {
+  it('a key whose expiresAt passes answers 401 saying when it expired, REST and GraphQL', async () => {
+    const expiresAt = new Date(Date.now() + 3000).toISOString();
+    const t = await client.issueKey(a.id, { name: 'short-lived', expiresAt });
+    // Used (and cached by the gateway) while it is valid.
+    expect((await client.rest(t, 'GET', '/people')).status).toBe(200);
+    let res = await client.rest(t, 'GET', '/people');
+    const deadline = Date.parse(expiresAt) + 10_000;
+    while (res.status === 200 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      res = await client.rest(t, 'GET', '/people');
+    }
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(expiresAt));
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({
+      data: null,
+      statusCode: 401,
+      message: `The API key expired at ${expiresAt}`,
+    });
+    const gql = await client.graphql(t, '{ people { totalResults } }');
+    expect(gql.status).toBe(401);
+    expect(gql.body.errors[0].message).toBe(`The API key expired at ${expiresAt}`);
+  });
+
+  it('the admin API refuses an expiry that is not ahead', async () => {
+    const bad = await client.admin('POST', `/tenants/${a.id}/api-keys`, {
+      name: 'k',
+      expiresAt: new Date(Date.now() - 1000).toISOString(),
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([
+      expect.objectContaining({ field: 'expiresAt', rule: 'inFuture' }),
+    ]);
+  });
+});
+
 describe('admin API', () => {
   it('refuses a missing or wrong admin token, and a tenant key', async () => {
     expect((await client.admin('GET', '/tariffs', undefined, '')).status).toBe(401);

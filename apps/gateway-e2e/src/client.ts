@@ -104,7 +104,15 @@ export class Client {
     if (created.status !== 201) throw new Error(`create tenant: ${JSON.stringify(created.body)}`);
     const tariff = await this.admin('PUT', `/tenants/${id}/tariff`, { tariffId });
     if (tariff.status !== 200) throw new Error(`set tariff: ${JSON.stringify(tariff.body)}`);
-    const key = await this.admin('POST', `/tenants/${id}/api-keys`, { name: 'e2e' });
+    return this.issueKey(id, { name: 'e2e' });
+  }
+
+  /** Issues another key of tenant `id` (`scopes`, `expiresAt` as the admin API takes them). */
+  async issueKey(
+    id: string,
+    body: { name: string; scopes?: string[]; expiresAt?: string },
+  ): Promise<TestTenant> {
+    const key = await this.admin('POST', `/tenants/${id}/api-keys`, body);
     if (key.status !== 201) throw new Error(`issue key: ${JSON.stringify(key.body)}`);
     return { id, key: key.body.data.key, keyId: key.body.data.id };
   }

@@ -11,6 +11,7 @@ import type { Envelope } from '@crm/envelope';
 import { AppException } from '@crm/errors';
 import {
   AccessChangedEvent,
+  API_KEY_SCOPES,
   IssuedApiKey,
   MessageBus,
   natsClientOptions,
@@ -497,6 +498,8 @@ describe('NATS', () => {
         name: 'ERP connector',
         prefix: issued.key.slice(0, 10),
         key: expect.stringMatching(/^crm_[A-Za-z0-9_-]{43}$/),
+        scopes: [...API_KEY_SCOPES],
+        expiresAt: null,
         dateCreated: expect.stringMatching(/Z$/),
       });
       const row = await prisma.apiKey.findUniqueOrThrow({ where: { id: issued.id } });
@@ -531,7 +534,80 @@ describe('NATS', () => {
         keyId: issued.id,
         tenantId: eta,
         modules: ['crm', 'tenant-info'],
+        scopes: [...API_KEY_SCOPES],
+        expiresAt: null,
       });
+    });
+
+    it('issueApiKey stores the scopes and expiry given, and verifyApiKey answers them', async () => {
+      const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
+      const scoped = await request<IssuedApiKey>(Subjects.tenantInfo.issueApiKey, {
+        tenantId: eta,
+        name: 'Reader',
+        scopes: ['events:write', 'crm:read'],
+        expiresAt,
+      });
+      expect(scoped).toMatchObject({ scopes: ['crm:read', 'events:write'], expiresAt });
+      const row = await prisma.apiKey.findUniqueOrThrow({ where: { id: scoped.id } });
+      expect(row.scopes).toEqual(['events:write', 'crm:read']);
+      expect(row.expiresAt?.toISOString()).toBe(expiresAt);
+      const reply = await request<VerifyApiKeyReply>(Subjects.tenantInfo.verifyApiKey, {
+        keyHash: hashApiKey(scoped.key),
+      });
+      expect(reply).toEqual({
+        valid: true,
+        keyId: scoped.id,
+        tenantId: eta,
+        modules: ['crm', 'tenant-info'],
+        scopes: ['crm:read', 'events:write'],
+        expiresAt,
+      });
+    });
+
+    it('verifyApiKey answers an expired key as not valid, with its expiry', async () => {
+      const soon = await request<IssuedApiKey>(Subjects.tenantInfo.issueApiKey, {
+        tenantId: eta,
+        name: 'Short-lived',
+        expiresAt: new Date(Date.now() + 1000).toISOString(),
+      });
+      const reply = await waitFor(async () => {
+        const r = await request<VerifyApiKeyReply>(Subjects.tenantInfo.verifyApiKey, {
+          keyHash: hashApiKey(soon.key),
+        });
+        return r.valid ? undefined : r;
+      });
+      expect(reply).toEqual({ valid: false, expiresAt: soon.expiresAt });
+    });
+
+    it('issueApiKey names each wrong scope by index and an expiry not ahead, storing nothing', async () => {
+      const before = await prisma.apiKey.count({ where: { tenantId: eta } });
+      const err = await rejection(
+        request(Subjects.tenantInfo.issueApiKey, {
+          tenantId: eta,
+          name: 'Bad',
+          scopes: ['crm:read', 'crm:read', 'crm:admin'],
+          expiresAt: new Date(Date.now() - 1000).toISOString(),
+        }),
+      );
+      expect(err.code).toBe('VALIDATION_FAILED');
+      expect(err.problems.map((p) => [p.field, p.rule])).toEqual([
+        ['scopes[1]', 'duplicateEntry'],
+        ['scopes[2]', 'isIn'],
+        ['expiresAt', 'inFuture'],
+      ]);
+      const shapes = await rejection(
+        request(Subjects.tenantInfo.issueApiKey, {
+          tenantId: eta,
+          name: 'Bad',
+          scopes: [],
+          expiresAt: '2099-01-01',
+        }),
+      );
+      expect(shapes.problems.map((p) => [p.field, p.rule])).toEqual([
+        ['scopes', 'arrayMinSize'],
+        ['expiresAt', 'matches'],
+      ]);
+      expect(await prisma.apiKey.count({ where: { tenantId: eta } })).toBe(before);
     });
 
     it('verifyApiKey writes lastUsed once, not on every request', async () => {

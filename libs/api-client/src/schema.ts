@@ -62,7 +62,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A2 Issue an API key (the key is returned once, stored hashed) */
+        /**
+         * A2 Issue an API key (the key is returned once, stored hashed)
+         * @description scopes limit what the key may do per module (`<module>:read`, `<module>:write`; write includes read): a call outside them is a 403 naming the missing scope. Without scopes the key may do everything. After expiresAt the key is refused with a 401 saying when it expired.
+         */
         post: operations["AdminController_issueApiKey"];
         delete?: never;
         options?: never;
@@ -6359,6 +6362,12 @@ export interface components {
         };
         InvoiceSenderRequest: Record<string, never>;
         IssueApiKeyBody: {
+            /**
+             * Format: date-time
+             * @description When the key stops working (ISO 8601 instant, in the future); never when absent
+             * @example 2027-01-01T00:00:00Z
+             */
+            expiresAt?: string;
             /** @description A fixed key value (24-200 of A-Z a-z 0-9 _ -); generated when absent */
             key?: string;
             /**
@@ -6366,6 +6375,14 @@ export interface components {
              * @example website integration
              */
             name: string;
+            /**
+             * @description What the key may do per module: `<module>:read` or `<module>:write` (write includes read). Every scope when absent
+             * @example [
+             *       "crm:read",
+             *       "events:write"
+             *     ]
+             */
+            scopes?: ("crm:read" | "crm:write" | "events:read" | "events:write" | "bookings:read" | "bookings:write" | "tenant-info:read" | "tenant-info:write")[];
         };
         IssueApiKeyRequest: Record<string, never>;
         IssuedApiKeyDto: {
@@ -6374,6 +6391,11 @@ export interface components {
              * @description Creation time
              */
             dateCreated: string;
+            /**
+             * Format: date-time
+             * @description When the key stops working; null: never
+             */
+            expiresAt: string | null;
             /**
              * Format: uuid
              * @description Key id (the caller id services see in X-Caller-Id)
@@ -6385,6 +6407,8 @@ export interface components {
             name: string;
             /** @description First characters of the key, to recognise it */
             prefix: string;
+            /** @description What the key may do (write includes read of the same module) */
+            scopes: ("crm:read" | "crm:write" | "events:read" | "events:write" | "bookings:read" | "bookings:write" | "tenant-info:read" | "tenant-info:write")[];
             /** @description Tenant the key belongs to */
             tenantId: string;
         };
@@ -8361,7 +8385,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: envelope with data null and errors [{ field, rule, message }] */
+            /**
+             * @description Invalid body: an unknown or repeated scope (named by index), expiresAt not ahead
+             *
+             *     Invalid input: envelope with data null and errors [{ field, rule, message }]
+             */
             400: {
                 headers: {
                     [name: string]: unknown;

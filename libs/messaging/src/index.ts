@@ -4,6 +4,7 @@ export * from './message-context';
 export * from './message-bus';
 export * from './messaging.module';
 export * from './contracts/tenant-info';
+export * from './contracts/api-key-scopes';
 export * from './contracts/crm';
 export * from './contracts/events';
 export * from './contracts/bookings';

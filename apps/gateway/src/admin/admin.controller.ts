@@ -47,11 +47,22 @@ export class AdminController {
 
   @Post('tenants/:id/api-keys')
   @HttpCode(201)
-  @ApiOperation({ summary: 'A2 Issue an API key (the key is returned once, stored hashed)' })
+  @ApiOperation({
+    summary: 'A2 Issue an API key (the key is returned once, stored hashed)',
+    description:
+      'scopes limit what the key may do per module (`<module>:read`, `<module>:write`; write ' +
+      'includes read): a call outside them is a 403 naming the missing scope. Without scopes ' +
+      'the key may do everything. After expiresAt the key is refused with a 401 saying when it ' +
+      'expired.',
+  })
   @ApiEnvelope(IssuedApiKeyDto, 201)
+  @ApiResponse({
+    status: 400,
+    description: 'Invalid body: an unknown or repeated scope (named by index), expiresAt not ahead',
+  })
   @ApiResponse({ status: 404, description: 'Unknown tenant' })
   issueApiKey(@Param('id') tenantId: string, @Body() body: IssueApiKeyBody): Promise<IssuedApiKey> {
-    return this.admin.issueApiKey(tenantId, body.name, body.key);
+    return this.admin.issueApiKey(tenantId, body);
   }
 
   @Delete('api-keys/:keyId')

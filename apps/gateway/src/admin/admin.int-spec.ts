@@ -1,7 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ErrorCode } from '@crm/errors';
-import type { TariffSummary, TenantSummary, VerifyApiKeyReply } from '@crm/messaging';
-import { Subjects } from '@crm/messaging';
+import type {
+  IssueApiKeyRequest,
+  TariffSummary,
+  TenantSummary,
+  VerifyApiKeyReply,
+} from '@crm/messaging';
+import { API_KEY_SCOPES, Subjects } from '@crm/messaging';
 import { tenantHeaders } from '@crm/testing';
 import {
   ADMIN_TOKEN,
@@ -74,7 +79,7 @@ beforeAll(async () => {
     return { response: summary(id, null) };
   });
   await stub.answer(Subjects.tenantInfo.issueApiKey, (data) => {
-    const { tenantId, name } = data as { tenantId: string; name: string };
+    const { tenantId, name, scopes, expiresAt } = data as IssueApiKeyRequest;
     return {
       response: {
         id: randomUUID(),
@@ -82,6 +87,8 @@ beforeAll(async () => {
         name,
         prefix: 'crm_abcd',
         key: 'crm_abcdefghijklmnopqrstuvwxyz',
+        scopes: scopes ?? [...API_KEY_SCOPES],
+        expiresAt: expiresAt ?? null,
         dateCreated: '2026-01-01T00:00:00.000Z',
       },
     };
@@ -224,6 +231,77 @@ describe('operations', () => {
     expect((await json(bad)).errors[0].field).toBe('key');
   });
 
+  it('A2 passes scopes and expiry to tenant-info and answers them', async () => {
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const res = await admin('POST', '/tenants/acme/api-keys', {
+      name: 'reader',
+      scopes: ['crm:read', 'events:write'],
+      expiresAt,
+    });
+    expect(res.status).toBe(201);
+    expect((await json(res)).data).toMatchObject({
+      scopes: ['crm:read', 'events:write'],
+      expiresAt,
+    });
+    expect(
+      stub.asked.filter((a) => a.subject === Subjects.tenantInfo.issueApiKey).at(-1)!.data,
+    ).toEqual({
+      tenantId: 'acme',
+      name: 'reader',
+      scopes: ['crm:read', 'events:write'],
+      expiresAt,
+    });
+    const all = await json(await admin('POST', '/tenants/acme/api-keys', { name: 'all' }));
+    expect(all.data).toMatchObject({ scopes: API_KEY_SCOPES, expiresAt: null });
+  });
+
+  it('A2 refuses wrong scopes (by index) and an expiry not ahead, without asking tenant-info', async () => {
+    const before = stub.count(Subjects.tenantInfo.issueApiKey);
+    const problems = async (body: object, lang = 'en') => {
+      const res = await fetch(`${gw.url}/v1/admin/tenants/acme/api-keys`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${ADMIN_TOKEN}`,
+          'Content-Type': 'application/json',
+          'Accept-Language': lang,
+        },
+        body: JSON.stringify({ name: 'k', ...body }),
+      });
+      expect(res.status).toBe(400);
+      return (await json(res)).errors as { field: string; rule: string; message: string }[];
+    };
+    expect(
+      await problems({
+        scopes: ['crm:read', 'events:write', 'crm:admin', 'crm:read'],
+        expiresAt: new Date(Date.now() - 60_000).toISOString(),
+      }),
+    ).toEqual([
+      {
+        field: 'scopes[2]',
+        rule: 'isIn',
+        message: `scopes[2] must be one of: ${API_KEY_SCOPES.join(', ')}`,
+      },
+      {
+        field: 'scopes[3]',
+        rule: 'duplicateEntry',
+        message: 'scopes[3] repeats an earlier entry of the list',
+      },
+      { field: 'expiresAt', rule: 'inFuture', message: 'expiresAt must be in the future' },
+    ]);
+    expect(
+      await problems({ expiresAt: new Date(Date.now() - 60_000).toISOString() }, 'de'),
+    ).toEqual([
+      { field: 'expiresAt', rule: 'inFuture', message: 'expiresAt muss in der Zukunft liegen' },
+    ]);
+    const shapes = await problems({ scopes: [], expiresAt: 'tomorrow' });
+    expect(shapes.map((p) => [p.field, p.rule])).toEqual([
+      ['scopes', 'arrayMinSize'],
+      ['expiresAt', 'isIso8601'],
+    ]);
+    expect((await problems({ scopes: 'crm:read' })).map((p) => p.field)).toEqual(['scopes']);
+    expect(stub.count(Subjects.tenantInfo.issueApiKey)).toBe(before);
+  });
+
   it('A3 revokes a key; the tenant cached answers are dropped at once', async () => {
     const call = () =>
       fetch(`${gw.url}/v1/crm/people`, {
@@ -300,6 +378,16 @@ describe('OpenAPI and docs (no headers, no key)', () => {
     expect(doc.components.schemas).toHaveProperty('Person');
     expect(doc.components.schemas).toHaveProperty('CreateTenantBody');
     expect(doc.components.securitySchemes).toHaveProperty('admin');
+    const scopes = { type: 'array', items: { type: 'string', enum: API_KEY_SCOPES } };
+    expect(doc.components.schemas.IssueApiKeyBody.properties).toMatchObject({
+      scopes: { ...scopes, minItems: 1, uniqueItems: true },
+      expiresAt: { type: 'string', format: 'date-time' },
+    });
+    expect(doc.components.schemas.IssueApiKeyBody.required).toEqual(['name']);
+    expect(doc.components.schemas.IssuedApiKeyDto.properties).toMatchObject({
+      scopes,
+      expiresAt: { type: 'string', format: 'date-time', nullable: true },
+    });
     expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(
       expect.arrayContaining(['People', 'Administration']),
     );

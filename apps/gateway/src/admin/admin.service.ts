@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { throwIfProblems } from '@crm/errors';
 import {
   CreateTenantRequest,
+  issueApiKeyProblems,
   IssueApiKeyRequest,
   IssuedApiKey,
   MessageBus,
@@ -29,11 +31,19 @@ export class AdminService {
     return this.bus.request<TenantSummary>(Subjects.tenantInfo.createTenant, body);
   }
 
-  async issueApiKey(tenantId: string, name: string, key?: string): Promise<IssuedApiKey> {
+  /** Scopes and expiry are checked here too, so a bad one never reaches tenant-info. */
+  async issueApiKey(
+    tenantId: string,
+    body: Omit<IssueApiKeyRequest, 'tenantId'>,
+  ): Promise<IssuedApiKey> {
+    throwIfProblems(issueApiKeyProblems(body, new Date()));
+    const { name, key, scopes, expiresAt } = body;
     const issued = await this.bus.request<IssuedApiKey>(Subjects.tenantInfo.issueApiKey, {
       tenantId,
       name,
       ...(key !== undefined ? { key } : {}),
+      ...(scopes !== undefined ? { scopes } : {}),
+      ...(expiresAt !== undefined ? { expiresAt } : {}),
     } satisfies IssueApiKeyRequest);
     // A fixed key tried before it existed is cached as invalid: forget that.
     this.cache.dropInvalid();

@@ -53,6 +53,27 @@ describe('ApiKeyVerifier', () => {
     expect(JSON.stringify(bus.calls)).not.toContain('good-key');
   });
 
+  it("keeps a key's scopes and expiry, and the expiry of tenant-info's answer for an expired key", async () => {
+    const scoped: VerifyApiKeyReply = {
+      ...reply,
+      scopes: ['crm:read'],
+      expiresAt: '2027-01-01T00:00:00.000Z',
+    };
+    bus.answers.set(hashApiKey('scoped-key'), scoped);
+    bus.answers.set(hashApiKey('expired-key'), {
+      valid: false,
+      expiresAt: '2026-01-01T00:00:00.000Z',
+    });
+    expect(await verifier.verify('scoped-key')).toEqual(scoped);
+    expect(await verifier.verify('expired-key')).toEqual({
+      valid: false,
+      expiresAt: '2026-01-01T00:00:00.000Z',
+    });
+    // From the cache too: the gateway checks the expiry of every request against it.
+    expect(await verifier.verify('scoped-key')).toEqual(scoped);
+    expect(bus.calls).toHaveLength(2);
+  });
+
   it('caches valid and invalid answers', async () => {
     expect(await verifier.verify('good-key')).toEqual(reply);
     expect(await verifier.verify('good-key')).toEqual(reply);

@@ -95,8 +95,18 @@ export class ApiKeyVerifier implements KeyVerifier {
       this.logger.log('tenant-info answers again: keys are verified as usual');
     }
     const normalized: VerifyApiKeyReply = reply?.valid
-      ? { valid: true, keyId: reply.keyId, tenantId: reply.tenantId, modules: reply.modules ?? [] }
-      : { valid: false };
+      ? {
+          valid: true,
+          keyId: reply.keyId,
+          tenantId: reply.tenantId,
+          modules: reply.modules ?? [],
+          // Absent from an older tenant-info: left absent, the caller's rule decides (all scopes).
+          ...(reply.scopes ? { scopes: reply.scopes } : {}),
+          ...(reply.expiresAt ? { expiresAt: reply.expiresAt } : {}),
+        }
+      : reply?.expiresAt
+        ? { valid: false, expiresAt: reply.expiresAt }
+        : { valid: false };
     this.cache.set(keyHash, normalized, generation);
     return normalized;
   }

@@ -33,6 +33,33 @@ describe('GatewayAuthService', () => {
   const verifier = new StubVerifier({
     'key-a': { valid: true, keyId: 'id-a', tenantId: 'a', modules: ['crm', 'events'] },
     'key-b': { valid: true, keyId: 'id-b', tenantId: 'b', modules: ['crm'] },
+    'key-read': {
+      valid: true,
+      keyId: 'id-r',
+      tenantId: 'a',
+      modules: ['crm', 'events'],
+      scopes: ['crm:read'],
+      expiresAt: null,
+    },
+    'key-soon': {
+      valid: true,
+      keyId: 'id-s',
+      tenantId: 'a',
+      modules: ['crm'],
+      scopes: ['crm:write'],
+      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    },
+    // A cached valid answer whose key has expired since.
+    'key-past': {
+      valid: true,
+      keyId: 'id-p',
+      tenantId: 'a',
+      modules: ['crm'],
+      scopes: ['crm:write'],
+      expiresAt: '2026-01-01T00:00:00.000Z',
+    },
+    // tenant-info's own answer for an expired key.
+    'key-expired': { valid: false, expiresAt: '2026-01-02T00:00:00.000Z' },
   });
   const auth = new GatewayAuthService(verifier);
 
@@ -106,6 +133,73 @@ describe('GatewayAuthService', () => {
     expect(caller.context).toMatchObject({ tenantId: 'a', callerId: 'id-a' });
   });
 
+  it('403 naming the scope a key lacks: write for a write, read for a module it has none of', async () => {
+    const h = headers('a', { Authorization: 'Bearer key-read' });
+    const write = await failure(auth.authenticate(h, { module: 'crm', access: 'write' }));
+    expect(write.code).toBe(ErrorCode.FORBIDDEN);
+    expect(write.messageKey).toBe('errors.auth.scopeMissing');
+    expect(write.args).toEqual({ scope: 'crm:write' });
+    const read = await failure(auth.authenticate(h, { module: 'events', access: 'read' }));
+    expect(read.args).toEqual({ scope: 'events:read' });
+    // Without the kind of access, a write is required (the safe side).
+    expect((await failure(auth.authenticate(h, { module: 'crm' }))).args).toEqual({
+      scope: 'crm:write',
+    });
+  });
+
+  it('read scope reads; write scope reads and writes; the caller carries the scopes', async () => {
+    const reader = await auth.authenticate(headers('a', { Authorization: 'Bearer key-read' }), {
+      module: 'crm',
+      access: 'read',
+    });
+    expect(reader.scopes).toEqual(['crm:read']);
+    for (const access of ['read', 'write'] as const) {
+      const caller = await auth.authenticate(headers('a', { Authorization: 'Bearer key-soon' }), {
+        module: 'crm',
+        access,
+      });
+      expect(caller.keyId).toBe('id-s');
+    }
+  });
+
+  it('checks the tariff before the scopes', async () => {
+    const err = await failure(
+      auth.authenticate(headers('b', { Authorization: 'Bearer key-b' }), {
+        module: 'events',
+        access: 'read',
+      }),
+    );
+    expect(err.messageKey).toBe('errors.auth.moduleNotInTariff');
+  });
+
+  it('a key without scopes in the answer (tenant-info before scopes) may do everything', async () => {
+    const caller = await auth.authenticate(headers('a', { Authorization: 'Bearer key-a' }), {
+      module: 'events',
+      access: 'write',
+    });
+    expect(caller.scopes).toContain('events:write');
+  });
+
+  it("401 saying when for an expired key, a cached valid answer or tenant-info's own", async () => {
+    const cases: [string, string][] = [
+      ['key-past', '2026-01-01T00:00:00.000Z'],
+      ['key-expired', '2026-01-02T00:00:00.000Z'],
+    ];
+    for (const [key, expiresAt] of cases) {
+      const err = await failure(
+        auth.authenticate(headers('a', { Authorization: `Bearer ${key}` }), { module: 'crm' }),
+      );
+      expect(err.code).toBe(ErrorCode.UNAUTHENTICATED);
+      expect(err.messageKey).toBe('errors.auth.expiredKey');
+      expect(err.args).toEqual({ expiresAt });
+    }
+    // GraphQL authenticates without a module: the expiry applies there too.
+    const graphql = await failure(
+      auth.authenticate(headers('a', { Authorization: 'Bearer key-past' })),
+    );
+    expect(graphql.messageKey).toBe('errors.auth.expiredKey');
+  });
+
   it('without a module requirement (GraphQL) checks the key only', async () => {
     const caller = await auth.authenticate(headers('b', { Authorization: 'Bearer key-b' }));
     expect(caller.modules).toEqual(['crm']);
@@ -117,7 +211,12 @@ describe('GatewayAuthService', () => {
       isPublic: true,
       module: 'events',
     });
-    expect(caller).toMatchObject({ keyId: null, modules: [], context: { callerId: null } });
+    expect(caller).toMatchObject({
+      keyId: null,
+      modules: [],
+      scopes: [],
+      context: { callerId: null },
+    });
     expect(verifier.asked.length).toBe(before);
     const err = await failure(auth.authenticate({}, { isPublic: true }));
     expect(err.code).toBe(ErrorCode.BAD_REQUEST);

@@ -1,12 +1,13 @@
 import type { GraphQLDataSourceProcessOptions } from '@apollo/gateway';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, parse } from 'graphql';
+import { API_KEY_SCOPES } from '@crm/messaging';
 import type { Caller } from '../auth/gateway-auth.service';
 import { ReplicaAgent } from '../routing/replicas';
 import type { GatewayGraphQLContext } from './graphql-context';
-import { SubgraphDataSource } from './subgraph.data-source';
+import { fetchAccess, SubgraphDataSource } from './subgraph.data-source';
 import { formatGatewayError } from './supergraph.service';
 
-const caller = (modules: Caller['modules']): Caller => ({
+const caller = (modules: Caller['modules'], scopes: Caller['scopes'] = API_KEY_SCOPES): Caller => ({
   context: {
     tenantId: 't1',
     integrationName: 'n',
@@ -17,12 +18,17 @@ const caller = (modules: Caller['modules']): Caller => ({
   },
   keyId: 'key-1',
   modules,
+  scopes,
 });
 
-function incoming(modules: Caller['modules']) {
+function incoming(
+  modules: Caller['modules'],
+  scopes?: Caller['scopes'],
+  query = 'query{people{items{id}}}',
+) {
   const headers = new Map<string, string>();
   const context: GatewayGraphQLContext = {
-    caller: caller(modules),
+    caller: caller(modules, scopes),
     headers: {
       'x-integration-name': 'n',
       'x-integration-provider': 'p',
@@ -38,7 +44,7 @@ function incoming(modules: Caller['modules']) {
   const options = {
     kind: 'incoming operation',
     incomingRequestContext: {},
-    request: { http: { headers, method: 'POST', url: 'x' } },
+    request: { query, http: { headers, method: 'POST', url: 'x' } },
     context,
   } as unknown as GraphQLDataSourceProcessOptions<GatewayGraphQLContext>;
   return { headers, options };
@@ -85,6 +91,35 @@ describe('SubgraphDataSource.willSendRequest', () => {
     );
   });
 
+  const refusal = (options: GraphQLDataSourceProcessOptions<GatewayGraphQLContext>) => {
+    try {
+      source().willSendRequest(options);
+    } catch (err) {
+      return err as GraphQLError;
+    }
+    return undefined;
+  };
+
+  it('refuses a mutation fetch without the write scope, naming it; read is enough for a query', () => {
+    const mutation = 'mutation($input:CreatePersonInput!){createPerson(input:$input){id}}';
+    const thrown = refusal(incoming(['crm'], ['crm:read'], mutation).options);
+    expect(thrown).toBeInstanceOf(GraphQLError);
+    expect(thrown?.extensions).toEqual({ code: 'FORBIDDEN', statusCode: 403 });
+    expect(thrown?.message).toBe('translated errors.auth.scopeMissing {"scope":"crm:write"}');
+    expect(refusal(incoming(['crm'], ['crm:read']).options)).toBeUndefined();
+    expect(refusal(incoming(['crm'], ['crm:write'], mutation).options)).toBeUndefined();
+  });
+
+  it('refuses a query fetch without a scope of the module, naming crm:read', () => {
+    const thrown = refusal(incoming(['crm', 'events'], ['events:write']).options);
+    expect(thrown?.message).toBe('translated errors.auth.scopeMissing {"scope":"crm:read"}');
+  });
+
+  it('checks the tariff before the scopes', () => {
+    const thrown = refusal(incoming(['events'], []).options);
+    expect(thrown?.message).toContain('errors.auth.moduleNotInTariff');
+  });
+
   it('sends only the internal token when loading the schema', () => {
     const headers = new Map<string, string>();
     source().willSendRequest({
@@ -93,6 +128,26 @@ describe('SubgraphDataSource.willSendRequest', () => {
       context: {},
     } as unknown as GraphQLDataSourceProcessOptions<GatewayGraphQLContext>);
     expect(Object.fromEntries(headers)).toEqual({ 'X-Internal-Token': 'secret-token' });
+  });
+});
+
+describe('fetchAccess', () => {
+  it.each([
+    ['query($representations:[_Any!]!){_entities(representations:$representations){id}}', 'read'],
+    ['  query Q__crm_people__0{people{items{id}}}', 'read'],
+    ['{people{items{id}}}', 'read'],
+    ['mutation($a:String){createPerson(input:{lastname:$a}){id}}', 'write'],
+    ['mutation M__crm_people__0{deletePerson(id:"x")}', 'write'],
+    ['subscription{x}', 'write'],
+    ['fragment F on Person{id} query{people{items{...F}}}', 'write'],
+    [undefined, 'write'],
+  ])('%p by its text is a %s', (query, kind) => {
+    expect(fetchAccess(query)).toBe(kind);
+  });
+
+  it('prefers the document when the planner hands it over', () => {
+    expect(fetchAccess('x', parse('fragment F on P{id} query{p{...F}}'))).toBe('read');
+    expect(fetchAccess('query{x}', parse('mutation{x}'))).toBe('write');
   });
 });
 

@@ -1,11 +1,11 @@
 import { GraphQLDataSourceProcessOptions, RemoteGraphQLDataSource } from '@apollo/gateway';
-import { GraphQLError } from 'graphql';
+import { DocumentNode, GraphQLError, Kind } from 'graphql';
 import type { Dispatcher } from 'undici';
 import { AppException, ErrorCode, HTTP_STATUS } from '@crm/errors';
 import type { Language } from '@crm/i18n';
-import type { ModuleName } from '@crm/messaging';
+import type { AccessKind, ModuleName } from '@crm/messaging';
 import { CALLER_ID_HEADER, INTERNAL_TOKEN_HEADER } from '@crm/request-context';
-import { assertModule } from '../auth/gateway-auth.service';
+import { assertModule, assertScope } from '../auth/gateway-auth.service';
 import type { ReplicaAgent } from '../routing/replicas';
 import { ServiceCall } from '../routing/service-call';
 import type { ServiceName } from '../routing/services';
@@ -80,6 +80,19 @@ export function isQueryBody(body: string | undefined): boolean {
   return body !== undefined && /^\{"query":"(?:\s|\\[nrt])*(?:query\b|\{)/.test(body);
 }
 
+/**
+ * Whether one subgraph fetch reads or writes, from the fetch's own operation (not the client's:
+ * the entity fetches that complete a mutation's answer in other subgraphs are queries). The
+ * document when the planner hands it over, else the text it sends, which the planner writes
+ * starting with its operation keyword (`mutation`, `query`) or a bare selection set; anything
+ * else (a subscription, a fragment first) counts as a write, the safe side.
+ */
+export function fetchAccess(query: string | undefined, document?: DocumentNode): AccessKind {
+  const operation = document?.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+  if (operation) return operation.operation === 'query' ? 'read' : 'write';
+  return query !== undefined && /^\s*(?:query\b|\{)/.test(query) ? 'read' : 'write';
+}
+
 async function readAll(body: Buffer | NodeJS.ReadableStream): Promise<string> {
   if (Buffer.isBuffer(body)) return body.toString('utf8');
   const chunks: Buffer[] = [];
@@ -147,8 +160,9 @@ function graphQLError(err: AppException, translate: Translate, lang: Language | 
 
 /**
  * One subgraph behind the gateway. Before each fetch it checks that the tenant's tariff holds
- * the subgraph's module (so a query touching a module outside the tariff is refused with
- * FORBIDDEN for that part) and sends the caller's identity on.
+ * the subgraph's module and that the key's scopes allow the fetch (`<module>:write` for a
+ * mutation, `<module>:read` otherwise), so a query touching a module outside either is refused
+ * with FORBIDDEN for that part, and sends the caller's identity on.
  */
 export class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayGraphQLContext> {
   private readonly options: SubgraphOptions;
@@ -167,6 +181,11 @@ export class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayGraphQLCo
     const { caller, headers: incoming } = options.context;
     try {
       assertModule(caller.modules, this.options.module);
+      assertScope(
+        caller.scopes,
+        this.options.module,
+        fetchAccess(options.request.query, options.document),
+      );
     } catch (err) {
       throw graphQLError(err as AppException, this.options.translate, caller.context.language);
     }

@@ -10,6 +10,8 @@ export interface KeyVerificationRow {
   tenantId: string;
   revokedAt: Date | null;
   lastUsed: Date | null;
+  scopes: string[];
+  expiresAt: Date | null;
   modules: string[];
 }
 
@@ -25,6 +27,7 @@ export class ApiKeysRepository {
   async findForVerification(hash: string): Promise<KeyVerificationRow | null> {
     const rows = await this.prisma.$queryRaw<KeyVerificationRow[]>`
       SELECT k."id"::text AS "id", k."tenantId", k."revokedAt", k."lastUsed",
+             COALESCE(k."scopes", ARRAY[]::text[]) AS "scopes", k."expiresAt",
              COALESCE(array_agg(m."module" ORDER BY m."module")
                       FILTER (WHERE m."module" IS NOT NULL), ARRAY[]::text[]) AS "modules"
       FROM "ApiKey" k

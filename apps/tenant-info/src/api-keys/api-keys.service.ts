@@ -1,7 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AppException } from '@crm/errors';
+import { AppException, throwIfProblems } from '@crm/errors';
 import {
   AccessChangedEvent,
+  API_KEY_SCOPES,
+  issueApiKeyProblems,
   IssueApiKeyRequest,
   IssuedApiKey,
   MessageBus,
@@ -32,7 +34,7 @@ export class ApiKeysService {
 
   async verify(req: VerifyApiKeyRequest): Promise<VerifyApiKeyReply> {
     const row = await this.repo.findForVerification(req.keyHash);
-    const reply = toVerifyReply(row);
+    const reply = toVerifyReply(row, new Date());
     if (reply.valid && row) this.noteUse(row);
     return reply;
   }
@@ -48,7 +50,9 @@ export class ApiKeysService {
       );
   }
 
+  /** A key issued without scopes may do everything, as every key could before scopes existed. */
   async issue(req: IssueApiKeyRequest): Promise<IssuedApiKey> {
+    throwIfProblems(issueApiKeyProblems(req, new Date()));
     await this.tenants.requireExists(req.tenantId);
     const key = req.key ?? generateApiKey();
     try {
@@ -57,6 +61,8 @@ export class ApiKeysService {
         name: req.name.trim(),
         prefix: keyPrefix(key),
         hash: hashApiKey(key),
+        scopes: req.scopes ?? [...API_KEY_SCOPES],
+        expiresAt: req.expiresAt ? new Date(req.expiresAt) : null,
       });
       return toIssuedApiKey(record, key);
     } catch (err) {

@@ -1,6 +1,9 @@
 import { Type } from 'class-transformer';
 import {
+  ArrayMinSize,
+  IsArray,
   IsEmail,
+  IsISO8601,
   IsNotEmpty,
   IsObject,
   IsOptional,
@@ -28,6 +31,17 @@ export interface VerifyApiKeyReply {
   keyId?: string;
   tenantId?: string;
   modules?: ModuleName[];
+  /**
+   * What the key may do (`crm:read`, `crm:write`, ...). Absent only in the answer of a
+   * tenant-info that predates scopes, whose keys could all do everything.
+   */
+  scopes?: string[];
+  /**
+   * ISO 8601 instant after which the key is refused (null: never). Sent with valid answers so the
+   * gateway checks it on every request, cached or not, and with the `valid: false` answer of a
+   * key that has expired, so the caller learns that rather than "unknown".
+   */
+  expiresAt?: string | null;
 }
 
 export class TenantContactInput {
@@ -74,6 +88,16 @@ export class IssueApiKeyRequest {
   @IsString() @IsNotEmpty() @MaxLength(200) name!: string;
   /** Optional fixed key (dev launcher's DEMO_API_KEY); otherwise one is generated. */
   @IsOptional() @IsString() @Matches(/^[A-Za-z0-9_-]{24,200}$/) key?: string;
+  /**
+   * What the key may do, 1 or more of API_KEY_SCOPES without repeats (issueApiKeyProblems names
+   * an unknown or repeated one by its index); every scope when absent.
+   */
+  @IsOptional() @IsArray() @ArrayMinSize(1) @IsString({ each: true }) scopes?: string[];
+  /** When the key stops working (ISO 8601 instant with its offset, in the future); never when absent. */
+  @IsOptional()
+  @IsISO8601({ strict: true, strictSeparator: true })
+  @Matches(/T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i)
+  expiresAt?: string;
 }
 
 export interface IssuedApiKey {
@@ -83,6 +107,9 @@ export interface IssuedApiKey {
   prefix: string;
   /** The key in clear: returned once, never stored. */
   key: string;
+  scopes: string[];
+  /** ISO 8601 instant; null: the key never expires. */
+  expiresAt: string | null;
   dateCreated: string;
 }
 

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptions, OmitType, PickType } from '@nestjs/swagger';
 import {
+  API_KEY_SCOPES,
   CreateTenantRequest,
   IssueApiKeyRequest,
   IssuedApiKey,
@@ -57,6 +58,22 @@ describe(IssueApiKeyBody, {
   key: optionalText('A fixed key value (24-200 of A-Z a-z 0-9 _ -); generated when absent', {
     pattern: '^[A-Za-z0-9_-]{24,200}$',
   }),
+  scopes: {
+    type: String,
+    isArray: true,
+    enum: [...API_KEY_SCOPES],
+    required: false,
+    minItems: 1,
+    uniqueItems: true,
+    description:
+      'What the key may do per module: `<module>:read` or `<module>:write` (write includes ' +
+      'read). Every scope when absent',
+    example: ['crm:read', 'events:write'],
+  },
+  expiresAt: optionalText(
+    'When the key stops working (ISO 8601 instant, in the future); never when absent',
+    { format: 'date-time', example: '2027-01-01T00:00:00Z' },
+  ),
 });
 
 export class SetTariffBody extends PickType(SetTenantTariffRequest, ['tariffId'] as const) {}
@@ -83,6 +100,8 @@ export class IssuedApiKeyDto implements IssuedApiKey {
   name!: string;
   prefix!: string;
   key!: string;
+  scopes!: string[];
+  expiresAt!: string | null;
   dateCreated!: string;
 }
 describe(IssuedApiKeyDto, {
@@ -91,6 +110,16 @@ describe(IssuedApiKeyDto, {
   name: text('Name'),
   prefix: text('First characters of the key, to recognise it'),
   key: text('The key itself: shown once, stored only as a hash'),
+  scopes: {
+    type: String,
+    isArray: true,
+    enum: [...API_KEY_SCOPES],
+    description: 'What the key may do (write includes read of the same module)',
+  },
+  expiresAt: text('When the key stops working; null: never', {
+    format: 'date-time',
+    nullable: true,
+  }),
   dateCreated: text('Creation time', { format: 'date-time' }),
 });
 
