@@ -72,6 +72,29 @@ describe('REST', () => {
     });
   });
 
+  it('P3 with an Idempotency-Key: ten concurrent repeats and a late one create one person', async () => {
+    const key = randomUUID();
+    const lastname = `Idem-${key.slice(0, 8)}`;
+    const send = () =>
+      client.rest(
+        a,
+        'POST',
+        '/people',
+        { firstname: 'Once', lastname },
+        { 'Idempotency-Key': key },
+      );
+    const answers = await Promise.all(Array.from({ length: 10 }, send));
+    expect(answers.every((r) => r.status === 201 || r.status === 409)).toBe(true);
+    const created = answers.filter((r) => r.status === 201);
+    expect(new Set(created.map((r) => r.body.data.id)).size).toBe(1);
+    const late = await send();
+    expect(late.status).toBe(201);
+    expect(late.headers.get('idempotent-replayed')).toBe('true');
+    expect(late.body.data.id).toBe(created[0].body.data.id);
+    const found = await client.rest(a, 'GET', `/people?q=${lastname}`);
+    expect(found.body.data.map((p: { lastname: string }) => p.lastname)).toEqual([lastname]);
+  });
+
   it('P3 limits: 200 characters pass, 201 are refused naming field and rule', async () => {
     const ok = 'ä'.repeat(200);
     const fields = ['title', 'firstname', 'lastname', 'customerNumber'];

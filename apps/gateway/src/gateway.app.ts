@@ -17,6 +17,8 @@ import { SupergraphService } from './graphql/supergraph.service';
 import { OpenApiService } from './openapi/openapi.service';
 import type { UpstreamLookup } from './routing/replicas';
 import { assignRequestId } from './routing/request-id';
+import { IdempotencyStore } from './routing/idempotency-store';
+import { IdempotentCalls } from './routing/idempotent-calls';
 import { RequestTaker, RestProxy, serverWithRestProxy } from './routing/rest-proxy';
 import { ServiceForwarder } from './routing/service-forwarder';
 
@@ -75,6 +77,11 @@ export async function createGatewayApp(
   proxy.take = new RestProxy({
     auth,
     forwarder: app.get(ServiceForwarder),
+    // a key is taken over once its call could no longer be answered (the answer time and a margin)
+    idempotency: new IdempotentCalls(
+      app.get(IdempotencyStore),
+      config.UPSTREAM_ANSWER_TIMEOUT_MS + 5000,
+    ),
     i18n,
     config,
     logging,

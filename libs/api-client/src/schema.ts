@@ -8180,7 +8180,10 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -8475,7 +8478,10 @@ export interface operations {
     AiController_extract: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8721,7 +8727,10 @@ export interface operations {
     BookingsController_cancel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -8829,7 +8838,10 @@ export interface operations {
                 /** @description true: repair what is found */
                 repair?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -8993,7 +9005,10 @@ export interface operations {
     InvoicesController_sendInvoiceMail: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -9274,7 +9289,10 @@ export interface operations {
     BookingsController_cancelTickets: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -10188,7 +10206,10 @@ export interface operations {
     CompaniesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10383,7 +10404,10 @@ export interface operations {
     AddressesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -10543,7 +10567,10 @@ export interface operations {
                 /** @description Validate as an update of this address */
                 addressId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -10646,7 +10673,10 @@ export interface operations {
     BankAccountsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -10860,7 +10890,10 @@ export interface operations {
     CrmCompaniesDocumentsController_upload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -10994,7 +11027,10 @@ export interface operations {
     EmailsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -11168,7 +11204,10 @@ export interface operations {
                 /** @description Validate as an update of this address */
                 emailId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -11317,7 +11356,10 @@ export interface operations {
     LogoController_upload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -11489,7 +11531,10 @@ export interface operations {
     ManagedByController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The company */
                 id: string;
@@ -11745,7 +11790,10 @@ export interface operations {
     ManagedByController_createMany: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The company */
                 id: string;
@@ -11920,7 +11968,10 @@ export interface operations {
     PhonesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -12094,7 +12145,10 @@ export interface operations {
                 /** @description Validate as an update of this number */
                 phoneId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -12201,7 +12255,10 @@ export interface operations {
     CompanyRelationsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -12469,7 +12526,10 @@ export interface operations {
     CompaniesBatchController_createMany: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12613,7 +12673,10 @@ export interface operations {
     CompaniesBatchController_addTags: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12715,7 +12778,10 @@ export interface operations {
     CompaniesBatchController_validate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12817,7 +12883,10 @@ export interface operations {
     CompanySettingsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The settings list; an unknown list is a 404 naming the lists */
                 list: "tags" | "employee-counts" | "customer-counts" | "legal-forms" | "reference-number-types" | "industry-sectors" | "relation-types" | "lifecycles" | "email-types";
@@ -13209,7 +13278,10 @@ export interface operations {
     EventSettingsListsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description A tenant list; an unknown list is a 404 naming the lists. The vendor lists (online-meeting-platforms, tax-rates) and contact-person-templates have routes of their own. */
                 list: "booking-form-field-sets" | "cancellation-conditions" | "contributor-roles" | "event-categories" | "orga-tags" | "portal-tags";
@@ -13507,7 +13579,10 @@ export interface operations {
     TemplatesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13702,7 +13777,10 @@ export interface operations {
     TemplatesController_copy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -13794,7 +13872,10 @@ export interface operations {
     TemplatesController_upload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -14002,7 +14083,10 @@ export interface operations {
     EventSettingsObjectController_validate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14296,7 +14380,10 @@ export interface operations {
     EventTicketsController_checkIn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14368,7 +14455,10 @@ export interface operations {
     EventTicketsController_mail: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14412,7 +14502,10 @@ export interface operations {
     EventTicketsController_mailFiltered: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14456,7 +14549,10 @@ export interface operations {
     EventTicketsController_resend: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14695,7 +14791,10 @@ export interface operations {
     EventsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14890,7 +14989,10 @@ export interface operations {
     EventsController_duplicate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -14989,7 +15091,10 @@ export interface operations {
     EventFilesController_upload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -15194,7 +15299,10 @@ export interface operations {
     EventImagesController_upload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -15458,7 +15566,10 @@ export interface operations {
     EventsController_validatePublication: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -15562,7 +15673,10 @@ export interface operations {
     EventsQueryController_validate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15654,7 +15768,10 @@ export interface operations {
     WebhooksController_register: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15886,7 +16003,10 @@ export interface operations {
     WebhooksController_redeliver: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 deliveryId: string;
                 id: string;
@@ -15929,7 +16049,10 @@ export interface operations {
     WebhooksController_replay: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -15975,7 +16098,10 @@ export interface operations {
     WebhooksController_rotate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -16072,7 +16198,10 @@ export interface operations {
     InvitationsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16383,7 +16512,10 @@ export interface operations {
     InvitationsController_enqueue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16491,7 +16623,10 @@ export interface operations {
     InvitationsController_preview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16554,7 +16689,10 @@ export interface operations {
     InvitationsController_send: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16598,7 +16736,10 @@ export interface operations {
     InvitationsController_sendFiltered: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16642,7 +16783,10 @@ export interface operations {
     InvitationsController_freeText: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16835,7 +16979,10 @@ export interface operations {
     InvitationsController_validate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16933,7 +17080,10 @@ export interface operations {
     PeopleController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17028,7 +17178,10 @@ export interface operations {
     SettingsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Unknown list: 404 */
                 list: "property-entries" | "personality-tags" | "orga-tags" | "address-types" | "lifecycles" | "manager-roles" | "company-relation-types";
@@ -17442,7 +17595,10 @@ export interface operations {
     DocumentsController_upload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -17753,7 +17909,10 @@ export interface operations {
     ProfileImagesController_upload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -18021,7 +18180,10 @@ export interface operations {
     RelationsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -18203,7 +18365,10 @@ export interface operations {
     RelationsController_createMany: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -18295,7 +18460,10 @@ export interface operations {
     RelationsController_validate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -18391,7 +18559,10 @@ export interface operations {
     BusinessCardsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 personId: string;
             };
@@ -18570,7 +18741,10 @@ export interface operations {
     CardAddressesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 cardId: string;
                 personId: string;
@@ -18886,7 +19060,10 @@ export interface operations {
                 /** @description Validate as an update of this card */
                 cardId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 personId: string;
             };
@@ -18976,7 +19153,10 @@ export interface operations {
     PeopleBatchController_createMany: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19122,7 +19302,10 @@ export interface operations {
     MergeController_merge: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19166,7 +19349,10 @@ export interface operations {
     MergeController_preview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19210,7 +19396,10 @@ export interface operations {
     PeopleBatchController_validate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19445,7 +19634,10 @@ export interface operations {
     TicketTypesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19705,7 +19897,10 @@ export interface operations {
     TouchpointsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19879,7 +20074,10 @@ export interface operations {
     TouchpointsController_addMood: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -20058,7 +20256,10 @@ export interface operations {
     TouchpointsController_move: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20146,7 +20347,10 @@ export interface operations {
     TouchpointsController_addTags: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20234,7 +20438,10 @@ export interface operations {
     TouchpointsController_validate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20328,7 +20535,10 @@ export interface operations {
     WebsitesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20558,7 +20768,10 @@ export interface operations {
     WebsiteImagesController_upload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -20702,7 +20915,10 @@ export interface operations {
     WebsitesController_migrate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -20801,7 +21017,10 @@ export interface operations {
     WebsitesController_validatePublication: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -21123,7 +21342,10 @@ export interface operations {
     WebsitesBatchController_validate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { INTERNAL_TOKEN_HEADER } from '@crm/request-context';
 import { GATEWAY_CONFIG, GatewayConfig, serviceUrl } from '../config';
 import { SERVICE_NAMES, ServiceName } from '../routing/services';
+import { withIdempotencyKeys } from './idempotency-doc';
 import { mergeOpenApi, ServiceDocument } from './openapi-merge';
 
 export const SERVICE_OPENAPI_PATH = '/v1/crm/openapi.json';
@@ -73,10 +74,12 @@ export class OpenApiService {
       const part = this.parts.get(service);
       if (part) parts.push({ service, doc: part.doc });
     }
-    return mergeOpenApi(
-      this.own ?? { openapi: '3.0.0', info: { title: 'CRM API', version: '1.0.0' }, paths: {} },
-      parts,
-      (m) => this.logger.warn(m),
+    return withIdempotencyKeys(
+      mergeOpenApi(
+        this.own ?? { openapi: '3.0.0', info: { title: 'CRM API', version: '1.0.0' }, paths: {} },
+        parts,
+        (m) => this.logger.warn(m),
+      ),
     );
   }
 

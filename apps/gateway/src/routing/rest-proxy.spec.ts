@@ -4,6 +4,7 @@ import { createAppLogging } from '@crm/logging';
 import type { GatewayAuthService } from '../auth/gateway-auth.service';
 import type { GatewayConfig } from '../config';
 import { clientAddress, isProxied, RestProxy, type RestProxyDeps } from './rest-proxy';
+import type { IdempotentCalls } from './idempotent-calls';
 import type { ServiceForwarder } from './service-forwarder';
 
 const logging = createAppLogging({
@@ -81,6 +82,7 @@ describe('RestProxy.take', () => {
         authenticate: jest.fn().mockResolvedValue({ keyId: 'k' }),
       } as unknown as GatewayAuthService,
       forwarder: { forward: jest.fn() } as unknown as ServiceForwarder,
+      idempotency: { run: jest.fn() } as unknown as IdempotentCalls,
       i18n: { t: (key: string) => key } as unknown as I18nService,
       config,
       logging,

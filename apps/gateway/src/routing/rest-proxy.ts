@@ -13,8 +13,10 @@ import {
   runInRequest,
 } from '@crm/logging';
 import { readRequestContext } from '@crm/request-context';
+import { accessOf } from '../auth/access-kind';
 import type { GatewayAuthService } from '../auth/gateway-auth.service';
 import { type GatewayConfig, serviceUrl } from '../config';
+import { idempotencyKeyOf, type IdempotentCalls, KEPT_ANSWER_BYTES } from './idempotent-calls';
 import { PublicRateLimiter } from './public-rate-limit';
 import { takeRequestId } from './request-id';
 import type { ServiceAnswer } from './service-call';
@@ -85,6 +87,8 @@ function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: ServiceA
 export interface RestProxyDeps {
   auth: GatewayAuthService;
   forwarder: ServiceForwarder;
+  /** POSTs with an Idempotency-Key. */
+  idempotency: IdempotentCalls;
   i18n: I18nService;
   config: GatewayConfig;
   logging: AppLogging;
@@ -154,8 +158,9 @@ export class RestProxy {
 
   /**
    * Headers first (400), then the route (404), then, for public operations, the client's rate
-   * (429 with Retry-After), then the key and the tariff (401/403); the service's answer. `res` is
-   * the client's response (a client gone stops the service's work).
+   * (429 with Retry-After), then the key and the tariff (401/403); the service's answer, or a
+   * POST's with the same Idempotency-Key kept earlier. `res` is the client's response (a client
+   * gone stops the service's work).
    */
   private async checkAndForward(
     req: IncomingMessage,
@@ -179,12 +184,25 @@ export class RestProxy {
         throw new AppException(ErrorCode.TOO_MANY_REQUESTS, 'errors.tooManyRequests');
       }
     }
-    const caller = await this.deps.auth.authenticate(req.headers, route, context);
-    return this.deps.forwarder.forward(req, res, this.targets.get(route.service)!, {
+    const caller = await this.deps.auth.authenticate(
+      req.headers,
+      { ...route, access: accessOf(req.method, req.url!) },
+      context,
+    );
+    const target = this.targets.get(route.service)!;
+    const identity = {
       callerId: caller.keyId,
       internalToken: this.deps.config.INTERNAL_TOKEN,
       clientAddress: req.socket.remoteAddress,
-    });
+    };
+    const key = idempotencyKeyOf(req, route);
+    if (key === null) return this.deps.forwarder.forward(req, res, target, identity);
+    return this.deps.idempotency.run(req, res, caller.context.tenantId, key, (body) =>
+      this.deps.forwarder.forward(req, res, target, identity, {
+        body,
+        bufferUpTo: KEPT_ANSWER_BYTES,
+      }),
+    );
   }
 }
 

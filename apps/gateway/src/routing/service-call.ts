@@ -56,7 +56,8 @@ export class ServiceCall implements Dispatcher.DispatchHandler {
   private chunks: Buffer[] | null = null;
   private stream: AnswerStream | null = null;
 
-  constructor() {
+  /** `bufferUpTo`: answers up to this size arrive whole (bytes), larger ones as a stream. */
+  constructor(private readonly bufferUpTo = BUFFERED_BODY_BYTES) {
     this.answer = new Promise<ServiceAnswer>((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
@@ -84,7 +85,7 @@ export class ServiceCall implements Dispatcher.DispatchHandler {
     this.statusCode = statusCode;
     this.headers = headers;
     const length = Number(headers['content-length'] ?? NaN);
-    if (length <= BUFFERED_BODY_BYTES) {
+    if (length <= this.bufferUpTo) {
       this.chunks = [];
       return;
     }

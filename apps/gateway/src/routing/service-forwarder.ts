@@ -85,21 +85,24 @@ export class ServiceForwarder implements OnApplicationShutdown {
 
   /**
    * Resolves with the service's answer; rejects with a 503 naming the service when it cannot be
-   * reached before it answered, a 504 when it did not begin answering in time. `res` is the client's response: when the client goes away first,
-   * the service's work is stopped too.
+   * reached before it answered, a 504 when it did not begin answering in time. `res` is the
+   * client's response: when the client goes away first, the service's work is stopped too.
+   * `read`: the body when the caller has read it already (idempotent calls hash it first), and
+   * answers up to `bufferUpTo` bytes arrive whole.
    */
   async forward(
     req: IncomingMessage,
     res: ServerResponse,
     target: ServiceTarget,
     identity: Omit<UpstreamIdentity, 'host'>,
+    read?: { body: Buffer | null; bufferUpTo: number },
   ): Promise<ServiceAnswer> {
-    const call = new ServiceCall();
+    const call = new ServiceCall(read?.bufferUpTo);
     const onClose = () => {
       if (!res.writableFinished) call.cancel();
     };
     res.once('close', onClose);
-    const body = await requestBody(req);
+    const body = read ? read.body : await requestBody(req);
     let answer: ServiceAnswer;
     try {
       this.agent.dispatch(
