@@ -71,6 +71,10 @@ cleanup() {
     echo '--- compose ps and the last log lines of each container ---'
     compose ps || true
     compose logs --no-color --tail=40 || true
+    # the whole log stays on the machine; a crashed database server says why far above the tail
+    compose logs --no-color >/tmp/compose-logs.txt 2>&1 || true
+    echo '--- PostgreSQL: processes that ended abnormally, PANICs (whole log: /tmp/compose-logs.txt) ---'
+    grep -E 'postgres.*(terminated by signal|exited with exit code|PANIC|was terminated|all server processes terminated)' /tmp/compose-logs.txt | tail -20 || true
   fi
   compose down -v --remove-orphans >/dev/null 2>&1 || true
   rm -f "$STATE"
