@@ -36,6 +36,11 @@ describe('isDatabaseUnavailable', () => {
       'pg: a transaction whose connection broke',
       new Error('Client has encountered a connection error and is not queryable'),
     ],
+    ['pg: no connection in time (queued)', new Error('timeout exceeded when trying to connect')],
+    [
+      'pg: a new connection the server never answered',
+      new Error('Connection terminated due to connection timeout'),
+    ],
     [
       'socket refused',
       Object.assign(new Error('refused'), { code: 'ECONNREFUSED', syscall: 'connect' }),

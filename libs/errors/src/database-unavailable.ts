@@ -46,6 +46,7 @@ const PG_CONNECTION_MESSAGES = new Set([
   'Connection terminated',
   'Client has encountered a connection error and is not queryable',
   'timeout exceeded when trying to connect',
+  'Connection terminated due to connection timeout',
 ]);
 
 function isUnavailableSqlState(code: string): boolean {

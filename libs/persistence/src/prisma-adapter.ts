@@ -12,6 +12,13 @@ import { MeteredPool, meterPgPool } from './pg-pool';
 const MAX_PREPARED_ARGS = 64;
 /** Connections are renewed after this long, which also bounds their statement caches. */
 const CONNECTION_LIFETIME_S = 600;
+/**
+ * How long a query waits for a connection (queued behind others, or a new one being opened)
+ * before it fails as "database unavailable" (503). Without it a server that accepts the TCP
+ * connection and never answers, or a pool whose connections are all stuck, held the request for
+ * ever. As long as an interactive transaction's maxWait (TRANSACTION_DEFAULTS).
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * Every service's interactive transactions, unless a call says otherwise: Prisma's defaults
@@ -50,11 +57,15 @@ export function createPgAdapter(
   poolSize: number,
   metrics: AppMetrics | null,
   poolName = 'main',
+  connectTimeoutMs = CONNECT_TIMEOUT_MS,
 ): PrismaPg {
   const pool = new MeteredPool({
     connectionString,
     max: poolSize,
     maxLifetimeSeconds: CONNECTION_LIFETIME_S,
+    connectionTimeoutMillis: connectTimeoutMs,
+    // a server gone without closing the socket (host down, network cut) is noticed by the kernel
+    keepAlive: true,
   });
   if (metrics) meterPgPool(metrics, pool, poolName);
   return new PrismaPg(pool, {
