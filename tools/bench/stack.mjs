@@ -266,6 +266,8 @@ export async function startBenchStack({
         ...(companiesDb ? { CRM_COMPANIES_URL: `http://127.0.0.1:${ports.companies}` } : {}),
         ...(eventsDb ? { EVENTS_URL: `http://127.0.0.1:${ports.events}` } : {}),
         ...(bookingsDb ? { BOOKINGS_INVITATIONS_URL: `http://127.0.0.1:${ports.bookings}` } : {}),
+        // the bench drives one key far beyond a real client: it measures the counting, never a 429
+        KEY_RATE_LIMIT_PER_MINUTE: '1000000000',
         ...gatewayEnv,
         TENANT_INFO_URL: `http://127.0.0.1:${ports.tenant}`,
         GRAPHQL_SUBGRAPHS: subgraphs.join(','),

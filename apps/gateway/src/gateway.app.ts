@@ -19,6 +19,7 @@ import type { UpstreamLookup } from './routing/replicas';
 import { assignRequestId } from './routing/request-id';
 import { IdempotencyStore } from './routing/idempotency-store';
 import { IdempotentCalls } from './routing/idempotent-calls';
+import { RateLimits } from './routing/rate-limit/rate-limits.service';
 import { RequestTaker, RestProxy, serverWithRestProxy } from './routing/rest-proxy';
 import { ServiceForwarder } from './routing/service-forwarder';
 
@@ -82,6 +83,7 @@ export async function createGatewayApp(
       app.get(IdempotencyStore),
       config.UPSTREAM_ANSWER_TIMEOUT_MS + 5000,
     ),
+    rateLimits: app.get(RateLimits),
     i18n,
     config,
     logging,
@@ -89,7 +91,11 @@ export async function createGatewayApp(
     closing: () => closing,
   }).take;
   await app.register(async (scope: FastifyInstance) =>
-    registerGraphqlRoute(scope, { auth, supergraph: app.get(SupergraphService) }),
+    registerGraphqlRoute(scope, {
+      auth,
+      supergraph: app.get(SupergraphService),
+      rateLimits: app.get(RateLimits),
+    }),
   );
   // GET /graphql for browsers (GRAPHQL_IDE): a scope of its own, without /graphql's key check.
   if (graphqlIdeEnabled(config))

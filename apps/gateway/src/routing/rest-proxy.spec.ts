@@ -5,6 +5,7 @@ import type { GatewayAuthService } from '../auth/gateway-auth.service';
 import type { GatewayConfig } from '../config';
 import { clientAddress, isProxied, RestProxy, type RestProxyDeps } from './rest-proxy';
 import type { IdempotentCalls } from './idempotent-calls';
+import { RateLimits } from './rate-limit/rate-limits.service';
 import type { ServiceForwarder } from './service-forwarder';
 
 const logging = createAppLogging({
@@ -69,6 +70,9 @@ describe('RestProxy.take', () => {
     TENANT_INFO_URL: 'http://127.0.0.1:5',
     PUBLIC_RATE_LIMIT_PER_MINUTE: 60,
     PUBLIC_RATE_LIMIT_BURST: 10,
+    KEY_RATE_LIMIT_PER_MINUTE: 2,
+    RATE_LIMIT_SYNC_MS: 200,
+    RATE_LIMIT_GROUP: 'unit',
     TRUST_PROXY_HOPS: 0,
   } as GatewayConfig;
   const tenant = {
@@ -83,6 +87,7 @@ describe('RestProxy.take', () => {
       } as unknown as GatewayAuthService,
       forwarder: { forward: jest.fn() } as unknown as ServiceForwarder,
       idempotency: { run: jest.fn() } as unknown as IdempotentCalls,
+      rateLimits: new RateLimits(config),
       i18n: { t: (key: string) => key } as unknown as I18nService,
       config,
       logging,
@@ -148,6 +153,35 @@ describe('RestProxy.take', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers.get('content-length')).toBe('42');
     expect(res.ended).toBeUndefined();
+  });
+
+  it('counts keyed calls per key: RateLimit headers on each, beyond the quota 429 with Retry-After', async () => {
+    const forwarder = {
+      forward: jest
+        .fn()
+        .mockResolvedValue({ statusCode: 200, headers: {}, body: Buffer.from('{}') }),
+    } as unknown as ServiceForwarder;
+    const take = proxyWith({ forwarder }).take;
+    const answers = [];
+    for (let i = 0; i < 3; i++) {
+      const res = response();
+      take(request('GET', '/v1/crm/people/7', tenant), res as unknown as ServerResponse);
+      await new Promise((r) => setImmediate(r));
+      answers.push(res);
+    }
+    expect(forwarder.forward).toHaveBeenCalledTimes(2);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 429]);
+    for (const a of answers) expect(a.headers.get('ratelimit-policy')).toBe('"key";q=2;w=60');
+    expect(answers[0].headers.get('ratelimit')).toMatch(/^"key";r=1;t=\d+$/);
+    expect(answers[1].headers.get('ratelimit')).toMatch(/^"key";r=0;t=\d+$/);
+    const retryAfter = Number(answers[2].headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(answers[2].headers.get('ratelimit')).toBe(`"key";r=0;t=${retryAfter}`);
+    expect(JSON.parse(answers[2].ended!.toString())).toMatchObject({
+      statusCode: 429,
+      message: 'gateway.rateLimit.exceeded',
+      errors: [{ field: 'RateLimit', rule: 'rateLimit' }],
+    });
   });
 
   it('leaves every call to Fastify once the app is closing (Fastify answers 503)', () => {

@@ -17,7 +17,9 @@ import { accessOf } from '../auth/access-kind';
 import type { GatewayAuthService } from '../auth/gateway-auth.service';
 import { type GatewayConfig, serviceUrl } from '../config';
 import { idempotencyKeyOf, type IdempotentCalls, KEPT_ANSWER_BYTES } from './idempotent-calls';
-import { PublicRateLimiter } from './public-rate-limit';
+import { rateLimited, rateLimitHeaders } from './rate-limit/rate-limit-headers';
+import type { RateDecision } from './rate-limit/rate-limiter';
+import type { RateLimits } from './rate-limit/rate-limits.service';
 import { takeRequestId } from './request-id';
 import type { ServiceAnswer } from './service-call';
 import { type ServiceForwarder, type ServiceTarget, serviceTarget } from './service-forwarder';
@@ -89,6 +91,8 @@ export interface RestProxyDeps {
   forwarder: ServiceForwarder;
   /** POSTs with an Idempotency-Key. */
   idempotency: IdempotentCalls;
+  /** Requests per API key and per public client, shared by the replicas. */
+  rateLimits: RateLimits;
   i18n: I18nService;
   config: GatewayConfig;
   logging: AppLogging;
@@ -108,17 +112,11 @@ export interface RestProxyDeps {
  */
 export class RestProxy {
   private readonly targets: Map<ServiceName, ServiceTarget>;
-  private readonly publicLimiter: PublicRateLimiter;
 
   constructor(private readonly deps: RestProxyDeps) {
     this.targets = new Map(
       SERVICE_NAMES.map((s: ServiceName) => [s, serviceTarget(s, serviceUrl(deps.config, s))]),
     );
-    this.publicLimiter = new PublicRateLimiter({
-      perMinute: deps.config.PUBLIC_RATE_LIMIT_PER_MINUTE,
-      burst: deps.config.PUBLIC_RATE_LIMIT_BURST,
-      maxClients: 100_000,
-    });
   }
 
   /**
@@ -158,8 +156,9 @@ export class RestProxy {
 
   /**
    * Headers first (400), then the route (404), then, for public operations, the client's rate
-   * (429 with Retry-After), then the key and the tariff (401/403); the service's answer, or a
-   * POST's with the same Idempotency-Key kept earlier. `res` is the client's response (a client
+   * (429 with Retry-After), then the key and the tariff (401/403), then the key's rate (429); the
+   * service's answer, or a POST's with the same Idempotency-Key kept earlier. A call counted by a
+   * rate limit carries its RateLimit headers, whatever the answer. `res` is the client's response (a client
    * gone stops the service's work).
    */
   private async checkAndForward(
@@ -176,19 +175,17 @@ export class RestProxy {
     }
     if (route.isPublic) {
       // No key to count by: the client address.
-      const decision = this.publicLimiter.take(
-        clientAddress(req, this.deps.config.TRUST_PROXY_HOPS),
+      limit(
+        res,
+        this.deps.rateLimits.takePublic(clientAddress(req, this.deps.config.TRUST_PROXY_HOPS)),
       );
-      if (!decision.allowed) {
-        res.setHeader('Retry-After', String(decision.retryAfterSeconds));
-        throw new AppException(ErrorCode.TOO_MANY_REQUESTS, 'errors.tooManyRequests');
-      }
     }
     const caller = await this.deps.auth.authenticate(
       req.headers,
       { ...route, access: accessOf(req.method, req.url!) },
       context,
     );
+    if (caller.keyId !== null) limit(res, this.deps.rateLimits.takeKey(caller.keyId));
     const target = this.targets.get(route.service)!;
     const identity = {
       callerId: caller.keyId,
@@ -204,6 +201,13 @@ export class RestProxy {
       }),
     );
   }
+}
+
+/** The decision's RateLimit headers on the answer; a refusal is the 429. */
+function limit(res: ServerResponse, decision: RateDecision): void {
+  const headers = rateLimitHeaders(decision);
+  for (const name in headers) res.setHeader(name, headers[name]);
+  if (!decision.allowed) throw rateLimited(decision);
 }
 
 /**

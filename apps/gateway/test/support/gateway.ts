@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { loadConfig } from '@crm/config';
 import { freePort, NATS_TEST_URL } from '@crm/testing';
@@ -32,6 +33,9 @@ export async function bootGateway(
     ADMIN_TOKEN,
     INTERNAL_TOKEN,
     SUPERGRAPH_RETRY_MS: '200',
+    // alone unless a test makes replicas of one group: gateways of other tests on the same NATS
+    // would otherwise share its rate limits
+    RATE_LIMIT_GROUP: `test-${randomUUID()}`,
     ...env,
   });
   const app = await createGatewayApp(config, options);
