@@ -5,6 +5,7 @@ import { INTERNAL_TOKEN_HEADER } from '@crm/request-context';
 import { GATEWAY_CONFIG, GatewayConfig, serviceUrl } from '../config';
 import { SERVICE_NAMES, ServiceName } from '../routing/services';
 import { withIdempotencyKeys } from './idempotency-doc';
+import { withRateLimits } from './rate-limit-doc';
 import { mergeOpenApi, ServiceDocument } from './openapi-merge';
 
 export const SERVICE_OPENAPI_PATH = '/v1/crm/openapi.json';
@@ -74,11 +75,13 @@ export class OpenApiService {
       const part = this.parts.get(service);
       if (part) parts.push({ service, doc: part.doc });
     }
-    return withIdempotencyKeys(
-      mergeOpenApi(
-        this.own ?? { openapi: '3.0.0', info: { title: 'CRM API', version: '1.0.0' }, paths: {} },
-        parts,
-        (m) => this.logger.warn(m),
+    return withRateLimits(
+      withIdempotencyKeys(
+        mergeOpenApi(
+          this.own ?? { openapi: '3.0.0', info: { title: 'CRM API', version: '1.0.0' }, paths: {} },
+          parts,
+          (m) => this.logger.warn(m),
+        ),
       ),
     );
   }
