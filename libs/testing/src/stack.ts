@@ -203,6 +203,8 @@ export async function startStack(
       name: 'gateway',
       url: `http://127.0.0.1:${port}`,
       env: {
+        // its rate limits its own: stacks of other test files on the same NATS would share them
+        RATE_LIMIT_GROUP: `e2e-${name.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 40)}-${randomBytes(6).toString('hex')}`,
         ...base,
         PORT: String(port),
         ADMIN_TOKEN: adminToken,
