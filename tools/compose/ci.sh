@@ -73,6 +73,7 @@ cleanup() {
     compose logs --no-color --tail=40 || true
     # the whole log stays on the machine; a crashed database server says why far above the tail
     compose logs --no-color >/tmp/compose-logs.txt 2>&1 || true
+    df -h /var/lib/docker /tmp 2>/dev/null || true
     echo '--- PostgreSQL: processes that ended abnormally, PANICs (whole log: /tmp/compose-logs.txt) ---'
     grep -E 'postgres.*(terminated by signal|exited with exit code|PANIC|was terminated|all server processes terminated)' /tmp/compose-logs.txt | tail -20 || true
   fi
@@ -83,6 +84,11 @@ cleanup() {
 trap cleanup EXIT
 
 compose down -v --remove-orphans >/dev/null 2>&1 || true
+# Each run leaves untagged images behind (the replaced :local images, the drill's second revision,
+# the build stages, 0.3-2.5 GB each); on a machine that runs CI again and again they filled the
+# disk, and a PostgreSQL that cannot write its WAL stops with a PANIC. Those of earlier runs go.
+docker image prune -f --filter until=1h >/dev/null 2>&1 || true
+say "disk: $(df -h --output=avail /var/lib/docker 2>/dev/null | tail -1 | tr -d ' ') free for Docker"
 say "build (revision $GIT_REVISION)"
 build_started=$SECONDS
 if ! COMPOSE_DOCKER_CLI_BUILD=0 DOCKER_BUILDKIT=0 compose build >/tmp/compose-build.log 2>&1; then
