@@ -1,0 +1,3 @@
+export * from './secret-box';
+export * from './secrets-key';
+export * from './secrets.providers';
