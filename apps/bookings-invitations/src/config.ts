@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
 import { FileStorageConfig, toBool } from '@crm/config';
+import { SecretsKeyRule } from '@crm/secrets';
 
 /**
  * What one process of the service runs (PROCESS_ROLE):
@@ -23,6 +24,14 @@ export class BookingsInvitationsConfig extends FileStorageConfig {
   @Min(0)
   @Max(65535)
   override PORT: number = 3004;
+
+  /**
+   * Keys that seal the events' private signing keys in the database (@crm/secrets): `keyId:base64`
+   * of 32 bytes, comma-separated, the sealing key first (the others only open; see the README on
+   * rotation). Required with NODE_ENV=production; elsewhere unset means the public development key.
+   */
+  @SecretsKeyRule()
+  SECRETS_KEY?: string;
 
   /** Outbox relay: how often it looks for unpublished events when no commit woke it. */
   @IsInt()

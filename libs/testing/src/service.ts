@@ -38,6 +38,11 @@ export interface ServiceTestOptions<C extends ServiceConfig> {
   dbName: string;
   /** Variables on top of NODE_ENV, PORT, DATABASE_URL and NATS_URL. */
   env?: Record<string, string>;
+  /**
+   * An existing database to start on instead of recreating `dbName`: the restart of a service
+   * (with other settings) on what an earlier instance wrote.
+   */
+  databaseUrl?: string;
 }
 
 /**
@@ -48,7 +53,7 @@ export async function startServiceForTest<C extends ServiceConfig>(
   opts: ServiceTestOptions<C>,
 ): Promise<RunningService> {
   process.env.APOLLO_TELEMETRY_DISABLED = 'true';
-  const databaseUrl = await freshDatabase(opts.service, opts.dbName);
+  const databaseUrl = opts.databaseUrl ?? (await freshDatabase(opts.service, opts.dbName));
   const port = await freePort();
   const config = loadConfig(opts.config, {
     NODE_ENV: 'test',

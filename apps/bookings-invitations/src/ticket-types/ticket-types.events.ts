@@ -12,7 +12,10 @@ import { TicketTypesRepository, Tx } from './ticket-types.repository';
 export class TicketTypesEvents {
   private readonly logger = new Logger(TicketTypesEvents.name);
 
-  constructor(private readonly repo: TicketTypesRepository) {}
+  constructor(
+    private readonly repo: TicketTypesRepository,
+    private readonly keys: SigningKeys,
+  ) {}
 
   @ConsumeEvent(Subjects.events.eventDuplicated, EventDuplicatedEvent)
   async onDuplicated(event: EventDuplicatedEvent, { tx }: EventContext<Tx>): Promise<void> {
@@ -21,7 +24,7 @@ export class TicketTypesEvents {
     if (source === target) return;
     const copied = await this.repo.copyAll(tx, event.tenantId, source, target);
     // the copy's tickets need the copy's own key, written with its first types (see SigningKeys)
-    if (copied) await SigningKeys.ensure(tx, event.tenantId, target);
+    if (copied) await this.keys.ensure(tx, event.tenantId, target);
     if (copied)
       this.logger.log(`event ${source} duplicated to ${target}: ${copied} ticket type(s)`);
   }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EventCopiesModule } from '../event-copies/event-copies.module';
+import { TicketCodesModule } from '../ticket-codes/ticket-codes.module';
 import { TicketTypesController } from './ticket-types.controller';
 import { TicketTypesEvents } from './ticket-types.events';
 import { TicketTypesMessages } from './ticket-types.messages';
@@ -11,7 +12,7 @@ import { TicketTypesService } from './ticket-types.service';
  * events service asks for before publishing.
  */
 @Module({
-  imports: [EventCopiesModule],
+  imports: [EventCopiesModule, TicketCodesModule],
   controllers: [TicketTypesController, TicketTypesMessages],
   providers: [TicketTypesService, TicketTypesResolver, TicketTypesEvents],
 })

@@ -57,6 +57,7 @@ export class TicketTypesService {
     private readonly events: EventLookup,
     private readonly i18n: I18nService,
     private readonly tickets: EventTicketsRepository,
+    private readonly keys: SigningKeys,
   ) {}
 
   private notFound(ctx: RequestContext, id: string): AppException {
@@ -134,7 +135,7 @@ export class TicketTypesService {
     const row = await this.repo.transaction(async (tx) => {
       await this.events.holdInTx(tx, ctx, eventId);
       // the event's signing key comes with its first type, so reading a ticket's code never writes
-      await SigningKeys.ensure(tx, ctx.tenantId, eventId);
+      await this.keys.ensure(tx, ctx.tenantId, eventId);
       return this.repo.create(tx, {
         id: randomUUID(),
         tenantId: ctx.tenantId,

@@ -19,6 +19,7 @@ import type {
 } from './dto/webhook-endpoint.output';
 import { toEndpoint } from './webhook.mapper';
 import { DEFAULT_OVERLAP_MINUTES, newSecret } from './webhook-rules';
+import { WebhookSecrets } from './webhook-secrets';
 import { checkEndpointUrl } from './webhook-url';
 import { ENDPOINT_SORT_FIELDS, EndpointRow, Tx, WebhooksRepository } from './webhooks.repository';
 
@@ -29,6 +30,7 @@ const text = (v: string | null | undefined) => (v == null ? null : v.trim() || n
 export class WebhookEndpointsService {
   constructor(
     private readonly repo: WebhooksRepository,
+    private readonly secrets: WebhookSecrets,
     private readonly i18n: I18nService,
     @Inject(SERVICE_CONFIG) private readonly config: EventsConfig,
   ) {}
@@ -76,7 +78,7 @@ export class WebhookEndpointsService {
     return toEndpoint(await this.require(ctx, id));
   }
 
-  /** I1 POST: the secret is in this answer only. */
+  /** I1 POST: the secret is in this answer only (stored sealed). */
   async register(
     ctx: RequestContext,
     input: RegisterWebhookEndpointInput,
@@ -98,7 +100,7 @@ export class WebhookEndpointsService {
         enabled,
         disabledReason: enabled ? null : 'Disabled by the owner',
         disabledAt: enabled ? null : new Date(),
-        secret,
+        secret: this.secrets.seal(secret),
         createdBy: ctx.integrationName,
         modifiedBy: ctx.integrationName,
       });
@@ -159,8 +161,9 @@ export class WebhookEndpointsService {
       const current = await this.require(ctx, id, tx);
       const expires = minutes > 0 ? new Date(Date.now() + minutes * 60_000) : null;
       await this.repo.updateEndpoint(tx, id, {
-        secret,
-        previousSecret: expires ? current.secret : null,
+        secret: this.secrets.seal(secret),
+        // sealed already, unless it is a plain one from before sealing or of an older key
+        previousSecret: expires ? this.secrets.reseal(current.secret) : null,
         previousSecretExpiresAt: expires,
         modifiedBy: ctx.integrationName,
       });

@@ -9,6 +9,7 @@ import { inMessageContext } from '@crm/messaging';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { EventsConfig } from '../config';
 import { nextAttemptAt, parseSchedule } from './webhook-rules';
+import { WebhookSecrets } from './webhook-secrets';
 import { WebhookSender } from './webhook-sender';
 import { AttemptRecord, ClaimedDelivery, Tx, WebhooksRepository } from './webhooks.repository';
 
@@ -34,6 +35,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
 
   constructor(
     private readonly repo: WebhooksRepository,
+    private readonly secrets: WebhookSecrets,
     @Inject(SERVICE_CONFIG) private readonly config: EventsConfig,
   ) {
     this.schedule = parseSchedule(config.WEBHOOK_RETRY_SCHEDULE_S);
@@ -110,12 +112,16 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
     );
     const claimed = await this.repo.claimDue(now, lease, this.config.WEBHOOK_WORKER_BATCH_SIZE);
     if (!claimed.length) return 0;
-    const results = await Promise.all(claimed.map((c) => this.send(c)));
+    const sent = await Promise.all(claimed.map((c) => this.send(c)));
+    const results = sent.filter((r): r is AttemptRecord => r !== null);
     // Not recorded (the database is away): the lease runs out and they are sent again, which
     // receivers dedupe by webhook-id.
-    await this.record(results).catch((err: Error) =>
-      this.logger.error(`webhook round of ${claimed.length}: results not recorded: ${err.message}`),
-    );
+    if (results.length)
+      await this.record(results).catch((err: Error) =>
+        this.logger.error(
+          `webhook round of ${claimed.length}: results not recorded: ${err.message}`,
+        ),
+      );
     return claimed.length;
   }
 
@@ -124,23 +130,33 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
    * that request's id (the delivery's id when it names none) and, with tracing on, it is a span
    * of its trace.
    */
-  private send(c: ClaimedDelivery): Promise<AttemptRecord> {
+  private send(c: ClaimedDelivery): Promise<AttemptRecord | null> {
     const span = { name: 'send webhook', kind: 'client' as const };
     return inMessageContext(span, c.headers, () => this.sendNow(c), c.id);
   }
 
-  private async sendNow(c: ClaimedDelivery): Promise<AttemptRecord> {
+  /**
+   * One attempt; null (nothing sent, nothing recorded) when the endpoint's stored secret cannot
+   * be opened (a key id SECRETS_KEY lacks): the lease runs out and it is tried again, so a
+   * SECRETS_KEY fixed meanwhile loses nothing, and the endpoint does not count it as its failure.
+   */
+  private async sendNow(c: ClaimedDelivery): Promise<AttemptRecord | null> {
     const now = new Date();
     const overlap =
       c.previousSecret && c.previousSecretExpiresAt && new Date(c.previousSecretExpiresAt) > now;
+    let secret: string;
+    let previousSecret: string | null;
+    try {
+      secret = this.secrets.open(c.secret);
+      previousSecret = overlap ? this.secrets.open(c.previousSecret!) : null;
+    } catch (err) {
+      this.logger.error(
+        `webhook delivery ${c.id}: the secret of endpoint ${c.endpointId} cannot be opened (${(err as Error).message}); not sent`,
+      );
+      return null;
+    }
     const r = await this.sender.send(
-      {
-        id: c.messageId,
-        url: c.url,
-        body: JSON.stringify(c.payload),
-        secret: c.secret,
-        previousSecret: overlap ? c.previousSecret : null,
-      },
+      { id: c.messageId, url: c.url, body: JSON.stringify(c.payload), secret, previousSecret },
       now,
     );
     const attempts = c.attempts + 1;

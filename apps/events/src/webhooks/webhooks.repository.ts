@@ -63,6 +63,7 @@ export interface ClaimedDelivery {
   /** The request that caused the message (X-Request-Id, traceparent...), null if none. */
   headers: Record<string, string> | null;
   url: string;
+  /** As stored: sealed (SecretBox), or plain if written before sealing and not re-sealed yet. */
   secret: string;
   previousSecret: string | null;
   previousSecretExpiresAt: Date | null;
@@ -172,6 +173,35 @@ export class WebhooksRepository {
 
   deleteEndpoint(tx: Tx, tenantId: string, id: string) {
     return tx.webhookEndpoint.deleteMany({ where: { tenantId, id } });
+  }
+
+  /**
+   * Up to `limit` endpoints after `afterId` (by id) whose secret or previous secret is not sealed
+   * with the key `prefix` names (plain, or sealed with an older key): the re-seal's next batch.
+   */
+  endpointsToReseal(prefix: string, afterId: string | null, limit: number) {
+    return this.prisma.$queryRaw<{ id: string; secret: string; previousSecret: string | null }[]>`
+      SELECT id::text AS id, secret, "previousSecret" FROM "WebhookEndpoint"
+      WHERE (${afterId}::uuid IS NULL OR id > ${afterId}::uuid)
+        AND (NOT starts_with(secret, ${prefix})
+             OR ("previousSecret" IS NOT NULL AND NOT starts_with("previousSecret", ${prefix})))
+      ORDER BY id LIMIT ${limit}`;
+  }
+
+  /**
+   * Replaces an endpoint's stored secrets if they are still `from` (a rotation meanwhile wins);
+   * whether it did.
+   */
+  async replaceSecrets(
+    id: string,
+    from: { secret: string; previousSecret: string | null },
+    to: { secret: string; previousSecret: string | null },
+  ): Promise<boolean> {
+    const n = await this.prisma.$executeRaw`
+      UPDATE "WebhookEndpoint" SET secret = ${to.secret}, "previousSecret" = ${to.previousSecret}
+      WHERE id = ${id}::uuid AND secret = ${from.secret}
+        AND "previousSecret" IS NOT DISTINCT FROM ${from.previousSecret}::text`;
+    return n === 1;
   }
 
   /** A page of an endpoint's deliveries and, in one more query, the latest attempts of each. */
