@@ -103,6 +103,12 @@ export async function startService(name, port, env) {
 }
 
 /**
+ * SECRETS_KEY of every app a bench starts (events and bookings-invitations seal secrets with it;
+ * the others ignore it): drawn per run, as the bench's databases are made anew per run.
+ */
+const BENCH_SECRETS_KEY = `bench:${randomBytes(32).toString('base64')}`;
+
+/**
  * Starts the build of `app` (default: `name`) as `name`: a service's worker process runs its
  * service's build in another PROCESS_ROLE (tools/dev/workspace.mjs WORKER_PROCESSES).
  */
@@ -120,6 +126,7 @@ export async function startApp(name, port, env, { app = name } = {}) {
       NODE_ENV: 'production',
       APOLLO_TELEMETRY_DISABLED: 'true',
       PORT: String(port),
+      SECRETS_KEY: BENCH_SECRETS_KEY,
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -18,7 +18,7 @@ export const SERVICES_HOST_DEFAULT = '127.0.0.1';
 /**
  * A service: its port, database, NATS, the internal token (only the gateway's calls are served)
  * and the address to listen on: 127.0.0.1 unless SERVICES_HOST is set (clients reach the stack
- * through the gateway only). `smtpUrl`: the development mailbox the launcher started, if any.
+ * through the gateway only). `secretsKey`: SECRETS_KEY, for the services that read it. `smtpUrl`: the development mailbox the launcher started, if any.
  * `role`: PROCESS_ROLE of a service that runs in several processes (workspace.mjs
  * WORKER_PROCESSES); `defaults`: variables of that process the launcher's environment may override.
  */
@@ -28,6 +28,7 @@ export function serviceEnv({
   databaseUrl,
   natsUrl,
   internalToken,
+  secretsKey,
   smtpUrl,
   role,
   defaults = {},
@@ -39,6 +40,7 @@ export function serviceEnv({
     DATABASE_URL: databaseUrl,
     HOST: env.SERVICES_HOST || SERVICES_HOST_DEFAULT,
     INTERNAL_TOKEN: internalToken,
+    ...(secretsKey ? { SECRETS_KEY: secretsKey } : {}),
     ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}),
     ...(role ? { PROCESS_ROLE: role } : {}),
   };

@@ -16,7 +16,14 @@ import { startMailbox } from './mailbox.mjs';
 import { ensureNats } from './nats.mjs';
 import { StepError } from './output.mjs';
 import { runCaptured, servesSubgraph, tail, waitForHttp } from './processes.mjs';
-import { databaseName, envPrefix, GATEWAY, hasMigrations, ROOT } from './workspace.mjs';
+import {
+  appEnvNames,
+  databaseName,
+  envPrefix,
+  GATEWAY,
+  hasMigrations,
+  ROOT,
+} from './workspace.mjs';
 
 export const STEPS = [
   'build',
@@ -147,6 +154,10 @@ export async function services(ctx, step) {
       databaseUrl: databaseUrl(ctx, app),
       natsUrl: ctx.opts.natsUrl,
       internalToken: ctx.secrets.internalToken,
+      // the services that seal secrets in their database (events, bookings-invitations)
+      secretsKey: appEnvNames(app).names.includes('SECRETS_KEY')
+        ? ctx.secrets.secretsKey
+        : undefined,
       smtpUrl: ctx.mailbox?.smtpUrl,
       ...more,
     });

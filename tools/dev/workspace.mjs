@@ -124,8 +124,10 @@ function* walkTs(dir) {
 const CONFIG_PROPERTY = /^\s+(?:override\s+|readonly\s+)*([A-Z][A-Z0-9_]*)\s*([!?])?\s*[:=]/gm;
 const PROCESS_ENV = /process\.env(?:\.([A-Z][A-Z0-9_]*)|\[['"]([A-Z][A-Z0-9_]*)['"]\])/g;
 
-// A property checked by @InternalTokenRule() (libs/config) must be set when NODE_ENV=production.
-const PRODUCTION_RULE = /@InternalTokenRule\(\)\s+(?:override\s+|readonly\s+)*([A-Z][A-Z0-9_]*)/g;
+// A property checked by @InternalTokenRule() (libs/config) or @SecretsKeyRule() (libs/secrets)
+// must be set when NODE_ENV=production.
+const PRODUCTION_RULE =
+  /@(?:InternalTokenRule|SecretsKeyRule)\(\)\s+(?:override\s+|readonly\s+)*([A-Z][A-Z0-9_]*)/g;
 
 function configDeclarations(text, names, required, optional, production = new Set()) {
   for (const m of text.matchAll(PRODUCTION_RULE)) production.add(m[1]);

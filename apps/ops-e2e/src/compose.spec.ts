@@ -121,6 +121,20 @@ describe('docker-compose.yml', () => {
       );
     });
 
+    it('an app keeping sealed secrets without SECRETS_KEY or its file in production', async () => {
+      const problems = await edited((d) => {
+        for (const app of ['events-worker', 'bookings-invitations']) {
+          delete d.services[app].environment!.SECRETS_KEY_FILE;
+        }
+      });
+      expect(problems).toContain(
+        'events-worker: environment SECRETS_KEY is required by events in production',
+      );
+      expect(problems).toContain(
+        'bookings-invitations: environment SECRETS_KEY is required by bookings-invitations in production',
+      );
+    });
+
     it('a _FILE variable of a setting the app does not have', async () => {
       const problems = await edited((d) => {
         d.services['crm-people'].environment!.ADMIN_TOKN_FILE = '/run/crm-secrets/admin-token';

@@ -224,6 +224,18 @@ describe('app environment', () => {
     });
   });
 
+  it('gives SECRETS_KEY to the services that read it', async () => {
+    const env = await callEsm<Record<string, string>>(APP_ENV, 'serviceEnv', {
+      env: {},
+      port: 3003,
+      databaseUrl: 'postgresql://p@h/events',
+      natsUrl: 'nats://127.0.0.1:24222',
+      internalToken: 'generated-internal-token',
+      secretsKey: 'local1:generated-secrets-key',
+    });
+    expect(env.SECRETS_KEY).toBe('local1:generated-secrets-key');
+  });
+
   it('points the services at the development mailbox the launcher started', async () => {
     const env = await callEsm<Record<string, string>>(APP_ENV, 'serviceEnv', {
       env: {},
@@ -292,7 +304,7 @@ describe('app environment', () => {
 });
 
 describe('secrets file', () => {
-  const fixed = `const gen = { adminToken: () => 'generated-admin-token', apiKey: () => 'generated_api_key_0123456789', internalToken: () => 'generated-internal-token' };`;
+  const fixed = `const gen = { adminToken: () => 'generated-admin-token', apiKey: () => 'generated_api_key_0123456789', internalToken: () => 'generated-internal-token', secretsKey: () => 'local1:generated-secrets-key' };`;
   const resolve = (stored: object, env: object) =>
     runEsm<{ secrets: Record<string, string>; changed: boolean }>(
       `const { resolveSecrets } = await import(${JSON.stringify(SECRETS)}); ${fixed}
@@ -306,6 +318,7 @@ describe('secrets file', () => {
         adminToken: 'generated-admin-token',
         demoApiKey: 'generated_api_key_0123456789',
         internalToken: 'generated-internal-token',
+        secretsKey: 'local1:generated-secrets-key',
       },
       changed: true,
     });
@@ -316,17 +329,22 @@ describe('secrets file', () => {
       adminToken: 'stored-admin-token-1',
       demoApiKey: 'stored_key_0123456789abcdef',
       internalToken: 'stored-internal-token',
+      secretsKey: 'local1:stored-secrets-key',
     };
     await expect(resolve(stored, {})).resolves.toEqual({ secrets: stored, changed: false });
   });
 
-  it('adds an internal token to a file written before there was one', async () => {
+  it('adds an internal token and a SECRETS_KEY to a file written before there were any', async () => {
     const stored = {
       adminToken: 'stored-admin-token-1',
       demoApiKey: 'stored_key_0123456789abcdef',
     };
     await expect(resolve(stored, {})).resolves.toEqual({
-      secrets: { ...stored, internalToken: 'generated-internal-token' },
+      secrets: {
+        ...stored,
+        internalToken: 'generated-internal-token',
+        secretsKey: 'local1:generated-secrets-key',
+      },
       changed: true,
     });
   });
@@ -336,16 +354,19 @@ describe('secrets file', () => {
       adminToken: 'stored-admin-token-1',
       demoApiKey: 'stored_key_0123456789abcdef',
       internalToken: 'stored-internal-token',
+      secretsKey: 'local1:stored-secrets-key',
     };
     const r = await resolve(stored, {
       ADMIN_TOKEN: 'from-env-admin-token',
       INTERNAL_TOKEN: 'from-env-internal-token',
+      SECRETS_KEY: 'env1:from-env-secrets-key',
     });
     expect(r).toEqual({
       secrets: {
         adminToken: 'from-env-admin-token',
         demoApiKey: stored.demoApiKey,
         internalToken: 'from-env-internal-token',
+        secretsKey: 'env1:from-env-secrets-key',
       },
       changed: true,
     });
@@ -358,6 +379,9 @@ describe('secrets file', () => {
     expect(first.demoApiKey).toMatch(/^[A-Za-z0-9_-]{24,200}$/);
     expect(first.internalToken.length).toBeGreaterThanOrEqual(16);
     expect(first.internalToken).not.toBe(first.adminToken);
+    // one key of 32 random bytes, as @crm/secrets reads SECRETS_KEY
+    expect(first.secretsKey).toMatch(/^local1:[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(first.secretsKey.split(':')[1], 'base64')).toHaveLength(32);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const again = await callEsm<Record<string, string>>(SECRETS, 'loadDevSecrets', file, {});
     expect(again).toEqual(first);
@@ -375,6 +399,9 @@ describe('secrets file', () => {
     await expect(
       callEsm(SECRETS, 'loadDevSecrets', file, { INTERNAL_TOKEN: 'short' }),
     ).rejects.toThrow('INTERNAL_TOKEN must have at least 16 characters');
+    await expect(
+      callEsm(SECRETS, 'loadDevSecrets', file, { SECRETS_KEY: 'k1:short' }),
+    ).rejects.toThrow('SECRETS_KEY must be keyId:base64-of-32-bytes entries, comma-separated');
   });
 
   it('names a broken secrets file instead of overwriting it', async () => {

@@ -223,6 +223,29 @@ describe('deploy/k8s/base', () => {
       );
     });
 
+    it('an app or worker keeping sealed secrets without SECRETS_KEY, or with it in plain text', () => {
+      const problems = problemsAfter((all) => {
+        for (const name of ['events', 'bookings-mail-worker']) {
+          const c = containerOf(all, 'Deployment', name);
+          c.env = c.env.filter((e) => e.name !== 'SECRETS_KEY');
+        }
+        containerOf(all, 'Deployment', 'bookings-invitations').env = containerOf(
+          all,
+          'Deployment',
+          'bookings-invitations',
+        ).env.map((e) => (e.name === 'SECRETS_KEY' ? { name: e.name, value: 'k1:...' } : e));
+      });
+      expect(problems).toContain(
+        'Deployment/events: environment SECRETS_KEY is required by events in production',
+      );
+      expect(problems).toContain(
+        'Deployment/bookings-mail-worker: environment SECRETS_KEY is required by bookings-invitations',
+      );
+      expect(problems).toContain(
+        'Deployment/bookings-invitations: SECRETS_KEY must come from a Secret',
+      );
+    });
+
     it('a probe on the wrong path', () => {
       expect(
         problemsAfter((all) => {

@@ -261,7 +261,7 @@ export function checkManifests(docs: Doc[], secrets: Doc[], facts: WorkspaceFact
     for (const n of reads.production)
       if (!env.includes(n))
         problems.push(`${id}: environment ${n} is required by ${app} in production`);
-    for (const n of ['DATABASE_URL', 'ADMIN_TOKEN', 'INTERNAL_TOKEN', ...S3_SECRETS])
+    for (const n of ['DATABASE_URL', 'ADMIN_TOKEN', 'INTERNAL_TOKEN', 'SECRETS_KEY', ...S3_SECRETS])
       if (env.includes(n) && !secretOf(c, n)) problems.push(`${id}: ${n} must come from a Secret`);
 
     if (app === GATEWAY) {
@@ -360,7 +360,7 @@ export function checkManifests(docs: Doc[], secrets: Doc[], facts: WorkspaceFact
         problems.push(`${id}: environment ${n} is not read by ${w.app}`);
     for (const n of [...reads.required, ...reads.production])
       if (!env.includes(n)) problems.push(`${id}: environment ${n} is required by ${w.app}`);
-    for (const n of ['DATABASE_URL', 'INTERNAL_TOKEN', ...S3_SECRETS])
+    for (const n of ['DATABASE_URL', 'INTERNAL_TOKEN', 'SECRETS_KEY', ...S3_SECRETS])
       if (env.includes(n) && !secretOf(c, n)) problems.push(`${id}: ${n} must come from a Secret`);
     const appDb = secretOf(containerOfDoc(deployments.get(w.app)), 'DATABASE_URL');
     const db = secretOf(c, 'DATABASE_URL');
