@@ -17,7 +17,7 @@ const PUBLIC_DOC =
   '**public**: no API key; the tenant header X-Service-TenantId is required and scopes the ' +
   'request. Rate limited per client address by the gateway (429, Retry-After).';
 
-/** What the gateway answers a client over its rate (the public routes' token bucket). */
+/** What the gateway answers a client over its rate (the public limits, shared by its replicas). */
 const TOO_MANY = {
   status: 429,
   description: 'Too many requests from this client address (gateway); Retry-After says when',
