@@ -2,3 +2,4 @@ export * from './prisma-adapter';
 export * from './prisma-errors';
 export * from './record-stamps';
 export * from './pg-pool';
+export * from './foreign-references';

@@ -13,3 +13,4 @@ export * from './s3-server';
 export * from './tcp-relay';
 export * from './until';
 export * from './worker-child';
+export * from './lock-probe';
