@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CompanyLinksModule } from '../company-links/company-links.module';
 import { SettingsModule } from '../settings/settings.module';
 import { BusinessCardByIdController, BusinessCardsController } from './business-cards.controller';
 import { BusinessCardsRepository } from './business-cards.repository';
@@ -13,7 +14,7 @@ import { CardValidationService } from './card-validation.service';
 
 /** Business cards of people (B1-B14). */
 @Module({
-  imports: [SettingsModule],
+  imports: [SettingsModule, CompanyLinksModule],
   controllers: [BusinessCardsController, BusinessCardByIdController, CardAddressesController],
   providers: [
     BusinessCardsRepository,

@@ -129,6 +129,7 @@ export class BusinessCardsService {
     const prep = await this.checks.prepare(ctx, input, null);
     await this.enforce(ctx, prep, null);
     const record = await this.repo.transaction(async (tx) => {
+      await this.checks.holdCompany(tx, ctx, prep.columns.companyId);
       if (!(await this.repo.lockPerson(tx, ctx.tenantId, personId))) {
         throw this.checks.notFound('person', personId, ctx.language);
       }
@@ -150,6 +151,8 @@ export class BusinessCardsService {
     const prep = await this.checks.prepare(ctx, input, existing);
     await this.enforce(ctx, prep, cardId);
     const record = await this.repo.transaction(async (tx) => {
+      // also a company id the card had when read: it may have been disconnected since
+      await this.checks.holdCompany(tx, ctx, prep.columns.companyId);
       if (!(await this.repo.lockCard(tx, ctx.tenantId, personId, cardId))) {
         throw this.checks.notFound('card', cardId, ctx.language);
       }

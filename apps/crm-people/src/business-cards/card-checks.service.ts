@@ -6,6 +6,7 @@ import { CompanyExistsReply, CompanyExistsRequest, MessageBus, Subjects } from '
 import type { RequestContext } from '@crm/request-context';
 import type { PeopleSettingsList } from '../generated/prisma/client';
 import type { BusinessPosition, CardEmail, CardPhone } from '../people/dto/person.dto';
+import { TombstonesRepository } from '../company-links/tombstones.repository';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
 import type { AddressData, CardRecord, Tx } from './business-cards.repository';
 import { addressColumns, cardColumns, mergedCard } from './card-data';
@@ -51,6 +52,7 @@ export class CardChecks {
     private readonly settings: SettingsLookupService,
     private readonly i18n: I18nService,
     private readonly bus: MessageBus,
+    private readonly tombstones: TombstonesRepository,
   ) {}
 
   private t(key: string, lang: Language, args: Record<string, unknown> = {}): string {
@@ -90,6 +92,18 @@ export class CardChecks {
       request,
     );
     return reply?.exists === true;
+  }
+
+  /**
+   * The first step of a transaction that writes `companyId` onto a card (null: none): holds the
+   * company against the consumer of its deletion until the commit, and refuses it as unknown
+   * (404, as crm-companies' answer would) when that consumer has run since it was confirmed.
+   * Before any row lock: the consumer, holding the company, waits for the cards it disconnects.
+   */
+  async holdCompany(tx: Tx, ctx: RequestContext, companyId: string | null | undefined) {
+    if (companyId && (await this.tombstones.companyDeleted(tx, ctx.tenantId, companyId))) {
+      throw this.notFound('company', companyId, ctx.language);
+    }
   }
 
   /** Ids not in the list, as `unknownEntry` problems on their fields. */

@@ -65,6 +65,7 @@ export class CardCompanyService {
     }
 
     const record = await this.repo.transaction(async (tx) => {
+      await this.checks.holdCompany(tx, ctx, companyId);
       if (!(await this.repo.lockCard(tx, ctx.tenantId, personId, cardId))) {
         throw this.checks.notFound('card', cardId, ctx.language);
       }

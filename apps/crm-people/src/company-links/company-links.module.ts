@@ -3,6 +3,7 @@ import { SettingsModule } from '../settings/settings.module';
 import { CompanyLinksMessages } from './company-links.messages';
 import { CompanyLinksRepository } from './company-links.repository';
 import { CompanyLinksService } from './company-links.service';
+import { TombstonesRepository } from './tombstones.repository';
 
 /**
  * What crm-companies asks of and tells crm-people: people and manager roles exist (managed-by
@@ -11,6 +12,8 @@ import { CompanyLinksService } from './company-links.service';
 @Module({
   imports: [SettingsModule],
   controllers: [CompanyLinksMessages],
-  providers: [CompanyLinksRepository, CompanyLinksService],
+  providers: [CompanyLinksRepository, CompanyLinksService, TombstonesRepository],
+  // card and touchpoint writes check the tombstones of the deleted companies
+  exports: [TombstonesRepository],
 })
 export class CompanyLinksModule {}

@@ -12,6 +12,7 @@ import {
 } from '@crm/messaging';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
 import { CompanyLinksRepository, Tx } from './company-links.repository';
+import { TombstonesRepository } from './tombstones.repository';
 
 /**
  * crm-people's side of the links crm-companies holds: it confirms people and manager roles
@@ -25,6 +26,7 @@ export class CompanyLinksService {
   constructor(
     private readonly repo: CompanyLinksRepository,
     private readonly settings: SettingsLookupService,
+    private readonly tombstones: TombstonesRepository,
   ) {}
 
   /**
@@ -68,9 +70,17 @@ export class CompanyLinksService {
     };
   }
 
-  /** C6, C7 of crm-companies: runs in the transaction that records the event as applied. */
-  @ConsumeEvent(Subjects.crmCompanies.companiesDeleted, CompaniesDeletedEvent)
+  /**
+   * C6, C7 of crm-companies: runs in the transaction that records the event as applied. The
+   * companies are locked and tombstoned first: a card or touchpoint write that confirmed one of
+   * them over NATS either commits before (and is disconnected here) or finds the tombstone and
+   * is refused. One event per transaction: a batch would hold the rows an earlier event
+   * disconnected while waiting for the lock of a later one, which a write holding that lock
+   * may be waiting for (a deadlock).
+   */
+  @ConsumeEvent(Subjects.crmCompanies.companiesDeleted, CompaniesDeletedEvent, { maxBatch: 1 })
   async onCompaniesDeleted(event: CompaniesDeletedEvent, { tx }: EventContext<Tx>): Promise<void> {
+    await this.tombstones.buryCompanies(tx, event.tenantId, event.companyIds);
     const done = await this.repo.disconnectCompanies(tx, event.tenantId, event.companyIds);
     if (done.cards || done.touchpoints) {
       this.logger.log(

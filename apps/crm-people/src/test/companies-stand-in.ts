@@ -31,6 +31,11 @@ export class CompaniesStandIn {
     return companyId;
   }
 
+  /** Not a company of `tenantId` any more (crm-companies deleted it). */
+  remove(tenantId: string, companyId: string): void {
+    this.known.get(tenantId)?.delete(companyId.toLowerCase());
+  }
+
   /** Starts answering (until `stop`); without it requests go unanswered (crm-companies down). */
   async start(): Promise<void> {
     if (this.sub) return;

@@ -12,6 +12,7 @@ import {
 } from '@crm/errors';
 import type { Language } from '@crm/i18n';
 import { CompanyExistsReply, CompanyExistsRequest, MessageBus, Subjects } from '@crm/messaging';
+import { TombstonesRepository } from '../company-links/tombstones.repository';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
 import { BATCH_MAX, TouchpointInput } from './dto/touchpoint.input';
 import { Tx, TouchpointsRepository } from './touchpoints.repository';
@@ -36,6 +37,7 @@ export class TouchpointRules {
     private readonly settings: SettingsLookupService,
     private readonly i18n: I18nService,
     private readonly bus: MessageBus,
+    private readonly tombstones: TombstonesRepository,
   ) {}
 
   /**
@@ -64,6 +66,18 @@ export class TouchpointRules {
   async assertCompany(scope: Scope, companyId: unknown, unchanged?: string | null): Promise<void> {
     const problems = await this.companyProblems(scope, companyId, unchanged);
     if (problems.length) throw AppException.validation(problems);
+  }
+
+  /**
+   * The first step of a transaction that writes `companyId` (null: none): holds the company
+   * against the consumer of its deletion until the commit, and refuses it as unknown (the 400 of
+   * assertCompany) when that consumer has run since it was confirmed. Also when the touchpoint
+   * had the company when read: it may have been cleared since.
+   */
+  async holdCompany(tx: Tx, scope: Scope, companyId: string | null | undefined): Promise<void> {
+    if (companyId && (await this.tombstones.companyDeleted(tx, scope.tenantId, companyId))) {
+      throw AppException.validation([this.problem(scope.language, 'companyId', 'unknownCompany')]);
+    }
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CompanyLinksModule } from '../company-links/company-links.module';
 import { PeopleModule } from '../people/people.module';
 import { SettingsModule } from '../settings/settings.module';
 import { TouchpointChangesService } from './touchpoint-changes.service';
@@ -16,7 +17,7 @@ import { VisitorActivitiesEvents } from './visitor-activities.events';
  * bookings-invitations' visitor activities.
  */
 @Module({
-  imports: [SettingsModule, PeopleModule],
+  imports: [SettingsModule, PeopleModule, CompanyLinksModule],
   controllers: [TouchpointsController, TouchpointsMessages],
   providers: [
     TouchpointsRepository,

@@ -111,6 +111,7 @@ export class TouchpointsService {
   async create(ctx: RequestContext, input: CreateTouchpointInput): Promise<Touchpoint> {
     await this.rules.assertCompany(ctx, input.companyId);
     const record = await this.repo.transaction(async (tx) => {
+      await this.rules.holdCompany(tx, ctx, input.companyId);
       const personIds = await this.rules.assertValid(ctx, input, tx);
       const tags = await this.settings.resolveTags(
         tx,
@@ -143,6 +144,7 @@ export class TouchpointsService {
     if (!current) throw AppException.notFound(RESOURCE, id);
     await this.rules.assertCompany(ctx, input.companyId, current.companyId);
     const record = await this.repo.transaction(async (tx) => {
+      await this.rules.holdCompany(tx, ctx, input.companyId);
       await this.requireExisting(ctx, id, tx);
       const personIds = await this.rules.assertValid(ctx, input, tx);
       const tags = await this.settings.resolveTags(
