@@ -109,26 +109,38 @@ export class ManagedByChangeService {
     const before = await this.core.requireOwn(this.repo.client, ctx, companyId, ids, idField);
     this.periodCheck(items, before, path);
     // only a new person or role is asked about: the old ones were confirmed when written
-    await this.checks.confirm(
-      ctx,
-      items.map((it, i) => {
-        const row = before.get(it.id.toLowerCase())!;
-        const person = it.personId?.toLowerCase();
-        const role = it.managerRoleId?.toLowerCase();
-        return {
-          personId: person && person !== row.personId ? person : undefined,
-          personField: `${path(i)}personId`,
-          managerRoleId: role && role !== row.managerRoleId ? role : undefined,
-          roleField: `${path(i)}managerRoleId`,
-        };
-      }),
+    const refs = items.map((it, i) => {
+      const row = before.get(it.id.toLowerCase())!;
+      const person = it.personId?.toLowerCase();
+      const role = it.managerRoleId?.toLowerCase();
+      return {
+        personId: person && person !== row.personId ? person : undefined,
+        personField: `${path(i)}personId`,
+        managerRoleId: role && role !== row.managerRoleId ? role : undefined,
+        roleField: `${path(i)}managerRoleId`,
+      };
+    });
+    await this.checks.confirm(ctx, refs);
+    // the update writes every relation's person back, also where it stays the same
+    const kept = items.flatMap((it, i) =>
+      refs[i].personId ? [] : [before.get(it.id.toLowerCase())!.personId],
     );
 
     return this.repo
       .transaction(async (tx) => {
+        // a new person deleted or merged away since confirmed: 404 as if crm-people had said so;
+        // a kept one: the relation was removed or moved meanwhile (409)
+        await this.checks.holdPeople(tx, ctx, refs, kept);
         await this.core.lookup.lock(tx, ctx, companyId);
         // read again under the lock: another request may have changed or removed them
         const rows = await this.core.requireOwn(tx, ctx, companyId, ids, idField);
+        const moved = items.some(
+          (it, i) =>
+            !refs[i].personId &&
+            rows.get(it.id.toLowerCase())!.personId !== before.get(it.id.toLowerCase())!.personId,
+        );
+        // another write changed a kept person since it was read: that one is not held here
+        if (moved) throw new AppException(ErrorCode.CONFLICT, 'managers.conflict.concurrent');
         this.periodCheck(items, rows, path);
         const changes = items.map((it) => merged(rows.get(it.id.toLowerCase())!, it));
 

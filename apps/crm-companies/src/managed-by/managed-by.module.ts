@@ -8,6 +8,7 @@ import { ManagedByRepository } from './managed-by.repository';
 import { ManagedByResolver } from './managed-by.resolver';
 import { ManagedByService } from './managed-by.service';
 import { ManagerChecks } from './manager-checks.service';
+import { TombstonesRepository } from './tombstones.repository';
 
 /** Managed-by-person relations (M1-M7) and their upkeep on people deleted or merged. */
 @Module({
@@ -21,6 +22,7 @@ import { ManagerChecks } from './manager-checks.service';
     ManagedByResolver,
     CompanyManagedByResolver,
     ManagedByEvents,
+    TombstonesRepository,
   ],
 })
 export class ManagedByModule {}

@@ -100,17 +100,17 @@ export class ManagedByService {
       until: toDate(it.until),
     }));
     throwIfProblems(planned.flatMap((p, i) => this.checks.periodProblems(p, path(i))));
-    await this.checks.confirm(
-      ctx,
-      planned.map((p, i) => ({
-        personId: p.personId,
-        personField: `${path(i)}personId`,
-        managerRoleId: p.managerRoleId,
-        roleField: `${path(i)}managerRoleId`,
-      })),
-    );
+    const refs = planned.map((p, i) => ({
+      personId: p.personId,
+      personField: `${path(i)}personId`,
+      managerRoleId: p.managerRoleId,
+      roleField: `${path(i)}managerRoleId`,
+    }));
+    await this.checks.confirm(ctx, refs);
     return this.repo
       .transaction(async (tx) => {
+        // deleted or merged away since they were confirmed: 404 as if crm-people had said so
+        await this.checks.holdPeople(tx, ctx, refs);
         await this.lookup.lock(tx, ctx, companyId);
         const id = companyId.toLowerCase();
         const existing = await this.repo.pairsOf(tx, ctx.tenantId, id, [

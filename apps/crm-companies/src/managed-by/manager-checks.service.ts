@@ -3,6 +3,8 @@ import { I18nService } from 'nestjs-i18n';
 import { AppException, ErrorCode, FieldProblem, MessageArgs } from '@crm/errors';
 import { MessageBus, PeopleExistReply, PeopleExistRequest, Subjects } from '@crm/messaging';
 import type { RequestContext } from '@crm/request-context';
+import type { Tx } from './managed-by.repository';
+import { TombstonesRepository } from './tombstones.repository';
 
 /** What a relation is about: compared in lower case (UUIDs of any case name the same row). */
 export interface ManagerKey {
@@ -32,6 +34,7 @@ export class ManagerChecks {
   constructor(
     private readonly bus: MessageBus,
     private readonly i18n: I18nService,
+    private readonly tombstones: TombstonesRepository,
   ) {}
 
   /** A broken rule of this domain; its words are in managers.json (translated at the edge). */
@@ -115,18 +118,44 @@ export class ManagerChecks {
       .map((r) => this.problem(r.roleField, 'unknownManagerRole', { id: r.managerRoleId! }));
     if (roleProblems.length) throw AppException.validation(roleProblems);
 
-    const missing = new Set(reply.missingPersonIds.map(lower));
-    const unknown = refs.filter((r) => r.personId && missing.has(lower(r.personId)));
-    if (unknown.length) {
-      throw new AppException(
-        ErrorCode.NOT_FOUND,
-        'errors.notFound.resource',
-        {
-          resource: this.resource(ctx, 'person'),
-          id: [...new Set(unknown.map((r) => r.personId!))].join(', '),
-        },
-        unknown.map((r) => this.problem(r.personField, 'personNotFound', { id: r.personId! })),
-      );
+    this.refuseUnknownPeople(ctx, refs, new Set(reply.missingPersonIds.map(lower)));
+  }
+
+  /** 404 naming each item whose person is in `missing` (lower case); nothing when none is. */
+  private refuseUnknownPeople(ctx: RequestContext, refs: PersonRoleRef[], missing: Set<string>) {
+    const unknown = refs.filter((r) => r.personId && missing.has(r.personId.toLowerCase()));
+    if (!unknown.length) return;
+    throw new AppException(
+      ErrorCode.NOT_FOUND,
+      'errors.notFound.resource',
+      {
+        resource: this.resource(ctx, 'person'),
+        id: [...new Set(unknown.map((r) => r.personId!))].join(', '),
+      },
+      unknown.map((r) => this.problem(r.personField, 'personNotFound', { id: r.personId! })),
+    );
+  }
+
+  /**
+   * The first step of a transaction that writes relations to the people of `refs` (confirmed
+   * before it by `confirm`) and writes back the `kept` people of relations it changes otherwise:
+   * holds them all (in one sorted step) against the consumers of their deletion or merge until
+   * the commit. A person of `refs` whose consumer has run since is refused with confirm's 404,
+   * a kept one with 409 (the relation was removed or moved meanwhile). Before any row lock: a
+   * consumer holding a person waits for the relations it removes or moves.
+   */
+  async holdPeople(
+    tx: Tx,
+    ctx: RequestContext,
+    refs: PersonRoleRef[],
+    kept: string[] = [],
+  ): Promise<void> {
+    const people = [...refs.flatMap((r) => (r.personId ? [r.personId] : [])), ...kept];
+    if (!people.length) return;
+    const gone = await this.tombstones.deletedPeople(tx, ctx.tenantId, people);
+    this.refuseUnknownPeople(ctx, refs, gone);
+    if (kept.some((id) => gone.has(id.toLowerCase()))) {
+      throw new AppException(ErrorCode.CONFLICT, 'managers.conflict.concurrent');
     }
   }
 }

@@ -3,6 +3,7 @@ import { AppException } from '@crm/errors';
 import type { MessageBus, PeopleExistReply, PeopleExistRequest } from '@crm/messaging';
 import type { RequestContext } from '@crm/request-context';
 import { ManagerChecks, pairKey } from './manager-checks.service';
+import type { TombstonesRepository } from './tombstones.repository';
 
 // The confirmation rules without NATS: which requests go to crm-people and how the answers
 // become 400, 404 or 503 (the real exchange is in the integration tests).
@@ -19,7 +20,8 @@ function checksWith(answer: (req: PeopleExistRequest) => PeopleExistReply | null
       return answer(req);
     },
   } as unknown as MessageBus;
-  return { checks: new ManagerChecks(bus, i18n), asked };
+  // confirm never reads the tombstones (holdPeople does, in a transaction)
+  return { checks: new ManagerChecks(bus, i18n, {} as TombstonesRepository), asked };
 }
 
 const ref = (i: number, personId?: string, managerRoleId?: string) => ({

@@ -35,6 +35,11 @@ export class PeopleStandIn {
     return id;
   }
 
+  /** Not a person of `tenantId` any more (crm-people deleted or merged it). */
+  forget(tenantId: string, personId: string): void {
+    this.people.get(tenantId)?.delete(personId);
+  }
+
   role(tenantId: string): string {
     const id = randomUUID();
     const set = this.roles.get(tenantId) ?? new Set<string>();
