@@ -13,6 +13,7 @@ import {
 } from '@crm/messaging';
 import { parseSort, skipTake, toOrderBy } from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
+import { TombstonesRepository } from '../cross-service/tombstones.repository';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import { Prisma } from '../generated/prisma/client';
 import { actorOf, PUBLIC_ACTOR } from './booking-history';
@@ -51,6 +52,9 @@ const problem = (field: string, rule: string, args?: Record<string, string | num
   messageKey: `bookings.problems.${rule}`,
 });
 
+const unknownPerson = (personId: string) =>
+  AppException.validation([problem('personId', 'unknownPerson', { value: personId })]);
+
 const sameSecret = (a: string, b: string) => {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -69,6 +73,7 @@ export class BookingsService {
     private readonly i18n: I18nService,
     private readonly history: BookingHistoryRepository,
     private readonly ticketRows: EventTicketsRepository,
+    private readonly tombstones: TombstonesRepository,
   ) {}
 
   notFound(ctx: RequestContext, id: string): AppException {
@@ -341,10 +346,15 @@ export class BookingsService {
         });
       }
       if (reply.missingPersonIds.map((m) => m.toLowerCase()).includes(personId)) {
-        throwIfProblems([problem('personId', 'unknownPerson', { value: personId })]);
+        throw unknownPerson(personId);
       }
     }
     await this.repo.transaction(async (tx) => {
+      // deleted or merged away since confirmed: the same 400 as crm-people's answer. First, before
+      // the booking's row lock: the consumer, holding the person, waits for the person's bookings.
+      if (personId && (await this.tombstones.deletedPeople(tx, ctx.tenantId, [personId])).size) {
+        throw unknownPerson(personId);
+      }
       const row = await this.repo.lock(tx, ctx.tenantId, id.toLowerCase());
       if (!row) throw this.notFound(ctx, id);
       const data: Prisma.BookingUncheckedUpdateInput = {

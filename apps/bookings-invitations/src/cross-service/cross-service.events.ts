@@ -16,6 +16,7 @@ import { InvitationsRepository } from '../invitations/invitations.repository';
 import { MailsRepository } from '../mails/mails.repository';
 import { BookingHistoryRepository } from '../bookings/booking-history.repository';
 import { TicketTypesRepository } from '../ticket-types/ticket-types.repository';
+import { TombstonesRepository } from './tombstones.repository';
 
 const NOT_SENT_EVENT_DELETED = 'Not sent: the invitation was withdrawn (the event was deleted)';
 const NOT_SENT_PERSON_DELETED = 'Not sent: the invitation was withdrawn (the person was deleted)';
@@ -27,6 +28,13 @@ const lower = (ids: string[]) => [...new Set(ids.map((id) => id.toLowerCase()))]
  * tickets, ticket types, the event copies). Each runs in the transaction that records the event
  * in ProcessedEvent (applied once), and changes only rows that still need it, so the same fact
  * sent again under a new id changes nothing either.
+ *
+ * people.deleted and people.merged first lock and tombstone the people gone (@crm/persistence
+ * foreign-references.ts): a booking or invitation write that confirmed one of them over NATS
+ * either commits before (and is cleared or moved here) or finds the tombstone and is refused as
+ * for an unknown person. One event per transaction: in a batch, rows an earlier event changed
+ * would be held while waiting for the lock of a later one, which a write holding that lock may
+ * be waiting for (a deadlock).
  */
 @Injectable()
 export class CrossServiceEvents {
@@ -40,6 +48,7 @@ export class CrossServiceEvents {
     private readonly bookings: BookingCancellation,
     private readonly history: BookingHistoryRepository,
     private readonly types: TicketTypesRepository,
+    private readonly tombstones: TombstonesRepository,
   ) {}
 
   /**
@@ -84,14 +93,29 @@ export class CrossServiceEvents {
     await this.invitations.migrateWebsite(tx, event.tenantId, ids, from, to);
   }
 
-  /** P20: bookings and invitations of the merged people name the target (history person-merged). */
-  @ConsumeEvent(Subjects.crmPeople.peopleMerged, PeopleMergedEvent)
+  /**
+   * P20: bookings and invitations of the merged people name the target (history person-merged).
+   * The people gone are locked and tombstoned first (one event per transaction, see the class):
+   * a write that confirmed a source over NATS either commits before and is moved here, or finds
+   * the tombstone and is refused as for an unknown person (not redirected: crm-people's check
+   * refuses a source after the merge too). The target is locked with them: if its deletion was
+   * applied first (the two subjects are consumed apart), the sources' rows lose the person as on
+   * people.deleted instead.
+   */
+  @ConsumeEvent(Subjects.crmPeople.peopleMerged, PeopleMergedEvent, { maxBatch: 1 })
   async onPeopleMerged(event: PeopleMergedEvent, { tx }: EventContext<Tx>): Promise<void> {
     const target = event.targetId.toLowerCase();
     const sources = lower(event.sourceIds).filter((id) => id !== target);
     if (!sources.length) return;
+    await this.tombstones.buryPeople(tx, event.tenantId, sources, target);
+    if ((await this.tombstones.deletedPeople(tx, event.tenantId, [target])).size) {
+      await this.forget(tx, event.tenantId, sources);
+      return;
+    }
     const bookings = await this.bookingRows.repointPeople(tx, event.tenantId, sources, target);
     await this.invitations.repointPeople(tx, event.tenantId, sources, target);
+    // a public booking through one of those invitations committed while this waited for it
+    bookings.push(...(await this.bookingRows.repointPeople(tx, event.tenantId, sources, target)));
     await this.history.add(
       tx,
       SYSTEM_ACTOR,
@@ -110,17 +134,29 @@ export class CrossServiceEvents {
    * sent); bookings lose the person and keep the booker's name and e-mail (history
    * person-deleted).
    */
-  @ConsumeEvent(Subjects.crmPeople.peopleDeleted, PeopleDeletedEvent)
+  @ConsumeEvent(Subjects.crmPeople.peopleDeleted, PeopleDeletedEvent, { maxBatch: 1 })
   async onPeopleDeleted(event: PeopleDeletedEvent, { tx }: EventContext<Tx>): Promise<void> {
     const personIds = lower(event.personIds);
-    const bookings = await this.bookingRows.forgetPeople(tx, event.tenantId, personIds);
-    const invitations = await this.invitations.forgetPeople(tx, event.tenantId, personIds);
-    await this.mails.dropInvitationMails(tx, event.tenantId, invitations, NOT_SENT_PERSON_DELETED);
+    await this.tombstones.buryPeople(tx, event.tenantId, personIds);
+    await this.forget(tx, event.tenantId, personIds);
+  }
+
+  /**
+   * The people's bookings lose the person, their invitations are withdrawn without it. Bookings
+   * twice: a public booking takes its person from its invitation (locked, not asked of
+   * crm-people), so one that holds an invitation of theirs commits before the invitations'
+   * update here can go on, and only a statement after it sees that booking.
+   */
+  private async forget(tx: Tx, tenantId: string, personIds: string[]): Promise<void> {
+    const bookings = await this.bookingRows.forgetPeople(tx, tenantId, personIds);
+    const invitations = await this.invitations.forgetPeople(tx, tenantId, personIds);
+    bookings.push(...(await this.bookingRows.forgetPeople(tx, tenantId, personIds)));
+    await this.mails.dropInvitationMails(tx, tenantId, invitations, NOT_SENT_PERSON_DELETED);
     await this.history.add(
       tx,
       SYSTEM_ACTOR,
       ...bookings.map((b) => ({
-        tenantId: event.tenantId,
+        tenantId,
         eventId: b.eventId,
         bookingId: b.id,
         action: 'person-deleted' as const,

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { BookingHistoryRepository } from '../bookings/booking-history.repository';
 import { IdempotencyKeysRepository } from '../bookings/idempotency-keys.repository';
+import { TombstonesRepository } from '../cross-service/tombstones.repository';
 import { EventTicketsRepository } from '../event-tickets/event-tickets.repository';
 import { InvitationsRepository } from '../invitations/invitations.repository';
 import { InvoiceCounterRepository } from '../invoices/invoice-counter.repository';
@@ -19,6 +20,7 @@ const SHARED_REPOSITORIES = [
   InvitationsRepository,
   InvoiceCounterRepository,
   TicketTypesRepository,
+  TombstonesRepository,
   Transactions,
 ];
 

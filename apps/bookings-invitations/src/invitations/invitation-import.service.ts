@@ -12,6 +12,7 @@ import type { Language } from '@crm/i18n';
 import type { RequestContext } from '@crm/request-context';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { BookingsInvitationsConfig } from '../config';
+import { TombstonesRepository } from '../cross-service/tombstones.repository';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import { EventLookup } from '../event-copies/event-lookup.service';
 import { type ImportJob, Prisma } from '../generated/prisma/client';
@@ -22,7 +23,7 @@ import type {
 } from './dto/invitation.output';
 import { ImportRow, parseImportFile, rowProblems, RowProblem } from './import-file';
 import { ImportJobsRepository } from './import-jobs.repository';
-import { InvitationsRepository, NewInvitation } from './invitations.repository';
+import { InvitationsRepository, NewInvitation, Tx } from './invitations.repository';
 import { newToken } from './invitations.service';
 import { PeopleContacts } from './people-contacts';
 
@@ -79,6 +80,7 @@ export class InvitationImportService implements OnApplicationBootstrap, OnModule
     private readonly people: PeopleContacts,
     private readonly i18n: I18nService,
     @Inject(SERVICE_CONFIG) private readonly config: BookingsInvitationsConfig,
+    private readonly tombstones: TombstonesRepository,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -159,6 +161,26 @@ export class InvitationImportService implements OnApplicationBootstrap, OnModule
             r.language ??
             (person?.language === 'de' || person?.language === 'en' ? person.language : language),
         },
+      };
+    });
+  }
+
+  /**
+   * The first step of the transaction that inserts `checked`: holds their people against the
+   * consumers of their deletion or merge until the commit (a chunk without people takes no lock),
+   * and fails the rows of those applied since the check as `unknownPerson`.
+   */
+  private async buried(tx: Tx, tenantId: string, checked: Checked[]): Promise<Checked[]> {
+    const people = checked.flatMap((c) => (c.ok && c.value.personId ? [c.value.personId] : []));
+    const gone = await this.tombstones.deletedPeople(tx, tenantId, people);
+    if (!gone.size) return checked;
+    return checked.map((c): Checked => {
+      const personId = c.ok ? c.value.personId : null;
+      if (!personId || !gone.has(personId.toLowerCase())) return c;
+      return {
+        row: c.row,
+        ok: false,
+        problems: [{ field: 'personId', rule: 'unknownPerson', args: { value: personId } }],
       };
     });
   }
@@ -339,11 +361,14 @@ export class InvitationImportService implements OnApplicationBootstrap, OnModule
     for (let i = 0; i < stored.rows.length; i += IMPORT_CHUNK) {
       if (this.stopped) throw new Error('service stopped during the import');
       const chunk = stored.rows.slice(i, i + IMPORT_CHUNK);
-      const checked = await this.check(job.tenantId, chunk, stored.language, seen);
-      const ready = checked.flatMap((c) =>
-        c.ok ? [{ row: c.row, ...c.value, id: randomUUID(), token: newToken() }] : [],
-      );
+      const confirmed = await this.check(job.tenantId, chunk, stored.language, seen);
       await this.repo.transaction(async (tx) => {
+        // people deleted or merged away since confirmed: their rows fail as unknown. First,
+        // before any row lock: the consumer, holding a person, waits for their invitations.
+        const checked = await this.buried(tx, job.tenantId, confirmed);
+        const ready = checked.flatMap((c) =>
+          c.ok ? [{ row: c.row, ...c.value, id: randomUUID(), token: newToken() }] : [],
+        );
         if (await this.copies.deletedForShare(tx, job.tenantId, job.eventId)) {
           throw new Error(`event ${job.eventId} was deleted`);
         }

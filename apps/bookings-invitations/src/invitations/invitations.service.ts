@@ -19,6 +19,7 @@ import { createdStamps, modifiedStamps } from '@crm/persistence';
 import type { RequestContext } from '@crm/request-context';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { BookingsInvitationsConfig } from '../config';
+import { TombstonesRepository } from '../cross-service/tombstones.repository';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import { EventLookup } from '../event-copies/event-lookup.service';
 import { isUniqueViolation } from '@crm/persistence';
@@ -92,6 +93,7 @@ export class InvitationsService {
     private readonly bookings: InvitationBookings,
     private readonly i18n: I18nService,
     @Inject(SERVICE_CONFIG) private readonly config: BookingsInvitationsConfig,
+    private readonly tombstones: TombstonesRepository,
   ) {}
 
   /**
@@ -235,6 +237,14 @@ export class InvitationsService {
     const v = value!;
     try {
       const row = await this.repo.transaction(async (tx) => {
+        // deleted or merged away since resolved: the same 400 as crm-people's answer. First,
+        // before any row lock: the consumer, holding the person, waits for their invitations.
+        if (
+          v.personId &&
+          (await this.tombstones.deletedPeople(tx, ctx.tenantId, [v.personId])).size
+        ) {
+          throwIfProblems([problem('personId', 'unknownPerson', { value: input.personId! })]);
+        }
         await this.events.holdInTx(tx, ctx, v.eventId);
         return this.repo.create(tx, {
           id: randomUUID(),

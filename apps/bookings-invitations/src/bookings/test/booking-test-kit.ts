@@ -30,9 +30,18 @@ export class PeopleStandIn {
   constructor(private readonly nc: NatsConnection) {}
 
   person(): string {
-    const id = randomUUID();
+    return this.add(randomUUID());
+  }
+
+  /** A person known from now on (also to another stand-in). */
+  add(id: string): string {
     this.known.add(id);
     return id;
+  }
+
+  /** Not a person any more (crm-people deleted or merged it). */
+  forget(id: string): void {
+    this.known.delete(id);
   }
 
   async start(): Promise<void> {

@@ -1,6 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { TicketTestKit } from '../../ticket-types/test/ticket-test-kit';
 
+/** A kit with SQL on the service's database (the ticket types' or the bookings' kit). */
+type Sql = Pick<TicketTestKit, 'sql'>;
+
 // Rows of other domains written straight into the database: the cross-service tests are about
 // what other services' events do to bookings and invitations, not about how those are made.
 
@@ -10,7 +13,7 @@ export interface BookingRow {
 }
 
 export async function insertBooking(
-  t: TicketTestKit,
+  t: Sql,
   tenantId: string,
   eventId: string,
   over: { personId?: string | null; websiteId?: string | null; email?: string } = {},
@@ -36,7 +39,7 @@ export async function insertBooking(
 }
 
 export async function insertInvitation(
-  t: TicketTestKit,
+  t: Sql,
   tenantId: string,
   eventId: string,
   over: { personId?: string | null; websiteId?: string | null; status?: string } = {},
@@ -61,17 +64,17 @@ export async function insertInvitation(
   return id;
 }
 
-export const bookingRow = (t: TicketTestKit, id: string) =>
+export const bookingRow = (t: Sql, id: string) =>
   t
     .sql<Record<string, unknown>>(`SELECT * FROM "Booking" WHERE id = $1::uuid`, [id])
     .then((r) => r[0]);
 
-export const invitationRow = (t: TicketTestKit, id: string) =>
+export const invitationRow = (t: Sql, id: string) =>
   t
     .sql<Record<string, unknown>>(`SELECT * FROM "Invitation" WHERE id = $1::uuid`, [id])
     .then((r) => r[0]);
 
-export const historyOf = (t: TicketTestKit, bookingId: string) =>
+export const historyOf = (t: Sql, bookingId: string) =>
   t.sql<{ action: string; actor: string; data: Record<string, unknown> }>(
     `SELECT action, actor, data FROM "BookingHistory" WHERE "bookingId" = $1::uuid ORDER BY at, id`,
     [bookingId],
@@ -79,7 +82,7 @@ export const historyOf = (t: TicketTestKit, bookingId: string) =>
 
 /** A queued mail of an invitation (as the invitations domain queues IN9). */
 export async function queueInvitationMail(
-  t: TicketTestKit,
+  t: Sql,
   tenantId: string,
   invitationId: string,
   eventId: string,
@@ -95,7 +98,7 @@ export async function queueInvitationMail(
   return id;
 }
 
-export const mailRow = (t: TicketTestKit, id: string) =>
+export const mailRow = (t: Sql, id: string) =>
   t
     .sql<{ status: string; lastError: string | null }>(
       `SELECT status, "lastError" FROM "Mail" WHERE id = $1::uuid`,

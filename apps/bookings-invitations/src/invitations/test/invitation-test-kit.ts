@@ -30,6 +30,11 @@ export class PeopleStandIn {
     return id;
   }
 
+  /** Not a person of `tenantId` any more (crm-people deleted or merged it). */
+  forget(tenantId: string, personId: string): void {
+    this.known.get(tenantId)?.delete(personId);
+  }
+
   async start(): Promise<void> {
     if (this.sub) return;
     const codec = JSONCodec<{ id: string; data: { tenantId: string; personIds: string[] } }>();
