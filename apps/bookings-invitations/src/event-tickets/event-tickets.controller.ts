@@ -26,6 +26,7 @@ import {
   MailTicketsFilteredInput,
   MailTicketsInput,
   ParticipantInformationInput,
+  RotateSigningKeyInput,
   SetTicketsStatusInput,
   TicketExportQuery,
   TicketIdsInput,
@@ -36,6 +37,7 @@ import {
 import {
   CheckInResult,
   EventTicket,
+  SigningKeyRotation,
   TicketMailsQueued,
   TicketsStatusChanged,
   TicketSummary,
@@ -44,6 +46,7 @@ import {
 import { EventTicketsService, MAX_JSON_BYTES } from './event-tickets.service';
 import { CODE_FORMAT } from './ticket-codes.service';
 import { pdfOfTicket } from './ticket-pdf.renderer';
+import { TicketSigningKeysService } from './ticket-signing-keys.service';
 
 const NOT_FOUND = ApiResponse({ status: 404, description: 'Unknown or another tenant’s ticket' });
 const MAIL_NOTE =
@@ -54,7 +57,10 @@ const MAIL_NOTE =
 @ApiTags('Event tickets')
 @Controller('event-tickets')
 export class EventTicketsController {
-  constructor(private readonly tickets: EventTicketsService) {}
+  constructor(
+    private readonly tickets: EventTicketsService,
+    private readonly signingKeys: TicketSigningKeysService,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -90,9 +96,11 @@ export class EventTicketsController {
   @ApiOperation({
     summary: 'ET13 What a scanner needs to verify codes offline',
     description:
-      `ET13 The event’s Ed25519 public key (raw base64url, SPKI PEM and JWK), its keyId and the ` +
-      `code format: ${CODE_FORMAT} The key is created with the event’s first ticket type ` +
-      '(a read never writes one); an event without one has null key fields. `revoked`: tickets revoked (cancelled) since `since` ' +
+      `ET13 The event’s current Ed25519 public key (raw base64url, SPKI PEM and JWK), its keyId ` +
+      'and, in `keys`, every key of the event (the current one first, then those rotated away by ' +
+      'ET14, each with `validUntil`: codes of a retired key are accepted until the event’s end), ' +
+      `and the code format: ${CODE_FORMAT} The first key is created with the event’s first ticket type ` +
+      '(a read never writes one); an event without one has null key fields and no `keys`. `revoked`: tickets revoked (cancelled) since `since` ' +
       '(none: all), each with revokedAt. Pass `nextSince` as the next `since`: the list starts ' +
       'two minutes before `since`, so a revocation committed late is never missed (an id may ' +
       'come twice). Unknown or foreign event: 404.',
@@ -207,7 +215,8 @@ export class EventTicketsController {
     summary: 'ET9 Check a ticket in by its code',
     description:
       'ET9 Body `{ code, nonce?, location?, eventId? }`. In order: the code’s signature (400 ' +
-      'rule invalidCode: malformed, tampered, or not signed by this tenant’s key of its event), ' +
+      'rule invalidCode: malformed, tampered, or not signed by this tenant’s key of its event; ' +
+      '400 rule retiredKey: signed by a key rotated away (ET14) and the event has ended), ' +
       'the ticket (404), valid (409 cancelled), of the scanner’s `eventId` when given (409). A ' +
       'ticket checks in exactly once (a unique constraint decides, also between concurrent ' +
       'scans): a second check-in is a 409 like every error (`data: null`) whose translated ' +
@@ -222,6 +231,31 @@ export class EventTicketsController {
   @ApiResponse({ status: 409, description: 'Checked in before, cancelled, or another event' })
   checkIn(@Ctx() ctx: RequestContext, @Body() body: CheckInInput): Promise<CheckInResult> {
     return this.tickets.checkIn(ctx, body);
+  }
+
+  @Post('signing-keys/rotate')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'ET14 Rotate an event’s signing key for ticket codes',
+    description:
+      'ET14 (*ours*) Body `{ eventId }`. A new Ed25519 key becomes the event’s current key and ' +
+      'the current one is retired: every code read from now on (ET1, ET2, ET11, ET12, mails) is ' +
+      'signed with the new key and carries its keyId. Codes of the retired key that were already ' +
+      'handed out keep admitting, at check-in (ET9) and offline (ET13 lists every key with ' +
+      '`validUntil`), until the event has ended: its end (`endsAt`; without one, a day after ' +
+      'its start; never while it has no dates); after that ET9 refuses them with 400 rule ' +
+      '`retiredKey`. Rotations of one event run one after the other (each retires the key the ' +
+      'previous wrote), so there is always exactly one current key. An event without a key yet ' +
+      'gets its first. Answers the new key (`current`) and the retired one (`retired`). Unknown ' +
+      'or foreign event: 404.',
+  })
+  @ApiEnvelope(SigningKeyRotation)
+  @ApiResponse({ status: 404, description: 'Unknown or another tenant’s event' })
+  rotateSigningKey(
+    @Ctx() ctx: RequestContext,
+    @Body() body: RotateSigningKeyInput,
+  ): Promise<SigningKeyRotation> {
+    return this.signingKeys.rotate(ctx, body);
   }
 
   @Get(':id')

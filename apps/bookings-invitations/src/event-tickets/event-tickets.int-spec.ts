@@ -1006,6 +1006,7 @@ describe('OpenAPI', () => {
         'ET11',
         'ET12',
         'ET13',
+        'ET14',
       ].sort(),
     );
     const verification = res.body.paths['/v1/crm/event-tickets/verification'].get.description;

@@ -7,13 +7,14 @@ import { EventTicketsController } from './event-tickets.controller';
 import { EventTicketsResolver } from './event-tickets.resolver';
 import { EventTicketsService } from './event-tickets.service';
 import { TicketCodes } from './ticket-codes.service';
+import { TicketSigningKeysService } from './ticket-signing-keys.service';
 import { pdfOfTicket } from './ticket-pdf.renderer';
 
-/** Event tickets ET1-ET13: signed codes, check-in, mails, export and the ticket PDF. */
+/** Event tickets ET1-ET14: signed codes and their keys, check-in, mails, export and the ticket PDF. */
 @Module({
   imports: [EventCopiesModule, BookingsModule, TicketCodesModule],
   controllers: [EventTicketsController],
-  providers: [EventTicketsService, EventTicketsResolver, TicketCodes],
+  providers: [EventTicketsService, EventTicketsResolver, TicketCodes, TicketSigningKeysService],
   exports: [TicketCodes],
 })
 export class EventTicketsModule implements OnModuleInit {

@@ -8,6 +8,7 @@ import {
   MailTicketsFilteredInput,
   MailTicketsInput,
   ParticipantInformationInput,
+  RotateSigningKeyInput,
   SetTicketsStatusInput,
   TicketIdsInput,
   TicketSummaryQuery,
@@ -17,12 +18,14 @@ import {
   CheckInResult,
   EventTicket,
   EventTicketPage,
+  SigningKeyRotation,
   TicketMailsQueued,
   TicketsStatusChanged,
   TicketSummary,
   TicketVerification,
 } from './dto/event-ticket.output';
 import { EventTicketsService } from './event-tickets.service';
+import { TicketSigningKeysService } from './ticket-signing-keys.service';
 
 const id = () => Args('id', { type: () => ID });
 
@@ -39,12 +42,15 @@ function parseJson(field: string, text: string | null | undefined): unknown {
 }
 
 /**
- * ET1-ET10, ET13 over GraphQL (the export and the PDF are files: REST only). JSON values
+ * ET1-ET10, ET13, ET14 over GraphQL (the export and the PDF are files: REST only). JSON values
  * (integration data, participant information) travel as JSON text.
  */
 @Resolver(() => EventTicket)
 export class EventTicketsResolver {
-  constructor(private readonly tickets: EventTicketsService) {}
+  constructor(
+    private readonly tickets: EventTicketsService,
+    private readonly signingKeys: TicketSigningKeysService,
+  ) {}
 
   @Query(() => EventTicketPage, { description: 'ET1 Event tickets, filtered' })
   async eventTickets(@Ctx() ctx: RequestContext, @Args() args: EventTicketListQuery) {
@@ -133,6 +139,14 @@ export class EventTicketsResolver {
   })
   checkIn(@Ctx() ctx: RequestContext, @Args('input') input: CheckInInput) {
     return this.tickets.checkIn(ctx, input);
+  }
+
+  @Mutation(() => SigningKeyRotation, {
+    description:
+      'ET14 Rotate the event’s signing key: new codes carry the new key, codes of the old one admit until the event has ended',
+  })
+  rotateTicketSigningKey(@Ctx() ctx: RequestContext, @Args('input') input: RotateSigningKeyInput) {
+    return this.signingKeys.rotate(ctx, input);
   }
 
   @ResolveField('integrationData', () => String, {

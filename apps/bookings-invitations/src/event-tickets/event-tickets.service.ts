@@ -55,6 +55,7 @@ import {
   xlsxStream,
 } from './ticket-export';
 import { CODE_FORMAT, TicketCodes } from './ticket-codes.service';
+import { toTicketSigningKey } from './ticket-signing-keys.service';
 import type { SigningKey } from '../ticket-codes/signing-keys';
 import { validUntilOf } from '../ticket-codes/ticket-code';
 import { BookingHistoryRepository } from '../bookings/booking-history.repository';
@@ -294,14 +295,17 @@ export class EventTicketsService {
     };
   }
 
-  /** ET13 */
+  /** ET13: the current key in the key fields, every key of the event in `keys`. */
   async verification(
     ctx: RequestContext,
     query: TicketVerificationQuery,
   ): Promise<TicketVerification> {
-    await this.events.require(ctx, query.eventId);
+    const event = await this.events.require(ctx, query.eventId);
     const eventId = query.eventId.toLowerCase();
-    const key = await this.codes.keyOf(ctx.tenantId, eventId);
+    const keys = (await this.codes.keysOf(ctx.tenantId, eventId)).map((k) =>
+      toTicketSigningKey(k, event),
+    );
+    const key = keys.find((k) => k.current) ?? null;
     const serverTime = await this.repo.now();
     const from = query.since
       ? new Date(new Date(query.since).getTime() - REVOCATION_OVERLAP_MS)
@@ -311,11 +315,10 @@ export class EventTicketsService {
       eventId,
       algorithm: 'Ed25519',
       keyId: key?.keyId ?? null,
-      publicKey: key?.publicKeyRaw ?? null,
+      publicKey: key?.publicKey ?? null,
       publicKeyPem: key?.publicKeyPem ?? null,
-      publicKeyJwk: key
-        ? { kty: 'OKP', crv: 'Ed25519', x: key.publicKeyRaw, kid: key.keyId }
-        : null,
+      publicKeyJwk: key?.publicKeyJwk ?? null,
+      keys,
       codeFormat: CODE_FORMAT,
       revoked: revoked.map((r) => ({ ticketId: r.ticketId, revokedAt: r.revokedAt.toISOString() })),
       serverTime: serverTime.toISOString(),
@@ -565,28 +568,30 @@ export class EventTicketsService {
   }
 
   /**
-   * ET9: the code's signature (400 invalidCode), the tenant's ticket (404), valid (409), the
+   * ET9: the code's signature (400 invalidCode; a key rotated away, after the event's end: 400
+   * retiredKey), the tenant's ticket (404), valid (409), the
    * scanner's event (409); then one conditional insert decides: the CheckIn row's unique ticketId
    * lets exactly one of any number of concurrent scans through. A retry with the first scan's
    * nonce is that scan again (200).
    */
   async checkIn(ctx: RequestContext, input: CheckInInput): Promise<CheckInResult> {
-    const claims = await this.codes.verify(ctx.tenantId, input.code);
-    if (!claims) throwIfProblems([problem('code', 'invalidCode')]);
-    const ticketId = claims!.ticketId;
+    const verdict = await this.codes.verify(ctx.tenantId, input.code);
+    if (verdict.refusal) throwIfProblems([problem('code', verdict.refusal)]);
+    const claims = verdict.claims!;
+    const ticketId = claims.ticketId;
     const nonce = input.nonce ?? null;
     const location = input.location?.trim() || null;
     const scanEventId = input.eventId?.toLowerCase() ?? null;
     const ticket = await this.repo.checkIn({
       tenantId: ctx.tenantId,
       ticketId,
-      codeEventId: claims!.eventId,
+      codeEventId: claims.eventId,
       scanEventId,
       nonce,
       location,
       actor: actorOf(ctx),
     });
-    if (!ticket || ticket.eventId !== claims!.eventId) throw this.notFound(ctx, ticketId);
+    if (!ticket || ticket.eventId !== claims.eventId) throw this.notFound(ctx, ticketId);
     if (ticket.status !== 'valid') {
       throw new AppException(
         ErrorCode.CONFLICT,

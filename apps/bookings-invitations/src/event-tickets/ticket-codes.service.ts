@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
-import { SigningKey, SigningKeys } from '../ticket-codes/signing-keys';
-import { ParsedTicketCode, validUntilOf } from '../ticket-codes/ticket-code';
+import { CodeVerdict, PublishedKey, SigningKey, SigningKeys } from '../ticket-codes/signing-keys';
+import { validUntilOf } from '../ticket-codes/ticket-code';
 
 /** ET13's `codeFormat`: enough for a scanner vendor to verify a code offline. */
 export const CODE_FORMAT =
@@ -9,8 +9,10 @@ export const CODE_FORMAT =
   'bytes: ticket id (16 bytes of the UUID), event id (16 bytes), validUntil (uint32 big-endian, ' +
   'Unix seconds, 0 = no end; one day after the event ends). signature: base64url (no padding) ' +
   'of the 64-byte Ed25519 signature (RFC 8032) over the ASCII bytes of "v1.<keyId>.<payload>". ' +
-  'A code is genuine when keyId is the event’s and the signature verifies with publicKey; it ' +
-  'admits when its ticket id is not on the revoked list and validUntil has not passed.';
+  'A code is genuine when its keyId is one of the event’s keys (`keys`; new codes carry the ' +
+  'current one, `keyId`) and the signature verifies with that key’s publicKey; it admits when ' +
+  'the key’s validUntil (retired keys: the event’s end) and the code’s validUntil have not ' +
+  'passed and its ticket id is not on the revoked list.';
 
 /** The signed codes of tickets, with the keys and event facts they need read once per event. */
 @Injectable()
@@ -21,14 +23,19 @@ export class TicketCodes {
   ) {}
 
   /**
-   * The event's key (ET13, exports): null when the event has none, i.e. no ticket type was ever
-   * created for it and so it has no tickets. Reads never create a key (SigningKeys).
+   * The event's current key (ET13, exports): null when the event has none, i.e. no ticket type
+   * was ever created for it and so it has no tickets. Reads never create a key (SigningKeys).
    */
   keyOf(tenantId: string, eventId: string): Promise<SigningKey | null> {
-    return this.keys.find(tenantId, eventId);
+    return this.keys.current(tenantId, eventId);
   }
 
-  verify(tenantId: string, code: unknown): Promise<ParsedTicketCode | null> {
+  /** Every key of the event (ET13), the current one first. */
+  keysOf(tenantId: string, eventId: string): Promise<PublishedKey[]> {
+    return this.keys.all(tenantId, eventId);
+  }
+
+  verify(tenantId: string, code: unknown): Promise<CodeVerdict> {
     return this.keys.verify(tenantId, code);
   }
 
@@ -43,7 +50,10 @@ export class TicketCodes {
     return new Map([...copies.values()].map((c) => [c.eventId, c.title]));
   }
 
-  /** The code of each valid ticket of an event with a key, by ticket id (one key and copy read per event). */
+  /**
+   * The code of each valid ticket of an event with a key, by ticket id, signed with the event's
+   * current key (the keys and the copies read once for all events).
+   */
   async codesOf(
     tickets: { id: string; tenantId: string; eventId: string; status: string }[],
   ): Promise<Map<string, string>> {
@@ -53,9 +63,7 @@ export class TicketCodes {
     const tenantId = valid[0].tenantId;
     const eventIds = [...new Set(valid.map((t) => t.eventId))];
     const copies = await this.copies(tenantId, eventIds);
-    const keys = new Map(
-      await Promise.all(eventIds.map(async (e) => [e, await this.keys.find(tenantId, e)] as const)),
-    );
+    const keys = await this.keys.currentOf(tenantId, eventIds);
     for (const t of valid) {
       const key = keys.get(t.eventId);
       // no key: a ticket of an event that never had a ticket type (not issued by this service)

@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomUUID, verify } from 'node:crypto';
 import {
   encodePayload,
+  eventEndOf,
   parseTicketCode,
   publicKeyFromRaw,
   signTicketCode,
@@ -85,5 +86,16 @@ describe('ticket codes', () => {
     expect(validUntilOf({ startsAt: end, endsAt: null })).toBe(end.getTime() / 1000 + 86400);
     expect(validUntilOf({ startsAt: null, endsAt: null })).toBe(0);
     expect(validUntilOf(null)).toBe(0);
+  });
+
+  it('ends an event (retired keys refused) at its end, else a day after its start, else never', () => {
+    const start = new Date('2030-06-01T08:00:00.000Z');
+    const end = new Date('2030-06-01T17:00:00.000Z');
+    expect(eventEndOf({ startsAt: start, endsAt: end })).toEqual(end);
+    expect(eventEndOf({ startsAt: start, endsAt: null })).toEqual(
+      new Date('2030-06-02T08:00:00.000Z'),
+    );
+    expect(eventEndOf({ startsAt: null, endsAt: null })).toBeNull();
+    expect(eventEndOf(null)).toBeNull();
   });
 });

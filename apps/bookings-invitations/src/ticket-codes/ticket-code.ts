@@ -100,3 +100,14 @@ export function validUntilOf(event: { startsAt: Date | null; endsAt: Date | null
   const end = event?.endsAt ?? event?.startsAt ?? null;
   return end ? Math.floor(end.getTime() / 1000) + 86_400 : 0;
 }
+
+/**
+ * When the event has ended, for the keys rotated away (codes they signed are accepted until
+ * then): its end, else one day after its start; null (never) while the event has no date.
+ */
+export function eventEndOf(
+  event: { startsAt: Date | null; endsAt: Date | null } | null,
+): Date | null {
+  if (event?.endsAt) return event.endsAt;
+  return event?.startsAt ? new Date(event.startsAt.getTime() + 86_400_000) : null;
+}

@@ -86,6 +86,16 @@ export class TicketVerificationQuery extends TicketSummaryQuery {
   since?: string;
 }
 
+/** ET14 */
+@InputType('RotateTicketSigningKeyInput')
+export class RotateSigningKeyInput {
+  @ApiProperty({ format: 'uuid', description: 'The event whose key is replaced' })
+  @Field(() => ID)
+  @IsDefined()
+  @IsUUID()
+  eventId!: string;
+}
+
 /** ET11 */
 export class TicketExportQuery extends TicketSummaryQuery {
   @ApiPropertyOptional({ enum: ['csv', 'xlsx'], default: 'csv' })

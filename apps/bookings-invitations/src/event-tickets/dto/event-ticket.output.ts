@@ -129,6 +129,48 @@ export class TicketPublicJwk {
   @ApiProperty({ description: 'the keyId of the codes' }) @Field() kid!: string;
 }
 
+/** A key of an event's ticket codes (ET13 `keys`, ET14). */
+@ObjectType('TicketSigningKey')
+export class TicketSigningKey {
+  @ApiProperty({ description: 'Carried in the codes this key signed' }) @Field() keyId!: string;
+
+  @ApiProperty({ description: 'true: the key new codes are signed with (one per event)' })
+  @Field()
+  current!: boolean;
+
+  @ApiProperty({ description: 'The raw 32-byte public key, base64url' })
+  @Field()
+  publicKey!: string;
+
+  @ApiProperty({ description: 'SPKI PEM' }) @Field() publicKeyPem!: string;
+  @ApiProperty({ type: TicketPublicJwk })
+  @Field(() => TicketPublicJwk)
+  publicKeyJwk!: TicketPublicJwk;
+  @ApiProperty({ format: 'date-time' }) @Field() dateCreated!: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When it was rotated away (ET14); null for the current key',
+  })
+  @Field(() => String, { nullable: true })
+  retiredAt!: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'Until when codes signed with this key are accepted. null for the current key (as long as ' +
+      'it is current) and for a retired key of an event without dates; else, for a retired key, ' +
+      'the event’s end (its endsAt, without one a day after its start): from then on its codes ' +
+      'are refused, offline and at check-in (ET9 400 rule retiredKey)',
+  })
+  @Field(() => String, { nullable: true })
+  validUntil!: string | null;
+}
+
 /** ET13: what a scanner needs to check codes offline. */
 @ObjectType()
 export class TicketVerification {
@@ -138,7 +180,7 @@ export class TicketVerification {
     type: String,
     nullable: true,
     description:
-      'Carried in every code of the event. The key fields are null while the event has no ticket (no code exists yet)',
+      'The current key (new codes carry it; older ones may carry a key of `keys`). The key fields are null while the event has no ticket (no code exists yet)',
   })
   @Field(() => String, { nullable: true })
   keyId!: string | null;
@@ -158,6 +200,17 @@ export class TicketVerification {
   @ApiPropertyOptional({ type: TicketPublicJwk, nullable: true })
   @Field(() => TicketPublicJwk, { nullable: true })
   publicKeyJwk!: TicketPublicJwk | null;
+
+  @ApiProperty({
+    type: [TicketSigningKey],
+    description:
+      'Every key of the event, the current one (the key fields above) first, then those rotated ' +
+      'away (ET14), latest first. A scanner accepts a code whose keyId is listed here, whose ' +
+      'signature verifies with that key and whose key’s validUntil has not passed. Empty while ' +
+      'the event has no key',
+  })
+  @Field(() => [TicketSigningKey])
+  keys!: TicketSigningKey[];
 
   @ApiProperty({ description: 'How a code is built and verified' }) @Field() codeFormat!: string;
 
@@ -218,4 +271,26 @@ export class TicketMailsQueued {
   queued!: number;
 
   @ApiProperty({ type: [String] }) @Field(() => [ID]) mailIds!: string[];
+}
+
+/** ET14: the event's keys after a rotation. */
+@ObjectType('TicketSigningKeyRotation')
+export class SigningKeyRotation {
+  @ApiProperty({ format: 'uuid' }) @Field(() => ID) eventId!: string;
+
+  @ApiProperty({
+    type: TicketSigningKey,
+    description: 'The new key: every code is signed with it from now on',
+  })
+  @Field(() => TicketSigningKey)
+  current!: TicketSigningKey;
+
+  @ApiPropertyOptional({
+    type: TicketSigningKey,
+    nullable: true,
+    description:
+      'The key it replaced: codes it signed are accepted until its validUntil (the event’s end). null when the event had no key',
+  })
+  @Field(() => TicketSigningKey, { nullable: true })
+  retired!: TicketSigningKey | null;
 }
