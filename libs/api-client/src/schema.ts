@@ -1780,7 +1780,7 @@ export interface paths {
         put?: never;
         /**
          * ET9 Check a ticket in by its code
-         * @description ET9 Body `{ code, nonce?, location?, eventId? }`. In order: the code’s signature (400 rule invalidCode: malformed, tampered, or not signed by this tenant’s key of its event), the ticket (404), valid (409 cancelled), of the scanner’s `eventId` when given (409). A ticket checks in exactly once (a unique constraint decides, also between concurrent scans): a second check-in is a 409 like every error (`data: null`) whose translated `message` names the time of the first (in the event’s time zone and the caller’s language, e.g. `27.11.2026, 14:01` or `Nov 27, 2026, 2:01 PM`) and its `location`, and so does `errors[0]` (field `code`, rule `alreadyCheckedIn`). A retry with the first scan’s `nonce` answers 200 again (`retried: true`). On success the booking history gets `checked-in` and `bookings-invitations.tickets.checked-in` is published (webhook ticket.checked_in, touchpoint of the booker).
+         * @description ET9 Body `{ code, nonce?, location?, eventId? }`. In order: the code’s signature (400 rule invalidCode: malformed, tampered, or not signed by this tenant’s key of its event; 400 rule retiredKey: signed by a key rotated away (ET14) and the event has ended), the ticket (404), valid (409 cancelled), of the scanner’s `eventId` when given (409). A ticket checks in exactly once (a unique constraint decides, also between concurrent scans): a second check-in is a 409 like every error (`data: null`) whose translated `message` names the time of the first (in the event’s time zone and the caller’s language, e.g. `27.11.2026, 14:01` or `Nov 27, 2026, 2:01 PM`) and its `location`, and so does `errors[0]` (field `code`, rule `alreadyCheckedIn`). A retry with the first scan’s `nonce` answers 200 again (`retried: true`). On success the booking history gets `checked-in` and `bookings-invitations.tickets.checked-in` is published (webhook ticket.checked_in, touchpoint of the booker).
          */
         post: operations["EventTicketsController_checkIn"];
         delete?: never;
@@ -1869,6 +1869,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/crm/event-tickets/signing-keys/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ET14 Rotate an event’s signing key for ticket codes
+         * @description ET14 (*ours*) Body `{ eventId }`. A new Ed25519 key becomes the event’s current key and the current one is retired: every code read from now on (ET1, ET2, ET11, ET12, mails) is signed with the new key and carries its keyId. Codes of the retired key that were already handed out keep admitting, at check-in (ET9) and offline (ET13 lists every key with `validUntil`), until the event has ended: its end (`endsAt`; without one, a day after its start; never while it has no dates); after that ET9 refuses them with 400 rule `retiredKey`. Rotations of one event run one after the other (each retires the key the previous wrote), so there is always exactly one current key. An event without a key yet gets its first. Answers the new key (`current`) and the retired one (`retired`). Unknown or foreign event: 404.
+         */
+        post: operations["EventTicketsController_rotateSigningKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/crm/event-tickets/status": {
         parameters: {
             query?: never;
@@ -1918,7 +1938,7 @@ export interface paths {
         };
         /**
          * ET13 What a scanner needs to verify codes offline
-         * @description ET13 The event’s Ed25519 public key (raw base64url, SPKI PEM and JWK), its keyId and the code format: v1.<keyId>.<payload>.<signature>, ASCII. payload: base64url (RFC 4648 §5, no padding) of 36 bytes: ticket id (16 bytes of the UUID), event id (16 bytes), validUntil (uint32 big-endian, Unix seconds, 0 = no end; one day after the event ends). signature: base64url (no padding) of the 64-byte Ed25519 signature (RFC 8032) over the ASCII bytes of "v1.<keyId>.<payload>". A code is genuine when keyId is the event’s and the signature verifies with publicKey; it admits when its ticket id is not on the revoked list and validUntil has not passed. The key is created with the event’s first ticket type (a read never writes one); an event without one has null key fields. `revoked`: tickets revoked (cancelled) since `since` (none: all), each with revokedAt. Pass `nextSince` as the next `since`: the list starts two minutes before `since`, so a revocation committed late is never missed (an id may come twice). Unknown or foreign event: 404.
+         * @description ET13 The event’s current Ed25519 public key (raw base64url, SPKI PEM and JWK), its keyId and, in `keys`, every key of the event (the current one first, then those rotated away by ET14, each with `validUntil`: codes of a retired key are accepted until the event’s end), and the code format: v1.<keyId>.<payload>.<signature>, ASCII. payload: base64url (RFC 4648 §5, no padding) of 36 bytes: ticket id (16 bytes of the UUID), event id (16 bytes), validUntil (uint32 big-endian, Unix seconds, 0 = no end; one day after the event ends). signature: base64url (no padding) of the 64-byte Ed25519 signature (RFC 8032) over the ASCII bytes of "v1.<keyId>.<payload>". A code is genuine when its keyId is one of the event’s keys (`keys`; new codes carry the current one, `keyId`) and the signature verifies with that key’s publicKey; it admits when the key’s validUntil (retired keys: the event’s end) and the code’s validUntil have not passed and its ticket id is not on the revoked list. The first key is created with the event’s first ticket type (a read never writes one); an event without one has null key fields and no `keys`. `revoked`: tickets revoked (cancelled) since `since` (none: all), each with revokedAt. Pass `nextSince` as the next `since`: the list starts two minutes before `since`, so a revocation committed late is never missed (an id may come twice). Unknown or foreign event: 404.
          */
         get: operations["EventTicketsController_verification"];
         put?: never;
@@ -7020,6 +7040,13 @@ export interface components {
             /** @description The new secret: shown only now */
             secret: string;
         };
+        RotateSigningKeyInput: {
+            /**
+             * Format: uuid
+             * @description The event whose key is replaced
+             */
+            eventId: string;
+        };
         RotateWebhookSecretInput: {
             /** @description How long the old secret still signs (beside the new one), in minutes; default 1440 (24 h), at most 10080 (7 days); 0 drops it at once */
             overlapMinutes?: number;
@@ -7100,6 +7127,14 @@ export interface components {
             position?: number | null;
             /** @description System entries are translated by Accept-Language */
             text: string;
+        };
+        SigningKeyRotation: {
+            /** @description The new key: every code is signed with it from now on */
+            current: components["schemas"]["TicketSigningKey"];
+            /** Format: uuid */
+            eventId: string;
+            /** @description The key it replaced: codes it signed are accepted until its validUntil (the event’s end). null when the event had no key */
+            retired?: components["schemas"]["TicketSigningKey"] | null;
         };
         SocialMedia: {
             link?: string | null;
@@ -7388,6 +7423,29 @@ export interface components {
             /** @description The tickets cancelled */
             ticketIds: string[];
         };
+        TicketSigningKey: {
+            /** @description true: the key new codes are signed with (one per event) */
+            current: boolean;
+            /** Format: date-time */
+            dateCreated: string;
+            /** @description Carried in the codes this key signed */
+            keyId: string;
+            /** @description The raw 32-byte public key, base64url */
+            publicKey: string;
+            publicKeyJwk: components["schemas"]["TicketPublicJwk"];
+            /** @description SPKI PEM */
+            publicKeyPem: string;
+            /**
+             * Format: date-time
+             * @description When it was rotated away (ET14); null for the current key
+             */
+            retiredAt?: string | null;
+            /**
+             * Format: date-time
+             * @description Until when codes signed with this key are accepted. null for the current key (as long as it is current) and for a retired key of an event without dates; else, for a retired key, the event’s end (its endsAt, without one a day after its start): from then on its codes are refused, offline and at check-in (ET9 400 rule retiredKey)
+             */
+            validUntil?: string | null;
+        };
         TicketsStatusChanged: {
             /** @description Bookings cancelled because no valid ticket is left */
             cancelledBookingIds: string[];
@@ -7474,8 +7532,10 @@ export interface components {
             codeFormat: string;
             /** Format: uuid */
             eventId: string;
-            /** @description Carried in every code of the event. The key fields are null while the event has no ticket (no code exists yet) */
+            /** @description The current key (new codes carry it; older ones may carry a key of `keys`). The key fields are null while the event has no ticket (no code exists yet) */
             keyId?: string | null;
+            /** @description Every key of the event, the current one (the key fields above) first, then those rotated away (ET14), latest first. A scanner accepts a code whose keyId is listed here, whose signature verifies with that key and whose key’s validUntil has not passed. Empty while the event has no key */
+            keys: components["schemas"]["TicketSigningKey"][];
             /**
              * Format: date-time
              * @description The `since` of the next call; the next answer repeats the two minutes before it, so a revocation committed late is not missed
@@ -14963,6 +15023,63 @@ export interface operations {
             };
             /** @description Invalid input: envelope with data null and errors [{ field, rule, message }] */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    EventTicketsController_rotateSigningKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RotateSigningKeyInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SigningKeyRotation"];
+                        message: string | null;
+                        metaData: {
+                            /** Format: date-time */
+                            responseTimeStamp?: string;
+                            /** Format: int32 */
+                            totalResults?: number;
+                        };
+                        /**
+                         * Format: int32
+                         * @example 200
+                         */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description Invalid input: envelope with data null and errors [{ field, rule, message }] */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown or another tenant’s event */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
