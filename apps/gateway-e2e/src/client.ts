@@ -1,4 +1,4 @@
-import { freePort, natsServer, Stack, startStack, tenantHeaders } from '@crm/testing';
+import { freePort, natsServer, Stack, StackOptions, startStack, tenantHeaders } from '@crm/testing';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -125,21 +125,24 @@ export async function startClient(name: string, services = SERVICES): Promise<Cl
 /**
  * A stack on a nats-server of its own, stopped with the stack: no service of another stack on
  * the shared NATS answers its requests (a bookings-invitations with another database would
- * answer events' publication check) or takes its stream's events. `env` goes to every process.
+ * answer events' publication check) or takes its stream's events. `env` goes to every process;
+ * `replicas`: services run as several processes behind one name (StackOptions.replicas).
  */
 export async function startIsolatedClient(
   name: string,
   services: string[],
   env: Record<string, string> = {},
+  replicas: StackOptions['replicas'] = {},
 ): Promise<Client> {
   const store = mkdtempSync(path.join(os.tmpdir(), `${name}-nats-`));
   const nats = await natsServer(await freePort(), store);
-  const stack = await startStack(name, services, { env: { ...env, NATS_URL: nats.url } }).catch(
-    async (err: unknown) => {
-      await nats.stop();
-      throw err;
-    },
-  );
+  const stack = await startStack(name, services, {
+    env: { ...env, NATS_URL: nats.url },
+    replicas,
+  }).catch(async (err: unknown) => {
+    await nats.stop();
+    throw err;
+  });
   const shutdown = stack.shutdown.bind(stack);
   stack.shutdown = async () => {
     await shutdown();

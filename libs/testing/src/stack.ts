@@ -118,6 +118,22 @@ export const STACK_WORKERS: Readonly<Record<string, readonly { name: string; rol
 /** The role of bookings-invitations's mail worker, off without a test's SMTP_URL. */
 const MAIL_WORKER_ROLE = 'mail-worker';
 
+/** The host name the gateway reaches a replicated service at (hosts.preload.cjs resolves it). */
+const replicatedHost = (service: string) => `${service}.stack.test`;
+
+export interface StackOptions {
+  /** Given to every process (e.g. a NATS_URL of the test's own). */
+  env?: Record<string, string>;
+  /**
+   * Services run as several replicas (default one): the API processes `<service>`,
+   * `<service>-2`... on 127.0.0.2, 127.0.0.3... with one port and one database, and the gateway
+   * given one host name that resolves to all their addresses, as Docker's DNS answers for a
+   * service scaled to several containers (the gateway spreads calls over them and follows their
+   * readiness: apps/gateway/src/routing/replicas.ts). A replicated service's workers run once.
+   */
+  replicas?: Record<string, number>;
+}
+
 /**
  * Starts the built services and the gateway as real processes (as `npm start` does), each service
  * on a fresh database of its own, all on free ports. `name` keeps databases of test files apart;
@@ -126,11 +142,13 @@ const MAIL_WORKER_ROLE = 'mail-worker';
 export async function startStack(
   name: string,
   services: string[],
-  options: { env?: Record<string, string> } = {},
+  options: StackOptions = {},
 ): Promise<Stack> {
   const adminToken = randomBytes(24).toString('base64url');
   const internalToken = randomBytes(24).toString('base64url');
   const processes = new Map<string, StackProcess>();
+  /** A replicated service's name -> its addresses (the gateway's TEST_HOSTS). */
+  const replicated = new Map<string, string[]>();
   // Every process on 127.0.0.1 only, as under npm start.
   const base: Record<string, string> = {
     NODE_ENV: 'test',
@@ -192,6 +210,26 @@ export async function startStack(
           processes.set(w.name, wp);
           started.push(wp);
         }
+        const count = options.replicas?.[svc] ?? 1;
+        if (count > 1) {
+          const addresses = Array.from({ length: count }, (_, i) => `127.0.0.${i + 2}`);
+          replicated.set(svc, addresses);
+          p.env.HOST = addresses[0]!;
+          p.url = `http://${addresses[0]}:${port}`;
+          for (const [i, address] of addresses.entries()) {
+            if (i === 0) continue;
+            const r: StackProcess = {
+              name: `${svc}-${i + 1}`,
+              app: svc,
+              url: `http://${address}:${port}`,
+              env: { ...p.env, HOST: address },
+              child: null,
+              log: [],
+            };
+            processes.set(r.name, r);
+            started.push(r);
+          }
+        }
         for (const x of started) spawnProcess(x);
         await Promise.all(started.map((x) => waitReady(x)));
       }),
@@ -211,7 +249,23 @@ export async function startStack(
         INTERNAL_TOKEN: internalToken,
         KEY_CACHE_TTL_MS: '1500',
         GRAPHQL_SUBGRAPHS: services.join(','),
-        ...Object.fromEntries(services.map((s) => [serviceUrlVariable(s), processes.get(s)!.url])),
+        ...Object.fromEntries(
+          services.map((s) => [
+            serviceUrlVariable(s),
+            replicated.has(s)
+              ? `http://${replicatedHost(s)}:${new URL(processes.get(s)!.url).port}`
+              : processes.get(s)!.url,
+          ]),
+        ),
+        ...(replicated.size
+          ? {
+              NODE_OPTIONS:
+                `${process.env.NODE_OPTIONS ?? ''} --require ${path.join(__dirname, 'hosts.preload.cjs')}`.trim(),
+              TEST_HOSTS: [...replicated]
+                .map(([s, addresses]) => `${replicatedHost(s)}=${addresses.join(',')}`)
+                .join(';'),
+            }
+          : {}),
       },
       child: null,
       log: [],
