@@ -341,7 +341,7 @@ describe('deploy/k8s/base', () => {
           podSpec(all, 'crm-people').terminationGracePeriodSeconds = 20;
         }),
       ).toContain(
-        'Deployment/crm-people: terminationGracePeriodSeconds 20 must exceed preStop 5 s + drain 5 s + 10 s in flight',
+        'Deployment/crm-people: terminationGracePeriodSeconds 20 must exceed preStop 5 s + drain 5 s + SHUTDOWN_TIMEOUT_MS 25 s in flight',
       );
     });
 

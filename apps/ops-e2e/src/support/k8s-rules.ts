@@ -59,8 +59,6 @@ export const FILE_STORAGE_ENV = Object.freeze({
 });
 /** Object storage settings that come from a Secret. */
 const S3_SECRETS = ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'];
-/** Seconds a request in flight may still take after the drain, before SIGKILL. */
-export const IN_FLIGHT_BUDGET_S = 10;
 /** ServiceConfig's SHUTDOWN_TIMEOUT_MS when a Deployment does not set it. */
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 const ZONE = 'topology.kubernetes.io/zone';
@@ -477,11 +475,12 @@ function platformProblems(
   const execSleep = preStop?.exec?.command?.join(' ').match(/^(?:\/bin\/)?sleep (\d+)$/)?.[1];
   const pause = preStop?.sleep?.seconds ?? (execSleep ? Number(execSleep) : undefined);
   const grace = pod.terminationGracePeriodSeconds ?? 30;
+  // After the drain, the app waits up to SHUTDOWN_TIMEOUT_MS for its work in flight (requests,
+  // the webhooks or mails being sent), then exits 1.
+  const closeMs = Number(
+    c.env?.find((e) => e.name === 'SHUTDOWN_TIMEOUT_MS')?.value ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
+  );
   if (opts.worker) {
-    // It finishes its work in flight within SHUTDOWN_TIMEOUT_MS (default 10 s), before SIGKILL.
-    const closeMs = Number(
-      c.env?.find((e) => e.name === 'SHUTDOWN_TIMEOUT_MS')?.value ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
-    );
     if (!(grace > closeMs / 1000))
       problems.push(
         `${id}: terminationGracePeriodSeconds ${grace} must exceed SHUTDOWN_TIMEOUT_MS ${closeMs / 1000} s`,
@@ -491,10 +490,10 @@ function platformProblems(
     const drainMs = c.env?.find((e) => e.name === 'SHUTDOWN_DRAIN_MS')?.value;
     if (drainMs === undefined || !/^\d+$/.test(drainMs))
       problems.push(`${id}: SHUTDOWN_DRAIN_MS is not set to a number of milliseconds`);
-    const needed = (pause ?? 0) + Number(drainMs ?? 0) / 1000 + IN_FLIGHT_BUDGET_S;
+    const needed = (pause ?? 0) + Number(drainMs ?? 0) / 1000 + closeMs / 1000;
     if (grace <= needed)
       problems.push(
-        `${id}: terminationGracePeriodSeconds ${grace} must exceed preStop ${pause ?? 0} s + drain ${Number(drainMs ?? 0) / 1000} s + ${IN_FLIGHT_BUDGET_S} s in flight`,
+        `${id}: terminationGracePeriodSeconds ${grace} must exceed preStop ${pause ?? 0} s + drain ${Number(drainMs ?? 0) / 1000} s + SHUTDOWN_TIMEOUT_MS ${closeMs / 1000} s in flight`,
       );
   }
 
