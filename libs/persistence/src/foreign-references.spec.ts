@@ -1,6 +1,8 @@
 import {
   buriedForeignRecords,
+  buriedForeignRecordsInBulk,
   buryForeignRecords,
+  foreignBulkLockKey,
   foreignLockKey,
   RawSql,
 } from './foreign-references';
@@ -28,12 +30,13 @@ const ID1 = 'B0000000-0000-4000-a000-000000000001';
 const ID2 = 'a0000000-0000-4000-a000-000000000002';
 
 describe('buryForeignRecords', () => {
-  it('locks every id exclusively in sorted order, then records the tombstones', async () => {
+  it('locks the tenant-wide key, then every id exclusively in sorted order, then records the tombstones', async () => {
     const { db, calls } = recorder();
     await buryForeignRecords(db, 't1', 'company', [ID1, ID2, ID1.toLowerCase()]);
     expect(calls).toHaveLength(2);
     expect(calls[0].sql).toMatch(/pg_advisory_xact_lock\(/);
     expect(calls[0].values[0]).toEqual([
+      foreignBulkLockKey('t1', 'company'),
       foreignLockKey('t1', 'company', ID2),
       foreignLockKey('t1', 'company', ID1),
     ]);
@@ -45,6 +48,7 @@ describe('buryForeignRecords', () => {
     const { db, calls } = recorder();
     await buryForeignRecords(db, 't1', 'person', [ID1], [ID2]);
     expect(calls[0].values[0]).toEqual([
+      foreignBulkLockKey('t1', 'person'),
       foreignLockKey('t1', 'person', ID2),
       foreignLockKey('t1', 'person', ID1),
     ]);
@@ -71,6 +75,32 @@ describe('buriedForeignRecords', () => {
       foreignLockKey('t1', 'company', ID2),
       foreignLockKey('t1', 'company', ID1),
     ]);
+  });
+
+  it('in bulk: one shared lock for all records of the tenant and kind, then the tombstones', async () => {
+    const ids = Array.from(
+      { length: 1000 },
+      (_, i) => `00000000-0000-4000-a000-${String(i).padStart(12, '0')}`,
+    );
+    const { db, calls } = recorder([ids[7]]);
+    const gone = await buriedForeignRecordsInBulk(db, 't1', 'person', ids);
+    expect(gone).toEqual(new Set([ids[7]]));
+    expect(calls.map((c) => c.sql)).toEqual([
+      expect.stringMatching(/pg_advisory_xact_lock_shared\(/),
+      expect.stringMatching(/^SELECT id::text AS id FROM "Tombstone"/),
+    ]);
+    expect(calls[0].values).toEqual([foreignBulkLockKey('t1', 'person')]);
+    expect(calls[1].values[2]).toHaveLength(1000);
+    // the key the consumers take first, exclusively, and no id's key
+    expect(ids.map((id) => foreignLockKey('t1', 'person', id))).not.toContain(
+      foreignBulkLockKey('t1', 'person'),
+    );
+  });
+
+  it('in bulk: no ids, no lock', async () => {
+    const { db, calls } = recorder();
+    expect(await buriedForeignRecordsInBulk(db, 't1', 'person', [])).toEqual(new Set());
+    expect(calls).toEqual([]);
   });
 
   it('keys differ by tenant and kind, not by the case of the id', () => {

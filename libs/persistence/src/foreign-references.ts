@@ -17,6 +17,14 @@
 // disconnects its row too). Writes of the same record take the lock shared: they never wait for
 // each other. Keys are taken in sorted order on both sides, so two of them cannot deadlock.
 //
+// A bulk write (an import chunk of up to 1,000 people) takes one lock for all of the tenant's
+// records of the kind instead (`buriedForeignRecordsInBulk`): one lock per id would put a
+// thousand entries per transaction into PostgreSQL's lock table, which the whole server shares
+// (max_locks_per_transaction x max_connections); a few imports at once would exhaust it, and then
+// every transaction on the server needing a lock fails. The consumer takes that tenant-wide lock
+// exclusively as well, first (its key sorts before every id's): a deletion waits for a running
+// chunk of the tenant, a chunk for a running deletion.
+//
 // A lib cannot import a service's generated client: the service's PrismaService and
 // Prisma.TransactionClient fit `RawSql` as they are. Each service declares the table in its
 // schema (model Tombstone: tenantId, kind, id, deletedAt; primary key tenantId, kind, id) and
@@ -37,8 +45,25 @@ export const foreignLockKey = (tenantId: string, kind: ForeignKind, id: string):
 
 const distinctLower = (ids: readonly string[]) => [...new Set(ids.map((i) => i.toLowerCase()))];
 
+/** The key bulk writes hold shared: every record of the kind of the tenant ('*' sorts first). */
+export const foreignBulkLockKey = (tenantId: string, kind: ForeignKind): string =>
+  `foreign-ref:${kind}:${tenantId}:*`;
+
 function sortedKeys(tenantId: string, kind: ForeignKind, ids: string[]): string[] {
   return ids.map((id) => foreignLockKey(tenantId, kind, id)).sort();
+}
+
+async function tombstonedOf(
+  tx: RawSql,
+  tenantId: string,
+  kind: ForeignKind,
+  unique: string[],
+): Promise<Set<string>> {
+  // a statement of its own: its snapshot is taken after the lock was granted
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id::text AS id FROM "Tombstone"
+     WHERE "tenantId" = ${tenantId} AND kind = ${kind} AND id = ANY(${unique}::uuid[])`;
+  return new Set(rows.map((r) => r.id.toLowerCase()));
 }
 
 /**
@@ -57,9 +82,10 @@ export async function buryForeignRecords(
   const unique = distinctLower(ids);
   const locked = distinctLower([...unique, ...alsoLock]);
   if (!locked.length) return;
+  const keys = [foreignBulkLockKey(tenantId, kind), ...sortedKeys(tenantId, kind, locked)];
   await tx.$queryRaw`
     SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0)))::int AS n
-      FROM unnest(${sortedKeys(tenantId, kind, locked)}::text[]) WITH ORDINALITY AS x(k, n)`;
+      FROM unnest(${keys}::text[]) WITH ORDINALITY AS x(k, n)`;
   if (!unique.length) return;
   await tx.$executeRaw`
     INSERT INTO "Tombstone" ("tenantId", kind, id, "deletedAt")
@@ -83,9 +109,23 @@ export async function buriedForeignRecords(
   await tx.$queryRaw`
     SELECT count(pg_advisory_xact_lock_shared(hashtextextended(k, 0)))::int AS n
       FROM unnest(${sortedKeys(tenantId, kind, unique)}::text[]) WITH ORDINALITY AS x(k, n)`;
-  // a statement of its own: its snapshot is taken after the lock was granted
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id::text AS id FROM "Tombstone"
-     WHERE "tenantId" = ${tenantId} AND kind = ${kind} AND id = ANY(${unique}::uuid[])`;
-  return new Set(rows.map((r) => r.id.toLowerCase()));
+  return tombstonedOf(tx, tenantId, kind, unique);
+}
+
+/**
+ * `buriedForeignRecords` for a bulk write (many ids in one transaction): one shared lock on all
+ * of the tenant's records of the kind instead of one per id (see the top of this file).
+ */
+export async function buriedForeignRecordsInBulk(
+  tx: RawSql,
+  tenantId: string,
+  kind: ForeignKind,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const unique = distinctLower(ids);
+  if (!unique.length) return new Set();
+  // counted: Prisma cannot read a column of type void
+  await tx.$queryRaw`
+    SELECT count(pg_advisory_xact_lock_shared(hashtextextended(${foreignBulkLockKey(tenantId, kind)}, 0)))::int AS n`;
+  return tombstonedOf(tx, tenantId, kind, unique);
 }

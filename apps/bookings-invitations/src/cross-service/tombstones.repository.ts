@@ -1,5 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { buriedForeignRecords, buryForeignRecords } from '@crm/persistence';
+import {
+  buriedForeignRecords,
+  buriedForeignRecordsInBulk,
+  buryForeignRecords,
+} from '@crm/persistence';
 import type { Prisma } from '../generated/prisma/client';
 
 type Tx = Prisma.TransactionClient;
@@ -28,5 +32,13 @@ export class TombstonesRepository {
    */
   deletedPeople(tx: Tx, tenantId: string, personIds: string[]): Promise<Set<string>> {
     return buriedForeignRecords(tx, tenantId, 'person', personIds);
+  }
+
+  /**
+   * `deletedPeople` for an import chunk (up to 1,000 people): one shared lock on all of the
+   * tenant's people instead of one per person, which would crowd PostgreSQL's lock table.
+   */
+  deletedPeopleInBulk(tx: Tx, tenantId: string, personIds: string[]): Promise<Set<string>> {
+    return buriedForeignRecordsInBulk(tx, tenantId, 'person', personIds);
   }
 }

@@ -166,13 +166,14 @@ export class InvitationImportService implements OnApplicationBootstrap, OnModule
   }
 
   /**
-   * The first step of the transaction that inserts `checked`: holds their people against the
-   * consumers of their deletion or merge until the commit (a chunk without people takes no lock),
-   * and fails the rows of those applied since the check as `unknownPerson`.
+   * The first step of the transaction that inserts `checked`: holds the tenant's people against
+   * the consumers of their deletion or merge until the commit (one lock for the chunk; a chunk
+   * without people takes none), and fails the rows of those applied since the check as
+   * `unknownPerson`.
    */
   private async buried(tx: Tx, tenantId: string, checked: Checked[]): Promise<Checked[]> {
     const people = checked.flatMap((c) => (c.ok && c.value.personId ? [c.value.personId] : []));
-    const gone = await this.tombstones.deletedPeople(tx, tenantId, people);
+    const gone = await this.tombstones.deletedPeopleInBulk(tx, tenantId, people);
     if (!gone.size) return checked;
     return checked.map((c): Checked => {
       const personId = c.ok ? c.value.personId : null;
