@@ -3,3 +3,4 @@ export * from './prisma-errors';
 export * from './record-stamps';
 export * from './pg-pool';
 export * from './foreign-references';
+export * from './in-turn';

@@ -111,6 +111,9 @@ describe.each(BACKENDS)('on %s storage', (backend) => {
       expect(store.rows).toHaveLength(3);
       // the losers' files are gone: one folder per row
       expect(await folders()).toEqual(store.rows.map((r) => r.id).sort());
+      // the burst waited for the owner in the process, not in transactions (pooled connections)
+      // queued behind its row lock
+      expect(store.mostOpenTransactions).toBe(1);
     });
 
     it('another tenant, an unknown owner or image: 404, nothing stored or removed', async () => {

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AppException, ErrorCode, isUuid } from '@crm/errors';
-import { Actor, actorOf } from '@crm/persistence';
+import { Actor, actorOf, InTurn } from '@crm/persistence';
 import type { RequestContext } from '@crm/request-context';
 import { FileStorage, ReceivedFile, renderVariants, sanitizeFileName } from '@crm/storage';
 import type { FileAnswer, ImageRendering } from '@crm/storage';
@@ -59,6 +59,12 @@ export interface ImageGalleryRules<S extends string> {
 export class ImageGallery<S extends string, Tx> {
   protected readonly logger: Logger;
   readonly maxImages: number;
+  /**
+   * This process's writes of one owner's gallery, one at a time: a burst of uploads to one owner
+   * waits here, not in transactions holding pooled connections while they wait for the owner's
+   * row lock (InTurn). The lock still orders the processes.
+   */
+  private readonly turns = new InTurn();
 
   constructor(
     protected readonly storage: FileStorage,
@@ -183,7 +189,7 @@ export class ImageGallery<S extends string, Tx> {
         Buffer.from(JSON.stringify(manifest)),
         'application/json',
       );
-      const row = await this.store.transaction(async (tx) => {
+      const row = await this.locked(ctx.tenantId, ownerId, async (tx) => {
         if (!(await this.store.lock(tx, ctx.tenantId, ownerId)))
           throw this.rules.ownerNotFound(ctx, ownerId);
         const rows = await this.store.list(ctx.tenantId, ownerId, tx);
@@ -205,12 +211,18 @@ export class ImageGallery<S extends string, Tx> {
     }
   }
 
+  /** A transaction that changes the owner's gallery, after this process's earlier ones (turns). */
+  private locked<T>(tenantId: string, ownerId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.turns.run(`${tenantId}/${ownerId}`, () => this.store.transaction(fn));
+  }
+
   /** The row goes in a transaction that locks the owner, the files after the commit. */
   async remove(ctx: RequestContext, path: string, imageId: string): Promise<FileDeleted> {
     const ownerId = path.toLowerCase();
     const id = imageId.toLowerCase();
-    const row = await this.store.transaction(async (tx) => {
-      if (!isUuid(ownerId) || !(await this.store.lock(tx, ctx.tenantId, ownerId))) {
+    if (!isUuid(ownerId)) throw this.rules.ownerNotFound(ctx, ownerId);
+    const row = await this.locked(ctx.tenantId, ownerId, async (tx) => {
+      if (!(await this.store.lock(tx, ctx.tenantId, ownerId))) {
         throw this.rules.ownerNotFound(ctx, ownerId);
       }
       const found = isUuid(id) ? await this.store.find(ctx.tenantId, ownerId, id, tx) : null;

@@ -208,6 +208,9 @@ export class MemoryGalleryStore implements GalleryStore<MemoryTx> {
   failInsert: unknown = null;
   /** How long `insert` takes: concurrent uploads overlap for this long. */
   insertDelayMs = 0;
+  /** Transactions open now and the most at once: each would hold a pooled connection. */
+  openTransactions = 0;
+  mostOpenTransactions = 0;
   private readonly locks = new RowLocks();
 
   addOwner(tenantId: string, ownerId: string) {
@@ -218,8 +221,13 @@ export class MemoryGalleryStore implements GalleryStore<MemoryTx> {
     this.owners.delete(`${tenantId}/${ownerId}`);
   }
 
-  transaction<T>(fn: (tx: MemoryTx) => Promise<T>): Promise<T> {
-    return runTx(fn);
+  async transaction<T>(fn: (tx: MemoryTx) => Promise<T>): Promise<T> {
+    this.mostOpenTransactions = Math.max(this.mostOpenTransactions, ++this.openTransactions);
+    try {
+      return await runTx(fn);
+    } finally {
+      this.openTransactions--;
+    }
   }
 
   async ownerExists(tenantId: string, ownerId: string): Promise<boolean> {
