@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { freshDatabase } from './database';
 import { freePort, NATS_TEST_URL } from './ports';
@@ -34,21 +34,62 @@ export interface Stack {
   shutdown(): Promise<void>;
 }
 
-// Up to 90 s: six apps starting at once on two cores that other work also uses have taken more than
-// 30 s to listen (bad-input.e2e-spec failed so, bookings-invitations not yet listening). A process
-// that exits is reported at once.
-async function waitReady(p: StackProcess, timeoutMs = 90_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
+/**
+ * CPU time (user + system, in clock ticks) the process has used so far, from /proc; null where
+ * there is none. An app that is still starting uses CPU; one stuck waiting for something does not.
+ */
+function cpuTicks(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // after "pid (comm) ": state is field 3, utime field 14, stime field 15
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return null;
+  }
+}
+
+/** How long a starting app may go without using any CPU (or a poll go unanswered). */
+const STALLED_MS = 30_000;
+/** How long a listening app may answer "not ready" on end (a dependency it cannot reach). */
+const NOT_READY_MS = 60_000;
+
+/**
+ * Waits until the app answers /health/ready, for as long as it is getting somewhere: while it does
+ * not listen yet, as long as it uses CPU (on two cores that other work also uses, seven apps
+ * starting at once took more than 90 s, and a fixed deadline failed the bad-input e2e with the
+ * events service still starting); once it listens, until its checks pass. It fails when the app
+ * exits (at once), used no CPU for STALLED_MS while not listening (stuck), or answered "not
+ * ready" for NOT_READY_MS on end (a dependency down). Without /proc: STALLED_MS * 3 in all.
+ */
+async function waitReady(p: StackProcess): Promise<void> {
+  const pid = p.child?.pid;
+  let ticks = cpuTicks(pid);
+  const withoutProc = ticks === null ? Date.now() + STALLED_MS * 3 : null;
+  let progress = Date.now();
+  let notReadySince: number | null = null;
   let last = '';
-  while (Date.now() < until) {
+  for (;;) {
     if (p.child && p.child.exitCode !== null) break;
     try {
-      const res = await fetch(`${p.url}/health/ready`);
+      const res = await fetch(`${p.url}/health/ready`, { signal: AbortSignal.timeout(STALLED_MS) });
       if (res.ok) return;
-      last = `status ${res.status}`;
+      last = `status ${res.status}: ${(await res.text()).slice(0, 300)}`;
+      notReadySince ??= Date.now();
+      if (Date.now() - notReadySince > NOT_READY_MS) break;
     } catch (err) {
       last = (err as Error).message;
+      notReadySince = null;
+      const now = cpuTicks(pid);
+      if (now !== null && ticks !== null && now > ticks) progress = Date.now();
+      ticks = now ?? ticks;
+      if (withoutProc === null && Date.now() - progress > STALLED_MS) {
+        last += `; used no CPU for ${STALLED_MS / 1000} s`;
+        break;
+      }
     }
+    if (withoutProc !== null && Date.now() > withoutProc) break;
     await new Promise((r) => setTimeout(r, 150));
   }
   const exit = p.child?.exitCode ?? p.child?.signalCode;
