@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { addOutboxEvent, Subjects } from '@crm/messaging';
-import { gif, jpeg, png, startS3Server, TestS3Server, uploadHeaders } from '@crm/testing';
+import {
+  gif,
+  jpeg,
+  LockProbe,
+  png,
+  startS3Server,
+  TestS3Server,
+  tracked,
+  until,
+  uploadHeaders,
+} from '@crm/testing';
 import { EventsKit } from '../test/events-kit';
 
 // E13-E16, W14, W15 against the real service, PostgreSQL, NATS and a temporary file storage:
@@ -217,6 +227,44 @@ describe.each(['disk', 's3'] as const)('on %s storage', (backend) => {
         (await kit.svc.filesOf(A)).filter((f) => f.includes(id)).map((f) => f.split('/')[3]),
       );
       expect(folders.size).toBe(50);
+    });
+
+    it('uploads waiting for the website row hold one connection, not the pool', async () => {
+      // The row held by a connection of the test's own (another replica's upload, a long
+      // transaction): uploads to it must wait without taking the pool's 10 connections, which
+      // every other request of the service needs. Before InTurn: 10 sessions waited for the row,
+      // and a read of another website (and uploads) answered 503 after CONNECT_TIMEOUT_MS.
+      const id = await kit.website();
+      const other = await kit.website({ name: 'Other' });
+      const img = await png(8, 8);
+      const probe = await LockProbe.connect(kit.svc.databaseUrl);
+      const release = await probe.holdRows(`SELECT 1 FROM "Website" WHERE "id" = $1::uuid`, [id]);
+      try {
+        const n = 20;
+        const uploads = Array.from({ length: n }, (_, i) =>
+          tracked(upload(`/websites/${id}/images`, img, `${i}.png`, 'image/png')),
+        );
+        // each upload stores its files before its transaction: all n are then at the lock
+        const manifests = async () =>
+          (await kit.svc.filesOf(A)).filter((f) => f.includes(id) && f.endsWith('manifest.json'))
+            .length;
+        await until(
+          'every upload at the lock (or more than one waiting for the row)',
+          async () => [await manifests(), await probe.waiting('row')],
+          ([stored, waiting]) => (stored === n && waiting === 1) || waiting > 1,
+          60_000,
+        );
+        expect(await probe.waiting('row')).toBe(1);
+        expect(await manifests()).toBe(n);
+        expect((await kit.call('GET', `/websites/${other}`)).status).toBe(200);
+        expect(uploads.every((u) => u.answer === null)).toBe(true);
+        await release();
+        const statuses = (await Promise.all(uploads.map((u) => u.done))).map((a) => a.status);
+        expect(statuses).toEqual(Array(n).fill(201));
+      } finally {
+        await release().catch(() => undefined);
+        await probe.close();
+      }
     });
   });
 
