@@ -57,11 +57,12 @@ const NOT_READY_MS = 60_000;
 
 /**
  * Waits until the app answers /health/ready, for as long as it is getting somewhere: while it does
- * not listen yet, as long as it uses CPU (on two cores that other work also uses, seven apps
- * starting at once took more than 90 s, and a fixed deadline failed the bad-input e2e with the
- * events service still starting); once it listens, until its checks pass. It fails when the app
- * exits (at once), used no CPU for STALLED_MS while not listening (stuck), or answered "not
- * ready" for NOT_READY_MS on end (a dependency down). Without /proc: STALLED_MS * 3 in all.
+ * not listen yet, as long as it uses CPU (how long seven apps starting at once take depends on
+ * what else the two cores run: a fixed deadline, 30 s and then 90 s, failed the bad-input e2e
+ * with the events service still starting); once it listens, until its checks pass. It fails
+ * when the app exits (at once), used no CPU for STALLED_MS while not listening (stuck), or
+ * answered "not ready" for NOT_READY_MS on end (a dependency down). Without /proc: STALLED_MS * 3
+ * in all.
  */
 async function waitReady(p: StackProcess): Promise<void> {
   const pid = p.child?.pid;
