@@ -22,10 +22,11 @@ export const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * Every service's interactive transactions, unless a call says otherwise: Prisma's defaults
- * (2 s to get a connection, 5 s to run) turned a burst on a busy machine into errors, e.g. 55
- * gallery uploads of one website at once queue for its row lock while holding the pool's 10
- * connections, and the rest gave up after 2 s. Waiting longer is what the caller wants: the work
- * under the lock is short.
+ * (2 s to get a connection, 5 s to run) turned a burst on a busy machine into errors. Longer
+ * waits do not make a burst on one row safe: transactions queued for a row lock hold their
+ * connections, and once the pool is taken every other query fails after CONNECT_TIMEOUT_MS. Work
+ * that many requests of one process want on one row takes its turn first (InTurn, as the image
+ * galleries do), so that it waits in memory.
  */
 export const TRANSACTION_DEFAULTS = { maxWait: 10_000, timeout: 15_000 } as const;
 
