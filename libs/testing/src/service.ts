@@ -1,11 +1,12 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, ServiceConfig } from '@crm/config';
 import { freshDatabase } from './database';
-import { freePort, NATS_TEST_URL } from './ports';
+import { NATS_TEST_URL } from './ports';
 import type { TestS3Server } from './s3-server';
 
 /** A service started in the test process by startServiceForTest. */
@@ -46,18 +47,28 @@ export interface ServiceTestOptions<C extends ServiceConfig> {
 }
 
 /**
- * Boots the real app of a service (HTTP, GraphQL, NATS) on a fresh, migrated database and a free
- * port of 127.0.0.1.
+ * Listens on `port` of 127.0.0.1, 0 for one the system picks, and answers the port listened on.
+ * A port found free beforehand (freePort) is taken by then as often as the app's boot is long:
+ * its own connections to PostgreSQL, NATS and S3 get ports of the same range (EADDRINUSE seen in
+ * a crm-people int file on a loaded machine).
+ */
+export async function listenForTest(app: INestApplication, port: number): Promise<number> {
+  await app.listen(port, '127.0.0.1');
+  return (app.getHttpServer().address() as AddressInfo).port;
+}
+
+/**
+ * Boots the real app of a service (HTTP, GraphQL, NATS) on a fresh, migrated database and a port
+ * of 127.0.0.1 the system picks (PORT in `opts.env` to choose one).
  */
 export async function startServiceForTest<C extends ServiceConfig>(
   opts: ServiceTestOptions<C>,
 ): Promise<RunningService> {
   process.env.APOLLO_TELEMETRY_DISABLED = 'true';
   const databaseUrl = opts.databaseUrl ?? (await freshDatabase(opts.service, opts.dbName));
-  const port = await freePort();
   const config = loadConfig(opts.config, {
     NODE_ENV: 'test',
-    PORT: String(port),
+    PORT: '0',
     DATABASE_URL: databaseUrl,
     NATS_URL: NATS_TEST_URL,
     ...opts.env,
@@ -67,9 +78,10 @@ export async function startServiceForTest<C extends ServiceConfig>(
     title: `${opts.service} test`,
     config,
   });
+  let port: number;
   try {
     await app.startAllMicroservices();
-    await app.listen(port, '127.0.0.1');
+    port = await listenForTest(app, config.PORT);
   } catch (err) {
     await app.close(); // an open NATS connection would keep jest alive
     throw err;

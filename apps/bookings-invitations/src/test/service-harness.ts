@@ -1,7 +1,7 @@
 import { createServiceApp } from '@crm/service-kit';
 import { loadConfig } from '@crm/config';
 import {
-  freePort,
+  listenForTest,
   NATS_TEST_URL,
   RunningService,
   startServiceForTest,
@@ -37,10 +37,9 @@ export async function startReplica(
   env: Record<string, string> = {},
 ): Promise<RunningService> {
   process.env.APOLLO_TELEMETRY_DISABLED = 'true';
-  const port = await freePort();
   const config = loadConfig(BookingsInvitationsConfig, {
     NODE_ENV: 'test',
-    PORT: String(port),
+    PORT: '0',
     DATABASE_URL: databaseUrl,
     NATS_URL: NATS_TEST_URL,
     ...testMailWorkerEnv(env),
@@ -50,9 +49,10 @@ export async function startReplica(
     title: `${SERVICE_NAME} replica`,
     config,
   });
+  let port: number;
   try {
     await app.startAllMicroservices();
-    await app.listen(port, '127.0.0.1');
+    port = await listenForTest(app, config.PORT);
   } catch (err) {
     await app.close();
     throw err;
