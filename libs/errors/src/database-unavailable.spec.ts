@@ -30,6 +30,12 @@ describe('isDatabaseUnavailable', () => {
     ['connection failure (08006)', prisma('P2010', { kind: 'postgres', originalCode: '08006' })],
     ['server closed the connection', Object.assign(new Error('closed'), { code: 'P1017' })],
     ['pool timeout', Object.assign(new Error('timed out'), { code: 'P2024' })],
+    [
+      'transaction not started within maxWait',
+      Object.assign(new Error('Unable to start a transaction in the given time.'), {
+        code: 'P2028',
+      }),
+    ],
     ['pg: in recovery mode', pgError('57P03', 'the database system is in recovery mode')],
     ['pg: lost mid-query', new Error('Connection terminated unexpectedly')],
     [

@@ -5,7 +5,8 @@
  * and is not logged as a bug. Recognised by shape, as the Fastify errors in the filter are, so
  * this library stays free of Prisma and pg (the gateway has no database):
  * - Prisma's connection errors (P1001 cannot reach, P1002 timed out, P1008 operation timed out,
- *   P1017 connection closed, P2024 no pool connection in time);
+ *   P1017 connection closed, P2024 no pool connection in time, P2028 a transaction that could not
+ *   start within its maxWait);
  * - a driver adapter error (Prisma 7, @prisma/adapter-pg) of a connection kind, or carrying a
  *   PostgreSQL SQLSTATE of class 08 (connection), 57P01-57P03 (shut down, crashed, starting or
  *   in recovery) or 53300 (too many connections);
@@ -32,7 +33,7 @@ export function isDatabaseUnavailable(exception: unknown): boolean {
   return typeof err.message === 'string' && PG_CONNECTION_MESSAGES.has(err.message);
 }
 
-const PRISMA_CONNECTION_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+const PRISMA_CONNECTION_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028']);
 const ADAPTER_CONNECTION_KINDS = new Set([
   'DatabaseNotReachable',
   'ConnectionClosed',
