@@ -9,7 +9,7 @@ import { NATS_TEST_URL } from '@crm/testing';
 import { CompanyExistsRequest } from './contracts/crm';
 import { MessageBus } from './message-bus';
 import { MessagingModule } from './messaging.module';
-import { natsServerOptions } from './nats-options';
+import { natsServerOptions, natsSubscriptionsRegistered } from './nats-options';
 
 // Real NATS: a responder built like every service's (validation pipe + exception filter) and the bus.
 const run = randomUUID().slice(0, 8);
@@ -70,6 +70,7 @@ beforeAll(async () => {
   app = mod.createNestMicroservice(natsServerOptions(`messaging-test-${run}`, NATS_TEST_URL));
   app.useLogger(false);
   await app.listen();
+  await natsSubscriptionsRegistered([app]);
   bus = app.get(MessageBus);
 });
 afterAll(async () => app?.close());

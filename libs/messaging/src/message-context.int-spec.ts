@@ -10,7 +10,7 @@ import { createAppLogging, currentRequest, fieldsFromHeaders, runInRequest } fro
 import { NATS_TEST_URL } from '@crm/testing';
 import { MessageBus } from './message-bus';
 import { MessagingModule } from './messaging.module';
-import { natsServerOptions } from './nats-options';
+import { natsServerOptions, natsSubscriptionsRegistered } from './nats-options';
 
 // Real NATS: a request sent by MessageBus inside a request reaches the answering handler (a
 // service's microservice as natsServerOptions builds it) with the request's X-Request-Id, tenant
@@ -86,6 +86,7 @@ beforeAll(async () => {
   app = mod.createNestMicroservice(natsServerOptions(`messaging-ctx-${run}`, NATS_TEST_URL));
   app.useLogger(logging.nest);
   await app.listen();
+  await natsSubscriptionsRegistered([app]);
   bus = app.get(MessageBus);
 });
 afterAll(async () => app?.close());

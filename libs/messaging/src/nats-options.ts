@@ -6,7 +6,7 @@ import {
   ServerNats,
   Transport,
 } from '@nestjs/microservices';
-import type { MsgHdrs } from 'nats';
+import type { MsgHdrs, NatsConnection } from 'nats';
 import { inMessageContext } from './message-context';
 import { queueGroup } from './subjects';
 
@@ -56,4 +56,16 @@ export function natsClientOptions(service: string, url: string): NatsOptions {
       reconnectTimeWait: 500,
     },
   };
+}
+
+/**
+ * Waits until the NATS server has registered the subscriptions of `microservices` (each
+ * connection's PING answered: the server handles a connection's commands in order). `listen`
+ * resolves once the SUBs are written, not processed: a request made at once by another
+ * connection could still find no responder (seen: a 503 in a test, on a busy machine).
+ */
+export async function natsSubscriptionsRegistered(
+  microservices: readonly { unwrap<T>(): T }[],
+): Promise<void> {
+  await Promise.all(microservices.map((ms) => ms.unwrap<NatsConnection>().flush()));
 }

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { I18nService } from 'nestjs-i18n';
 import type { ServiceConfig } from '@crm/config';
 import { sendErrorEnvelope } from '@crm/errors';
-import { natsServerOptions } from '@crm/messaging';
+import { natsServerOptions, natsSubscriptionsRegistered } from '@crm/messaging';
 import { createAppLogging, prettyLogs, requestLogging } from '@crm/logging';
 import { AppMetrics, serveMetrics, startMetricsServer } from '@crm/metrics';
 import { CrmHttpAdapter } from './http-adapter';
@@ -102,6 +102,8 @@ export async function createServiceApp(
 export async function startServiceApp(app: INestApplication, opts: ServiceBootOptions) {
   const logger = new Logger(opts.service);
   await app.startAllMicroservices();
+  // before the port opens (and readiness can say yes): other services' requests find it
+  await natsSubscriptionsRegistered(app.getMicroservices());
   if (opts.config.METRICS_PORT) {
     const server = await startMetricsServer(
       app.get(AppMetrics),

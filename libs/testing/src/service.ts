@@ -81,6 +81,11 @@ export async function startServiceForTest<C extends ServiceConfig>(
   let port: number;
   try {
     await app.startAllMicroservices();
+    // as startServiceApp: the subscriptions registered before the test's first request (a PING
+    // answered; natsSubscriptionsRegistered of @crm/messaging, which this lib cannot import)
+    await Promise.all(
+      app.getMicroservices().map((ms) => ms.unwrap<{ flush(): Promise<void> }>().flush()),
+    );
     port = await listenForTest(app, config.PORT);
   } catch (err) {
     await app.close(); // an open NATS connection would keep jest alive

@@ -1,5 +1,6 @@
 import { createServiceApp } from '@crm/service-kit';
 import { loadConfig } from '@crm/config';
+import { natsSubscriptionsRegistered } from '@crm/messaging';
 import {
   listenForTest,
   NATS_TEST_URL,
@@ -52,6 +53,7 @@ export async function startReplica(
   let port: number;
   try {
     await app.startAllMicroservices();
+    await natsSubscriptionsRegistered(app.getMicroservices());
     port = await listenForTest(app, config.PORT);
   } catch (err) {
     await app.close();
