@@ -86,7 +86,25 @@ function runMigrateCli(args, url, tmp, schemaFile, migrationsPath) {
 module.exports = {
   experimental: { adapter: true },
   engine: 'js',
-  adapter: async () => new PrismaPg({ connectionString: process.env.DATABASE_URL, allowExitOnIdle: true }),
+  adapter: async () => {
+    const factory = new PrismaPg({ connectionString: process.env.DATABASE_URL, allowExitOnIdle: true });
+    const connect = factory.connect.bind(factory);
+    // The adapter runs a migration statement by statement, cut at every ';' (those of a
+    // function body or a DO block too). One simple query runs the whole script instead, in one
+    // implicit transaction: a migration that fails leaves nothing of itself behind.
+    factory.connect = async () => {
+      const adapter = await connect();
+      adapter.executeScript = async (script) => {
+        try {
+          await adapter.client.query(script);
+        } catch (error) {
+          adapter.onError(error);
+        }
+      };
+      return adapter;
+    };
+    return factory;
+  },
   schema: ${JSON.stringify(schemaFile)},
   migrations: { path: ${JSON.stringify(migrationsPath)} },
 };

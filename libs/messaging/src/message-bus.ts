@@ -4,7 +4,7 @@ import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { AppException, ErrorCode } from '@crm/errors';
 import { OutageLog } from '@crm/logging';
 import { inSpan, tracingEnabled } from '@crm/telemetry';
-import { natsHeadersOf, requestHeaders } from './message-context';
+import { natsHeadersOf, requestHeaders, TENANT_HEADER } from './message-context';
 
 export const NATS_CLIENT = Symbol('NATS_CLIENT');
 export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');
@@ -22,8 +22,14 @@ const owner = (subject: string) => subject.split('.')[0];
  * The payload with the headers that carry the current request on (X-Request-Id, tenant, W3C
  * trace context): the handler on the other side logs with the same request id, in the same trace.
  */
-const withRequestHeaders = (payload: object): NatsRecord =>
-  new NatsRecordBuilder(payload).setHeaders(natsHeadersOf(requestHeaders())).build();
+const withRequestHeaders = (payload: object): NatsRecord => {
+  const carried = requestHeaders();
+  // The tenant the message is for, when its payload names one: the handler's queries see that
+  // tenant's rows only (natsServerOptions). Else the request's, as for the logs.
+  const tenantId = (payload as { tenantId?: unknown }).tenantId;
+  if (typeof tenantId === 'string') carried[TENANT_HEADER] = tenantId;
+  return new NatsRecordBuilder(payload).setHeaders(natsHeadersOf(carried)).build();
+};
 
 /**
  * Requests and events over NATS. Every request has a timeout: a silent service becomes a 503

@@ -7,7 +7,8 @@ import {
   Transport,
 } from '@nestjs/microservices';
 import type { MsgHdrs, NatsConnection } from 'nats';
-import { inMessageContext } from './message-context';
+import { asTenant } from '@crm/request-context';
+import { inMessageContext, TENANT_HEADER } from './message-context';
 import { queueGroup } from './subjects';
 
 /**
@@ -32,14 +33,19 @@ export function natsServerOptions(service: string, url: string): CustomStrategy 
     const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': subject };
     const started = performance.now();
     // the handler's promise: it ends when the handler has answered (no interceptor defers it)
+    const headers = ctx.getHeaders() as MsgHdrs | undefined;
+    const run = async () => {
+      await handle();
+      // what an HTTP request's line is, at debug: a call makes several of these
+      logger.debug(`${subject} handled in ${Math.round(performance.now() - started)} ms`);
+    };
+    // The handler's queries see the rows of the tenant the message is for (MessageBus names it
+    // from the payload), none without one.
+    const tenant = headers?.get(TENANT_HEADER);
     return inMessageContext(
       { name: `process ${subject}`, kind: 'server', attributes },
-      ctx.getHeaders() as MsgHdrs | undefined,
-      async () => {
-        await handle();
-        // what an HTTP request's line is, at debug: a call makes several of these
-        logger.debug(`${subject} handled in ${Math.round(performance.now() - started)} ms`);
-      },
+      headers,
+      tenant ? () => asTenant(tenant, run) : run,
     );
   });
   return { strategy: server };

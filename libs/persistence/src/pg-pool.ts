@@ -1,6 +1,15 @@
 import pg from 'pg';
 import { performance } from 'node:perf_hooks';
 import type { AppMetrics } from '@crm/metrics';
+import { scopeSettings, tenantScope, type TenantScope } from '@crm/request-context';
+
+/**
+ * The role the services' connections act as: it owns nothing and cannot bypass row-level
+ * security (each service's migration `row_level_security` creates it and grants it the tables).
+ * `DATABASE_APP_ROLE` names another; empty keeps the login role, for a DATABASE_URL that logs in
+ * as such a role already. The owner of the tables runs the migrations.
+ */
+export const appDatabaseRole = (): string => process.env.DATABASE_APP_ROLE ?? 'crm_app';
 
 type ConnectCallback = (
   err: Error | undefined,
@@ -23,7 +32,11 @@ export class MeteredPool extends pg.Pool {
   /** Connections that could not be opened or checked out (timeouts too), idle ones lost. */
   errors = 0;
 
-  constructor(config: pg.PoolConfig) {
+  constructor(
+    config: pg.PoolConfig,
+    /** The role every connection takes (SET ROLE) before its first statement; '' keeps the login role. */
+    private readonly appRole: string = appDatabaseRole(),
+  ) {
     super(config);
     // Errors of idle connections (the server closed them): the adapter logs them as well.
     this.on('error', () => void this.errors++);
@@ -37,6 +50,8 @@ export class MeteredPool extends pg.Pool {
   override connect(): Promise<pg.PoolClient>;
   override connect(callback: ConnectCallback): void;
   override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
+    // the caller's scope, read now: the checkout may complete in another's async context
+    const scope = tenantScope();
     // pg-pool queues a checkout behind earlier ones, or when no connection is idle and no new
     // one may be opened.
     const queued =
@@ -49,14 +64,28 @@ export class MeteredPool extends pg.Pool {
       if (err) this.errors++;
     };
     if (callback) {
+      // Pool.query checks its connection out this way
       return super.connect((err, client, done) => {
         settle(err);
-        callback(err, client, done);
+        if (err || !client) return callback(err, client, done);
+        this.bind(client, scope).then(
+          () => callback(undefined, client, done),
+          (bindErr: Error) => {
+            done(bindErr); // a connection whose scope is unknown is not used again
+            callback(bindErr, undefined, () => undefined);
+          },
+        );
       });
     }
     return super.connect().then(
-      (client) => {
+      async (client) => {
         settle();
+        try {
+          await this.bind(client, scope);
+        } catch (err) {
+          client.release(err as Error);
+          throw err;
+        }
         return client;
       },
       (err: Error) => {
@@ -65,7 +94,49 @@ export class MeteredPool extends pg.Pool {
       },
     );
   }
+
+  /**
+   * Gives a connection the caller's tenant scope before anything runs on it (see tenant-scope):
+   * one statement when the scope differs from the one it had, none when it is the same. Its
+   * first use also takes the application role (`role`: owns nothing, cannot bypass row-level
+   * security) and refuses a role that would see every tenant's rows anyway.
+   *
+   * Set for the session, not per transaction (`set_config(..., true)`): a statement outside a
+   * transaction would need BEGIN, the setting and COMMIT around it (three round trips), and every
+   * checkout passes here first, so no statement runs under a scope that is not its caller's.
+   */
+  private async bind(client: pg.PoolClient, scope: TenantScope | undefined): Promise<void> {
+    const { tenant, all } = scopeSettings(scope);
+    const key = `${all}:${tenant}`;
+    const bound = boundScopes.get(client);
+    if (bound === key) return;
+    if (bound === undefined) {
+      const role = this.appRole ? `SET ROLE ${client.escapeIdentifier(this.appRole)}; ` : '';
+      const results = (await client.query(
+        `${role}SELECT (SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user) AS "bypass", ` +
+          `set_config('app.tenant', ${client.escapeLiteral(tenant)}, false), ` +
+          `set_config('app.all_tenants', '${all}', false)`,
+      )) as unknown as pg.QueryResult | pg.QueryResult[];
+      const rows = (Array.isArray(results) ? results[results.length - 1] : results).rows;
+      if (rows[0]?.bypass !== false) {
+        throw new Error(
+          `the database role in use (${this.appRole || 'the login role'}) bypasses row-level ` +
+            'security: give DATABASE_APP_ROLE a role without SUPERUSER and BYPASSRLS',
+        );
+      }
+    } else {
+      await client.query({
+        name: 'crm_bind_tenant_scope',
+        text: "SELECT set_config('app.tenant', $1, false), set_config('app.all_tenants', $2, false)",
+        values: [tenant, all],
+      });
+    }
+    boundScopes.set(client, key);
+  }
 }
+
+/** The scope each connection was last given (`all:tenant`), so an unchanged one costs nothing. */
+const boundScopes = new WeakMap<pg.PoolClient, string>();
 
 /** The pools of each app's metrics, by name: one set of gauges per app reads them all. */
 const poolsOf = new WeakMap<AppMetrics, Map<string, MeteredPool>>();

@@ -11,6 +11,7 @@ import { sendErrorEnvelope } from '@crm/errors';
 import { natsServerOptions, natsSubscriptionsRegistered } from '@crm/messaging';
 import { createAppLogging, prettyLogs, requestLogging } from '@crm/logging';
 import { AppMetrics, serveMetrics, startMetricsServer } from '@crm/metrics';
+import { asTenant } from '@crm/request-context';
 import { CrmHttpAdapter } from './http-adapter';
 import { requireInternalToken } from './internal-token';
 import { closeGracefullyOnSignals } from './shutdown';
@@ -35,6 +36,22 @@ export const ROUTER_OPTIONS = {
   caseSensitive: false,
   maxParamLength: 1000,
 } as const;
+
+/**
+ * Each request's queries see the rows of the tenant its X-Service-TenantId names, none without
+ * one (tenant-scope in @crm/request-context): REST, GraphQL and `_entities` alike. The header
+ * is the gateway's (requireInternalToken refuses any call without its token); a public route
+ * that finds its tenant by a token looks it up across tenants, then acts as that tenant.
+ */
+function scopeRequestsToTheirTenant(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (req, _reply, done) => {
+    const tenant = req.headers[TENANT_HEADER];
+    if (typeof tenant === 'string' && tenant) asTenant(tenant.trim(), done);
+    else done();
+  });
+}
+
+const TENANT_HEADER = 'x-service-tenantid';
 
 /**
  * Creates a service: one process serving REST under /v1/crm, GraphQL at /graphql and NATS
@@ -62,6 +79,7 @@ export async function createServiceApp(
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   const metrics = app.get(AppMetrics);
   requestLogging(fastify, logging, (outcome) => metrics.observeRequest(outcome));
+  scopeRequestsToTheirTenant(fastify);
   // behind the internal token like every other call (requireInternalToken below)
   serveMetrics(fastify, metrics);
   const i18n = app.get<I18nService>(I18nService);

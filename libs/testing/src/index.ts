@@ -14,3 +14,4 @@ export * from './tcp-relay';
 export * from './until';
 export * from './worker-child';
 export * from './lock-probe';
+export * from './row-level-security';

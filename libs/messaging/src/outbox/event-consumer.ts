@@ -8,6 +8,7 @@ import { MessageBatches } from './message-batches';
 import { OutboxDb, OutboxTx, PROCESSED_TABLE } from './outbox-db';
 import { isUuid } from '@crm/errors';
 import { runInRequest } from '@crm/logging';
+import { acrossTenants, asTenant } from '@crm/request-context';
 import { inMessageContext, messageFields } from '../message-context';
 
 /** What a handler gets besides the payload: the transaction to write in, and the event's id. */
@@ -23,6 +24,23 @@ export interface EventContext<TTx = OutboxTx> {
   /** 1 on the first delivery. */
   deliveryCount: number;
 }
+
+/** The events of a batch by the tenant their payload names (null: none), each in its order. */
+function byTenant(events: Delivery[]): Map<string | null, Delivery[]> {
+  const groups = new Map<string | null, Delivery[]>();
+  for (const e of events) {
+    const tenantId = (e.payload as { tenantId?: unknown }).tenantId;
+    const key = typeof tenantId === 'string' ? tenantId : null;
+    const group = groups.get(key);
+    if (group) group.push(e);
+    else groups.set(key, [e]);
+  }
+  return groups;
+}
+
+/** Runs a handler for its event's tenant; an event that names none is about every tenant. */
+const inTenantScope = <T>(tenantId: string | null, fn: () => Promise<T>): Promise<T> =>
+  tenantId === null ? acrossTenants('an event that names no tenant', fn) : asTenant(tenantId, fn);
 
 /** At most this many events are applied in one transaction. */
 export const EVENT_BATCH_MAX = 100;
@@ -258,8 +276,14 @@ export class EventConsumer {
    */
   async applyBatch(spec: EventHandlerSpec, messages: JsMsg[]): Promise<void> {
     const valid = await this.validOnes(spec, messages);
-    const concerned = await this.concernedOnes(spec, valid);
-    if (concerned.length) await this.apply(spec, concerned);
+    // One transaction per tenant of the batch, which sees that tenant's rows only: a handler
+    // acts for the tenant of its event (an on-sale's batches are one tenant's anyway).
+    for (const [tenantId, events] of byTenant(valid)) {
+      await inTenantScope(tenantId, async () => {
+        const concerned = await this.concernedOnes(spec, events);
+        if (concerned.length) await this.apply(spec, concerned);
+      });
+    }
   }
 
   /** The messages that are events of the handler; any other is logged and terminated alone. */

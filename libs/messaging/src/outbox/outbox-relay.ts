@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { headers as natsHeaders } from 'nats';
 import { inSpan, traceHeaders } from '@crm/telemetry';
 import { TENANT_HEADER } from '../message-context';
+import { acrossTenants } from '@crm/request-context';
 import { backoffMs } from './backoff';
 import { CommitWakeup } from './commit-wakeup';
 import { JetStreamConnection } from './jetstream-connection';
@@ -60,6 +61,9 @@ function isTransportError(r: PromiseSettledResult<void>): boolean {
  * A failing row records attempts and lastError and waits (1 s, 2 s, 4 s ... 60 s) while later rows
  * go on; while NATS is disconnected nothing is tried, and the reconnection wakes the relay.
  */
+/** The relay publishes, counts and prunes the events of every tenant: one table, one order. */
+const RELAY_SCOPE = 'outbox relay';
+
 export class OutboxRelay {
   private readonly logger = new Logger(OutboxRelay.name);
   private readonly pollMs: number;
@@ -106,10 +110,12 @@ export class OutboxRelay {
   async backlog(): Promise<{ pending: number; oldestSeconds: number }> {
     // "dateCreated" is a timestamp without zone written as CURRENT_TIMESTAMP: compared with
     // localtimestamp of the same session zone
-    const [row] = await this.options.db.$queryRawUnsafe<{ pending: bigint; oldest: number }[]>(
-      `SELECT count(*) AS pending,
-              COALESCE(EXTRACT(EPOCH FROM (localtimestamp - min("dateCreated"))), 0)::float8 AS oldest
-         FROM ${OUTBOX_TABLE} WHERE "publishedAt" IS NULL`,
+    const [row] = await acrossTenants(RELAY_SCOPE, () =>
+      this.options.db.$queryRawUnsafe<{ pending: bigint; oldest: number }[]>(
+        `SELECT count(*) AS pending,
+                COALESCE(EXTRACT(EPOCH FROM (localtimestamp - min("dateCreated"))), 0)::float8 AS oldest
+           FROM ${OUTBOX_TABLE} WHERE "publishedAt" IS NULL`,
+      ),
     );
     return { pending: Number(row?.pending ?? 0), oldestSeconds: Math.max(0, row?.oldest ?? 0) };
   }
@@ -157,6 +163,10 @@ export class OutboxRelay {
     const now = Date.now();
     for (const [id, at] of this.retryAt) if (at <= now) this.retryAt.delete(id);
     const waiting = [...this.retryAt.keys()];
+    return acrossTenants(RELAY_SCOPE, () => this.publishBatchIn(waiting));
+  }
+
+  private async publishBatchIn(waiting: string[]): Promise<boolean> {
     return this.options.db.$transaction(
       async (tx) => {
         const rows = await tx.$queryRawUnsafe<Row[]>(
@@ -191,6 +201,10 @@ export class OutboxRelay {
 
   /** Deletes published rows and applied event ids past their retention; returns the counts. */
   async prune(now = new Date()): Promise<{ published: number; processed: number }> {
+    return acrossTenants(RELAY_SCOPE, () => this.pruneNow(now));
+  }
+
+  private async pruneNow(now: Date): Promise<{ published: number; processed: number }> {
     const published = await this.options.db.$executeRawUnsafe(
       `DELETE FROM ${OUTBOX_TABLE} WHERE "publishedAt" < $1`,
       new Date(now.getTime() - (this.options.publishedRetentionMs ?? 7 * DAY)),
