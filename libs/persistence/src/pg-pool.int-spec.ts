@@ -1,7 +1,7 @@
 import { AppMetrics } from '@crm/metrics';
 import { TEST_SERVER_URL } from '@crm/testing';
 import { createPgAdapter } from './prisma-adapter';
-import { MeteredPool, meterPgPool } from './pg-pool';
+import { ensureAppRole, MeteredPool, meterPgPool } from './pg-pool';
 
 // The PostgreSQL pool on /metrics (issue 22): what the gauges and counters say while queries
 // hold and wait for connections, against the test server.
@@ -23,6 +23,8 @@ async function sample(
 
 describe('MeteredPool on /metrics', () => {
   const pools: MeteredPool[] = [];
+  // the pool acts as the application role, which the services' migrations create
+  beforeAll(() => ensureAppRole(TEST_SERVER_URL));
   afterAll(async () => {
     await Promise.all(pools.filter((p) => !p.ended && !p.ending).map((p) => p.end()));
   });

@@ -11,6 +11,27 @@ import { scopeSettings, tenantScope, type TenantScope } from '@crm/request-conte
  */
 export const appDatabaseRole = (): string => process.env.DATABASE_APP_ROLE ?? 'crm_app';
 
+/**
+ * Creates the application role on the server of `url` when it is missing, as each service's
+ * migration does (for tests and tools that make a database without the migrations).
+ */
+export async function ensureAppRole(url: string, role = appDatabaseRole()): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(
+      `DO $$ BEGIN
+         IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = ${client.escapeLiteral(role)}) THEN
+           CREATE ROLE ${client.escapeIdentifier(role)} NOLOGIN NOSUPERUSER NOBYPASSRLS;
+         END IF;
+       EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+       END $$`,
+    );
+  } finally {
+    await client.end();
+  }
+}
+
 type ConnectCallback = (
   err: Error | undefined,
   client: pg.PoolClient | undefined,

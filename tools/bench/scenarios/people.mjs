@@ -146,6 +146,52 @@ async function readScenario(stack, raw, personId) {
   ];
 }
 
+/**
+ * Scenario 3t: the read of 3, each request for another of BENCH_TENANTS tenants (20) in turn,
+ * beside the same read for one tenant. Row-level security binds each pooled connection to its
+ * caller's tenant, one statement whenever the tenant changes: this is what that costs a service
+ * whose callers are many tenants (the other scenarios have one tenant, so they bind once per
+ * connection).
+ */
+async function tenantsScenario(stack, personId) {
+  const scenario = '3t GET /v1/crm/people/{id}, tenants in turn';
+  const count = Math.max(2, Number(process.env.BENCH_TENANTS ?? 20));
+  const readers = [{ headers: stack.serviceHeaders, personId }];
+  for (let i = 1; i < count; i++) {
+    const tenant = await stack.addTenant(`bench-t${i}`);
+    const seeded = await seed(apiClient(stack.gatewayUrl, tenant.gatewayHeaders));
+    readers.push({ headers: tenant.serviceHeaders, personId: seeded.personId });
+  }
+  let next = 0;
+  const [one, many] = await benchAll(scenario, [
+    {
+      t: {
+        name: 'direct crm-people, one tenant',
+        url: stack.peopleUrl,
+        path: `/v1/crm/people/${personId}`,
+        headers: stack.serviceHeaders,
+      },
+    },
+    {
+      t: {
+        name: `direct crm-people, ${count} tenants in turn`,
+        url: stack.peopleUrl,
+        path: `/v1/crm/people/${personId}`,
+        headers: stack.serviceHeaders,
+        setupRequest: (req) => {
+          const r = readers[next++ % readers.length];
+          return {
+            ...req,
+            path: `/v1/crm/people/${r.personId}`,
+            headers: { ...req.headers, ...r.headers },
+          };
+        },
+      },
+    },
+  ]);
+  return [row(scenario, one), row(`3t read: ${count} tenants vs one`, many, one, 0.9)];
+}
+
 async function graphqlScenario(stack, personId) {
   const scenario = '4 GraphQL person(id)';
   const body = {
@@ -185,6 +231,7 @@ export async function peopleScenarios({ stack, peopleDb }) {
         .waitQuiet('after the creates')
         .then(() => readScenario(stack, raw, personId))),
       ...(await graphqlScenario(stack, personId)),
+      ...(await tenantsScenario(stack, personId)),
     ];
   } finally {
     await raw.stop();

@@ -7,6 +7,7 @@ import { IsString } from 'class-validator';
 import { JsMsg } from 'nats';
 import { Pool } from 'pg';
 import { freePort } from '@crm/testing';
+import { tenantScope } from '@crm/request-context';
 import { durableName, EventConsumer, EventContext, EventHandlerSpec } from './event-consumer';
 import { CRM_EVENTS_STREAM } from './event-stream';
 import { JetStreamConnection } from './jetstream-connection';
@@ -197,6 +198,41 @@ describe('batches', () => {
     await settled(conn, service, subj);
   });
 
+  it("applies a batch of several tenants' events in a transaction per tenant, each handler in its event's tenant scope", async () => {
+    const { subj, service } = fresh();
+    const { db: counted, counter } = counting(db);
+    const { c, conn } = consumer(service, { db: counted });
+    const scopes: { tenant: string; scope: unknown; txid: string }[] = [];
+    const spec: EventHandlerSpec<ThingDeleted> = {
+      subject: subj,
+      payload: ThingDeleted,
+      concerns: (e) => {
+        // the check runs in the event's scope too (it may read the tenant's rows)
+        expect(tenantScope()).toEqual({ tenantId: e.tenantId });
+        return true;
+      },
+      handle: async (e, ctx) => {
+        const [row] = await ctx.tx.$queryRawUnsafe<{ txid: string }[]>(
+          'SELECT txid_current()::text AS txid',
+        );
+        scopes.push({ tenant: e.tenantId, scope: tenantScope(), txid: row.txid });
+      },
+    };
+    c.register(spec);
+    await c.prepare();
+    await publish(subj, [WANTED, OTHER, WANTED, OTHER, WANTED]);
+    await c.applyBatch(spec as EventHandlerSpec, await take(conn, service, subj, 5));
+    expect(counter.transactions).toBe(2);
+    // each tenant's events in their order, each handler seeing its own tenant only
+    expect(scopes.map((s) => s.tenant)).toEqual([WANTED, WANTED, WANTED, OTHER, OTHER]);
+    for (const s of scopes) expect(s.scope).toEqual({ tenantId: s.tenant });
+    const txOf = (t: string) => new Set(scopes.filter((s) => s.tenant === t).map((s) => s.txid));
+    expect(txOf(WANTED).size).toBe(1);
+    expect(txOf(OTHER).size).toBe(1);
+    expect([...txOf(WANTED)][0]).not.toBe([...txOf(OTHER)][0]);
+    await settled(conn, service, subj);
+  });
+
   it('consumes a backlog in batches, in publish order, and a lone event at once', async () => {
     const { subj, service } = fresh();
     const { db: counted, counter } = counting(db);
@@ -309,16 +345,17 @@ describe('batches', () => {
     await c.prepare();
     const ids = await publish(subj, [WANTED, OTHER, OTHER, 'unsure', OTHER]);
     await c.applyBatch(spec as EventHandlerSpec, await take(conn, service, subj, 5));
-    // A check that fails does not skip: the event goes the full way.
+    // A check that fails does not skip: the event goes the full way. The two concerned events
+    // are of two tenants: a transaction each.
     const concerned = [ids[0], ids[3]];
     expect(rec.calls).toEqual(concerned);
-    expect(counter.transactions).toBe(1);
+    expect(counter.transactions).toBe(2);
     expect(await processed(ids)).toEqual([...concerned].sort());
     await settled(conn, service, subj);
 
     const others = await publish(subj, [OTHER, OTHER]);
     await c.applyBatch(spec as EventHandlerSpec, await take(conn, service, subj, 2));
-    expect(counter.transactions).toBe(1);
+    expect(counter.transactions).toBe(2);
     expect(await processed(others)).toEqual([]);
     await settled(conn, service, subj);
   });
