@@ -21,6 +21,7 @@ import {
   TenantSummary,
   VerifyApiKeyReply,
 } from '@crm/messaging';
+import { asTenant } from '@crm/request-context';
 import { createServiceApp } from '@crm/service-kit';
 import {
   NATS_TEST_URL,
@@ -63,6 +64,13 @@ async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, m
 }
 
 const api = new ServiceTestClient(() => base);
+
+/**
+ * A query as the tenant that owns the rows. A Prisma query starts only when awaited, so it is
+ * awaited inside the scope (returned as is, it would run in none and find nothing).
+ */
+const asOwner = <T>(tenantId: string, query: () => PromiseLike<T>): Promise<T> =>
+  asTenant(tenantId, async () => await query());
 
 const rest = <T>(p: string, headers: Record<string, string>) =>
   api.rest<Envelope<T>>('GET', p, undefined, headers);
@@ -213,7 +221,9 @@ describe('REST TI1-TI3', () => {
   });
 
   it('TI3 has no renewal once cancelled', async () => {
-    await prisma.subscription.update({ where: { tenantId: small }, data: { status: 'CANCELLED' } });
+    await asOwner(small, () =>
+      prisma.subscription.update({ where: { tenantId: small }, data: { status: 'CANCELLED' } }),
+    );
     const { body } = await rest<TenantSubscription>(
       '/tenant-info/subscription',
       tenantHeaders(small),
@@ -378,7 +388,9 @@ describe('NATS', () => {
         tariffId: 'complete',
         dateCreated: expect.stringMatching(/Z$/),
       });
-      const sub = await prisma.subscription.findUnique({ where: { tenantId: delta } });
+      const sub = await asOwner(delta, () =>
+        prisma.subscription.findUnique({ where: { tenantId: delta } }),
+      );
       expect(sub).toMatchObject({ status: 'ACTIVE', billingPeriod: 'monthly', seats: 1 });
     });
 
@@ -406,7 +418,8 @@ describe('NATS', () => {
         }),
       );
       expect(err.status).toBe(404);
-      expect(await prisma.tenant.count({ where: { id: tid('zeta') } })).toBe(0);
+      const zeta = tid('zeta');
+      expect(await asOwner(zeta, () => prisma.tenant.count({ where: { id: zeta } }))).toBe(0);
     });
 
     it('createTenant validates its payload (field and rule)', async () => {
@@ -502,7 +515,9 @@ describe('NATS', () => {
         expiresAt: null,
         dateCreated: expect.stringMatching(/Z$/),
       });
-      const row = await prisma.apiKey.findUniqueOrThrow({ where: { id: issued.id } });
+      const row = await asOwner(eta, () =>
+        prisma.apiKey.findUniqueOrThrow({ where: { id: issued.id } }),
+      );
       expect(row.hash).toBe(hashApiKey(issued.key));
       expect(JSON.stringify(row)).not.toContain(issued.key);
     });
@@ -548,7 +563,9 @@ describe('NATS', () => {
         expiresAt,
       });
       expect(scoped).toMatchObject({ scopes: ['crm:read', 'events:write'], expiresAt });
-      const row = await prisma.apiKey.findUniqueOrThrow({ where: { id: scoped.id } });
+      const row = await asOwner(eta, () =>
+        prisma.apiKey.findUniqueOrThrow({ where: { id: scoped.id } }),
+      );
       expect(row.scopes).toEqual(['events:write', 'crm:read']);
       expect(row.expiresAt?.toISOString()).toBe(expiresAt);
       const reply = await request<VerifyApiKeyReply>(Subjects.tenantInfo.verifyApiKey, {
@@ -580,7 +597,7 @@ describe('NATS', () => {
     });
 
     it('issueApiKey names each wrong scope by index and an expiry not ahead, storing nothing', async () => {
-      const before = await prisma.apiKey.count({ where: { tenantId: eta } });
+      const before = await asOwner(eta, () => prisma.apiKey.count({ where: { tenantId: eta } }));
       const err = await rejection(
         request(Subjects.tenantInfo.issueApiKey, {
           tenantId: eta,
@@ -607,19 +624,25 @@ describe('NATS', () => {
         ['scopes', 'arrayMinSize'],
         ['expiresAt', 'matches'],
       ]);
-      expect(await prisma.apiKey.count({ where: { tenantId: eta } })).toBe(before);
+      expect(await asOwner(eta, () => prisma.apiKey.count({ where: { tenantId: eta } }))).toBe(
+        before,
+      );
     });
 
     it('verifyApiKey writes lastUsed once, not on every request', async () => {
       const lastUsed = await waitFor(async () => {
-        const row = await prisma.apiKey.findUniqueOrThrow({ where: { id: issued.id } });
+        const row = await asOwner(eta, () =>
+          prisma.apiKey.findUniqueOrThrow({ where: { id: issued.id } }),
+        );
         return row.lastUsed ?? undefined;
       });
       for (let i = 0; i < 5; i++) {
         await request(Subjects.tenantInfo.verifyApiKey, { keyHash: hashApiKey(issued.key) });
       }
       await new Promise((r) => setTimeout(r, 200));
-      const row = await prisma.apiKey.findUniqueOrThrow({ where: { id: issued.id } });
+      const row = await asOwner(eta, () =>
+        prisma.apiKey.findUniqueOrThrow({ where: { id: issued.id } }),
+      );
       expect(row.lastUsed).toEqual(lastUsed);
     });
 

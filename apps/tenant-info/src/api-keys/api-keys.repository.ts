@@ -50,6 +50,12 @@ export class ApiKeysRepository {
     return this.prisma.apiKey.create({ data });
   }
 
+  /** The tenant that holds key `id`, if any (visible to the caller's scope). */
+  async findTenantOf(id: string): Promise<string | null> {
+    const key = await this.prisma.apiKey.findUnique({ where: { id }, select: { tenantId: true } });
+    return key?.tenantId ?? null;
+  }
+
   findById(id: string): Promise<ApiKeyRecord | null> {
     return this.prisma.apiKey.findUnique({ where: { id } });
   }

@@ -14,6 +14,7 @@ import {
   VerifyApiKeyRequest,
 } from '@crm/messaging';
 import { mapPrismaError } from '@crm/persistence';
+import { acrossTenants, asTenant } from '@crm/request-context';
 import { TenantsService } from '../tenants/tenants.service';
 import { generateApiKey, hashApiKey, keyPrefix } from './api-key.crypto';
 import { toIssuedApiKey, toRevokedApiKey, toVerifyReply } from './api-key.mapper';
@@ -33,9 +34,12 @@ export class ApiKeysService {
   ) {}
 
   async verify(req: VerifyApiKeyRequest): Promise<VerifyApiKeyReply> {
-    const row = await this.repo.findForVerification(req.keyHash);
+    // The gateway presents a key before it knows any tenant: the key's (unique) hash finds it.
+    const row = await acrossTenants('api key verification: the key names its tenant', () =>
+      this.repo.findForVerification(req.keyHash),
+    );
     const reply = toVerifyReply(row, new Date());
-    if (reply.valid && row) this.noteUse(row);
+    if (reply.valid && row) asTenant(row.tenantId, () => this.noteUse(row));
     return reply;
   }
 
@@ -53,6 +57,11 @@ export class ApiKeysService {
   /** A key issued without scopes may do everything, as every key could before scopes existed. */
   async issue(req: IssueApiKeyRequest): Promise<IssuedApiKey> {
     throwIfProblems(issueApiKeyProblems(req, new Date()));
+    // as the tenant it names, whoever sends the command (an operator acts for no tenant)
+    return asTenant(req.tenantId, () => this.issueFor(req));
+  }
+
+  private async issueFor(req: IssueApiKeyRequest): Promise<IssuedApiKey> {
     await this.tenants.requireExists(req.tenantId);
     const key = req.key ?? generateApiKey();
     try {
@@ -73,7 +82,12 @@ export class ApiKeysService {
 
   /** Revokes a key (again: keeps the first date) and tells gateways to drop what they cached. */
   async revoke(req: RevokeApiKeyRequest): Promise<RevokedApiKey> {
-    const record = await this.repo.revoke(req.keyId, new Date());
+    // An operator names the key only: whose it is is looked up over every tenant, then revoked as it.
+    const tenantId = await acrossTenants('api key revocation: the key id names its tenant', () =>
+      this.repo.findTenantOf(req.keyId),
+    );
+    if (!tenantId) throw AppException.notFound('ApiKey', req.keyId);
+    const record = await asTenant(tenantId, () => this.repo.revoke(req.keyId, new Date()));
     if (!record?.revokedAt) throw AppException.notFound('ApiKey', req.keyId);
     const event: AccessChangedEvent = { tenantId: record.tenantId, keyId: record.id };
     await this.bus.emit(Subjects.tenantInfo.accessChanged, event);

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
+import type { Tx } from '../database/tx';
 import { Prisma } from '../generated/prisma/client';
 
 const TARIFF_INCLUDE = { modules: true } satisfies Prisma.TariffInclude;
 
 export type TariffRecord = Prisma.TariffGetPayload<{ include: typeof TARIFF_INCLUDE }>;
-type Tx = Prisma.TransactionClient;
 
 /** Tariffs are reference data (seeded by a migration): read only. */
 @Injectable()

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
+import type { Tx } from '../database/tx';
 import { Prisma } from '../generated/prisma/client';
 
 export type TenantRecord = Prisma.TenantGetPayload<object>;
 export type SubscriptionRecord = Prisma.SubscriptionGetPayload<object>;
-type Tx = Prisma.TransactionClient;
 
 /** Tenants and their subscriptions. A tenant's own id is its tenant id: every query filters on it. */
 @Injectable()

@@ -9,7 +9,7 @@ import {
   TenantSummary,
 } from '@crm/messaging';
 import { mapPrismaError } from '@crm/persistence';
-import type { RequestContext } from '@crm/request-context';
+import { asTenant, type RequestContext } from '@crm/request-context';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { TenantInfoConfig } from '../config';
 import type { Tariff } from '../tariffs/dto/tariff.dto';
@@ -74,20 +74,23 @@ export class TenantsService {
   async create(req: CreateTenantRequest): Promise<TenantSummary> {
     const tariffId = req.tariffId ?? this.config.DEFAULT_TARIFF_ID;
     try {
-      const record = await this.repo.transaction(async (tx) => {
-        if (!(await this.tariffRepo.exists(tariffId, tx)))
-          throw AppException.notFound('Tariff', tariffId);
-        return this.repo.create(
-          tx,
-          {
-            id: req.id,
-            name: req.name.trim(),
-            contact: { ...compactContact(req.contact) },
-            tariffId,
-          },
-          { status: 'ACTIVE', billingPeriod: 'monthly', startDate: new Date(), seats: 1 },
-        );
-      });
+      // The new tenant's rows are its own: written as that tenant (the request names no tenant yet).
+      const record = await asTenant(req.id, () =>
+        this.repo.transaction(async (tx) => {
+          if (!(await this.tariffRepo.exists(tariffId, tx)))
+            throw AppException.notFound('Tariff', tariffId);
+          return this.repo.create(
+            tx,
+            {
+              id: req.id,
+              name: req.name.trim(),
+              contact: { ...compactContact(req.contact) },
+              tariffId,
+            },
+            { status: 'ACTIVE', billingPeriod: 'monthly', startDate: new Date(), seats: 1 },
+          );
+        }),
+      );
       return toTenantSummary(record);
     } catch (err) {
       return mapPrismaError(err, 'Tenant', req.id);
@@ -96,13 +99,16 @@ export class TenantsService {
 
   /** Moves a tenant to another tariff; gateways are told to forget what they cached about it. */
   async setTariff(req: SetTenantTariffRequest): Promise<TenantSummary> {
-    const record = await this.repo.transaction(async (tx) => {
-      if (!(await this.repo.findById(req.tenantId, tx)))
-        throw AppException.notFound('Tenant', req.tenantId);
-      if (!(await this.tariffRepo.exists(req.tariffId, tx)))
-        throw AppException.notFound('Tariff', req.tariffId);
-      return this.repo.setTariff(tx, req.tenantId, req.tariffId);
-    });
+    // as the tenant it names, whoever sends the command (an operator acts for no tenant)
+    const record = await asTenant(req.tenantId, () =>
+      this.repo.transaction(async (tx) => {
+        if (!(await this.repo.findById(req.tenantId, tx)))
+          throw AppException.notFound('Tenant', req.tenantId);
+        if (!(await this.tariffRepo.exists(req.tariffId, tx)))
+          throw AppException.notFound('Tariff', req.tariffId);
+        return this.repo.setTariff(tx, req.tenantId, req.tariffId);
+      }),
+    );
     const event: AccessChangedEvent = { tenantId: record.id };
     await this.bus.emit(Subjects.tenantInfo.accessChanged, event);
     return toTenantSummary(record);
