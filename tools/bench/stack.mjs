@@ -329,6 +329,9 @@ export async function startBenchStack({
       serviceHeaders: first.serviceHeaders,
       addTenant,
       add: (app) => apps.push(app),
+      /** Every app process started here: name, process id, URL (the soak samples them). */
+      apps: () =>
+        apps.filter((a) => a.child).map((a) => ({ name: a.name, pid: a.child.pid, url: a.url })),
       /** The process id of an app started here (its CPU time, for instance). */
       pid: (name) => apps.find((a) => a.name === name)?.child.pid,
       /** Waits until no service has background work left (see waitQuiet). */
