@@ -209,18 +209,14 @@ async function main() {
     execFileSync(process.execPath, [path.join(root, 'tools/build.mjs')], { stdio: 'inherit' });
   const server = benchServer();
   const db = (name, service) => recreateDatabase(server, benchDbName(`soak_${name}`), service);
-  const ports = {};
-  for (const k of ['gateway', 'people', 'companies', 'tenant', 'events', 'bookings'])
-    ports[k] = await freePort();
-  const stack = await startBenchStack({
+  const dbs = {
     peopleDb: await db('crm_people', 'crm-people'),
     companiesDb: await db('crm_companies', 'crm-companies'),
     tenantDb: await db('tenant_info', 'tenant-info'),
     eventsDb: await db('events', 'events'),
     bookingsDb: await db('bookings_invitations', 'bookings-invitations'),
-    ports,
-    tenantId: 'bench',
-  });
+  };
+  const stack = await startStack(dbs);
   const pool = new Pool(stack.gatewayUrl, { connections: 64, pipelining: 1 });
   let result;
   try {
@@ -244,6 +240,24 @@ async function main() {
   print(result);
   if (process.env.SOAK_JSON) writeFileSync(process.env.SOAK_JSON, JSON.stringify(result, null, 2));
   process.exitCode = result.flat && result.failed === 0 ? 0 : 1;
+}
+
+/**
+ * The stack on ports found free just before: on a busy machine another process may take one
+ * meanwhile (EADDRINUSE), and then the start is tried again on new ones.
+ */
+async function startStack(dbs, attempts = 3) {
+  for (let attempt = 1; ; attempt++) {
+    const ports = {};
+    for (const k of ['gateway', 'people', 'companies', 'tenant', 'events', 'bookings'])
+      ports[k] = await freePort();
+    try {
+      return await startBenchStack({ ...dbs, ports, tenantId: 'bench' });
+    } catch (err) {
+      if (attempt >= attempts) throw err;
+      console.log(`soak: the stack did not start (${err.message}), trying again on other ports`);
+    }
+  }
 }
 
 async function soak(stack, pool, tenants, rate) {
