@@ -25,7 +25,7 @@ import { BookingMails } from './booking-mails';
 import { BookingWithTickets, toBooking } from './booking.mapper';
 import { BookingRequest, checkBooking, PreparedBooking, ticketLines } from './booking-checks';
 import { conflict, problem } from './booking-problems';
-import { BookingsRepository, NewBookingRow, Tx } from './bookings.repository';
+import { BookingsRepository, NewBookingRow } from './bookings.repository';
 import type { Booking } from './dto/booking.output';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { checkHold, HoldRequest, PreparedHold } from '../holds/hold-checks';
@@ -33,6 +33,7 @@ import { HoldsRepository, LockedHold } from '../holds/holds.repository';
 import { toSeatHold } from '../holds/hold.mapper';
 import type { SeatHold } from '../holds/dto/hold.output';
 import { ListAllocations } from '../waiting-list/list-allocations';
+import type { Tx } from '../database/tx';
 
 /** What a tenant's writer is asked for: a booking (BK1) or a hold of seats (BK18). */
 export type SaleRequest = BookingRequest | HoldRequest;

@@ -21,9 +21,10 @@ import { BookingHistoryRepository } from './booking-history.repository';
 import { BookingMails, CancellationAmounts } from './booking-mails';
 import { conflict, problem } from './booking-problems';
 import type { BookingWithTickets } from './booking.mapper';
-import { BookingsRepository, Tx } from './bookings.repository';
+import { BookingsRepository } from './bookings.repository';
 import { cancellationQuote, CancellationQuote } from './cancellation-rules';
 import { amountDue, hasPaid, paymentStatusAfterCancel } from './payment-status';
+import type { Tx } from '../database/tx';
 
 export interface CancelOptions {
   /**

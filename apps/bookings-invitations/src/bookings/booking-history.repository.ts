@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PrismaService } from '../database/prisma.service';
-import type { BookingHistory, Prisma } from '../generated/prisma/client';
+import type { BookingHistory } from '../generated/prisma/client';
 import type { Actor, BookingAction, HistoryEntry } from './booking-history';
-
-type Tx = Prisma.TransactionClient;
+import type { Tx } from '../database/tx';
 
 /** BookingHistory rows (BK14); every query is scoped to the tenant. */
 @Injectable()

@@ -12,7 +12,7 @@ import { EventTicketsRepository } from '../event-tickets/event-tickets.repositor
 import { InvoiceCounterRepository } from '../invoices/invoice-counter.repository';
 import { dayIn } from '../ticket-types/ticket-prices';
 import { actorOf } from './booking-history';
-import { BookingsRepository, Tx } from './bookings.repository';
+import { BookingsRepository } from './bookings.repository';
 import type { HistoryQuery, StatisticsQuery } from './dto/booking.input';
 import type {
   BookingHistoryEntry,
@@ -21,6 +21,7 @@ import type {
   ConsistencyReport,
 } from './dto/booking.output';
 import { BookingHistoryRepository } from './booking-history.repository';
+import type { Tx } from '../database/tx';
 
 const validZone = (tz: string) => {
   try {

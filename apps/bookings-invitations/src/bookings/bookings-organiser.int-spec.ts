@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { Subjects } from '@crm/messaging';
+import { asTenant } from '@crm/request-context';
 import { PrismaService } from '../database/prisma.service';
 import { BookingCancellation } from './booking-cancellation';
 import { SYSTEM_ACTOR } from './booking-history';
@@ -308,12 +309,15 @@ describe('BookingCancellation (for invitations and deleted events)', () => {
     const b = await t.booked(eventId, [{ ticketTypeId: type }]);
     const cancellation = t.svc.app.get(BookingCancellation);
     const prisma = t.svc.app.get(PrismaService);
-    const done = await prisma.$transaction((tx) =>
-      cancellation.cancel(tx, t.A, b.id, {
-        reason: 'event-deleted',
-        actor: SYSTEM_ACTOR,
-        fee: 'none',
-      }),
+    // the caller (a consumer of the tenant's event) runs as the tenant
+    const done = await asTenant(t.A, () =>
+      prisma.$transaction((tx) =>
+        cancellation.cancel(tx, t.A, b.id, {
+          reason: 'event-deleted',
+          actor: SYSTEM_ACTOR,
+          fee: 'none',
+        }),
+      ),
     );
     expect(done).toMatchObject({
       bookingId: b.id,
@@ -331,26 +335,32 @@ describe('BookingCancellation (for invitations and deleted events)', () => {
     );
     expect(h).toEqual({ actor: 'system', reason: 'event-deleted' });
     await expect(
-      prisma.$transaction((tx) =>
-        cancellation.cancel(tx, t.A, b.id, { reason: 'x', actor: SYSTEM_ACTOR, fee: 'tiers' }),
+      asTenant(t.A, () =>
+        prisma.$transaction((tx) =>
+          cancellation.cancel(tx, t.A, b.id, { reason: 'x', actor: SYSTEM_ACTOR, fee: 'tiers' }),
+        ),
       ),
     ).rejects.toMatchObject({ status: 409 });
     await expect(
-      prisma.$transaction((tx) =>
-        cancellation.cancel(tx, t.B, b.id, { reason: 'x', actor: SYSTEM_ACTOR, fee: 'tiers' }),
+      asTenant(t.B, () =>
+        prisma.$transaction((tx) =>
+          cancellation.cancel(tx, t.B, b.id, { reason: 'x', actor: SYSTEM_ACTOR, fee: 'tiers' }),
+        ),
       ),
     ).rejects.toMatchObject({ status: 404 });
     // the caller's rollback takes the cancellation back
     const c = await t.booked(eventId, [{ ticketTypeId: type }]);
     await expect(
-      prisma.$transaction(async (tx) => {
-        await cancellation.cancel(tx, t.A, c.id, {
-          reason: 'x',
-          actor: SYSTEM_ACTOR,
-          fee: 'tiers',
-        });
-        throw new Error('caller failed');
-      }),
+      asTenant(t.A, () =>
+        prisma.$transaction(async (tx) => {
+          await cancellation.cancel(tx, t.A, c.id, {
+            reason: 'x',
+            actor: SYSTEM_ACTOR,
+            fee: 'tiers',
+          });
+          throw new Error('caller failed');
+        }),
+      ),
     ).rejects.toThrow('caller failed');
     expect((await t.call('GET', `/bookings/${c.id}`)).body.data.status).toBe('confirmed');
     expect(await t.counters(eventId)).toEqual([{ id: type, sold: 1 }]);

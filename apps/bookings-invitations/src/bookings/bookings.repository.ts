@@ -3,8 +3,7 @@ import { PrismaService } from '../database/prisma.service';
 import { utcTimestamp as utc } from '../database/utc-timestamp';
 import type { Prisma } from '../generated/prisma/client';
 import type { BookingWithTickets } from './booking.mapper';
-
-export type Tx = Prisma.TransactionClient;
+import type { Tx } from '../database/tx';
 
 /** A public booking as BookingBatchWriter writes it (status confirmed, by `public`). */
 export interface NewBookingRow {

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
-import type { IdempotencyKey, Prisma } from '../generated/prisma/client';
-
-type Tx = Prisma.TransactionClient;
+import type { IdempotencyKey } from '../generated/prisma/client';
+import type { Tx } from '../database/tx';
 
 /** A key a booking of a batch claims, with its request's hash. */
 export interface KeyClaim {

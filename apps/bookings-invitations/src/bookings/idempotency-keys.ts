@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { acrossTenants } from '@crm/request-context';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
 /** How long a public booking's Idempotency-Key answers a retry (documented on BK1). */
@@ -27,9 +28,11 @@ export class IdempotencyKeyPurge implements OnModuleInit, OnModuleDestroy {
     if (this.timer) clearInterval(this.timer);
   }
 
-  /** Deletes the expired keys; how many. */
+  /** Deletes the expired keys; how many. Across tenants: a purge by age of every tenant's keys. */
   purge(now = new Date()): Promise<number> {
     const before = new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_HOURS * 3600_000);
-    return this.keys.deleteOlderThan(before);
+    return acrossTenants('purge of expired Idempotency-Keys', async () =>
+      this.keys.deleteOlderThan(before),
+    );
   }
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { acrossTenants, asTenant } from '@crm/request-context';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import { SweepLoop } from '../common/sweep-loop';
 import type { BookingsInvitationsConfig } from '../config';
@@ -47,9 +48,28 @@ export class PaymentDeadlines implements OnModuleInit, OnModuleDestroy {
     return this.loop.stop();
   }
 
-  /** One sweep: reminders due, then bookings past their deadline. */
+  /**
+   * One sweep: reminders due, then bookings past their deadline. The reminders are claimed (and
+   * their mails queued) across tenants in one transaction; the overdue bookings are found across
+   * tenants, then each is cancelled as its tenant.
+   */
   async sweep(): Promise<{ reminded: number; cancelled: number }> {
-    const reminded = await this.repo.transaction(async (tx) => {
+    const reminded = await acrossTenants('claim of payment reminders due', async () =>
+      this.remind(),
+    );
+    const overdue = await acrossTenants(
+      'lookup of bookings past their payment deadline',
+      async () => this.repo.overdue(SWEEP_BATCH),
+    );
+    let cancelled = 0;
+    for (const { id, tenantId } of overdue)
+      cancelled += await asTenant(tenantId, async () => this.cancelOverdue(tenantId, id));
+    return { reminded, cancelled };
+  }
+
+  /** Claims the reminders due and queues their mails; how many. */
+  private remind(): Promise<number> {
+    return this.repo.transaction(async (tx) => {
       const due = await this.repo.claimReminders(tx, SWEEP_BATCH);
       await this.mailbox.enqueueMany(
         tx,
@@ -64,24 +84,24 @@ export class PaymentDeadlines implements OnModuleInit, OnModuleDestroy {
       );
       return due.length;
     });
-    let cancelled = 0;
-    for (const { id, tenantId } of await this.repo.overdue(SWEEP_BATCH)) {
-      cancelled += await this.repo.transaction(async (tx) => {
-        const row = await this.repo.lock(tx, tenantId, id);
-        const stillDue =
-          row?.status === 'confirmed' &&
-          row.paymentStatus === 'open' &&
-          row.paymentDueAt !== null &&
-          row.paymentDueAt.getTime() <= Date.now();
-        if (!stillDue) return 0;
-        await this.cancellation.cancel(tx, tenantId, id, {
-          reason: 'payment-overdue',
-          actor: SYSTEM_ACTOR,
-          fee: 'unpaid',
-        });
-        return 1;
+  }
+
+  /** Cancels the booking under its lock if it is still past its deadline; 1 if it did. */
+  private cancelOverdue(tenantId: string, id: string): Promise<number> {
+    return this.repo.transaction(async (tx) => {
+      const row = await this.repo.lock(tx, tenantId, id);
+      const stillDue =
+        row?.status === 'confirmed' &&
+        row.paymentStatus === 'open' &&
+        row.paymentDueAt !== null &&
+        row.paymentDueAt.getTime() <= Date.now();
+      if (!stillDue) return 0;
+      await this.cancellation.cancel(tx, tenantId, id, {
+        reason: 'payment-overdue',
+        actor: SYSTEM_ACTOR,
+        fee: 'unpaid',
       });
-    }
-    return { reminded, cancelled };
+      return 1;
+    });
   }
 }

@@ -11,6 +11,7 @@ import {
 } from 'nats';
 import { AppException, ErrorCode, RpcErrorPayload } from '@crm/errors';
 import { JetStreamConnection } from '@crm/messaging';
+import { acrossTenants, asTenant } from '@crm/request-context';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { BookingsInvitationsConfig } from '../config';
 import type { SaleOutcome, SaleRequest } from './booking-batch-writer';
@@ -133,9 +134,10 @@ export class SalesRouting implements OnModuleDestroy {
     this.subscription = null;
     // Answer what was forwarded here before the connection closes, then let the others take over.
     await Promise.allSettled([...this.serving]);
-    await this.leases
-      .releaseAll(this.ownerId)
-      .catch((err: Error) => this.logger.warn(`sales leases not released: ${err.message}`));
+    // across tenants: this replica's leases of every tenant it sold for
+    await acrossTenants("hand-back of this replica's sales leases", async () =>
+      this.leases.releaseAll(this.ownerId),
+    ).catch((err: Error) => this.logger.warn(`sales leases not released: ${err.message}`));
   }
 
   private writeHere(request: SaleRequest): Promise<SaleOutcome> {
@@ -248,8 +250,10 @@ export class SalesRouting implements OnModuleDestroy {
         (wire) => ({ ...wire, now: new Date(wire.now) }) as SaleRequest,
       );
       this.stats.served += requests.length;
-      // selling for the others keeps the lease: renewed at half its time like a local sale
-      await this.ownerOf(requests[0].tenantId);
+      // selling for the others keeps the lease: renewed at half its time like a local sale (a
+      // forwarded message names no tenant in its headers: as the tenant of its requests)
+      const { tenantId } = requests[0];
+      await asTenant(tenantId, async () => this.ownerOf(tenantId));
       replies = await Promise.all(requests.map((r) => this.write!(r).then(toWire, failed)));
     } catch (err) {
       replies = [failed(err)];

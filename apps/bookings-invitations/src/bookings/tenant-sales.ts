@@ -1,4 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { asTenant } from '@crm/request-context';
 import {
   BookingBatchWriter,
   BookingOutcome,
@@ -32,14 +33,19 @@ export class TenantSales implements OnModuleInit {
     writer: BookingBatchWriter,
     private readonly routing: SalesRouting,
   ) {
-    this.batches = new WriteBatches((batch) => writer.write(batch), {
-      maxItems: MAX_BATCH_REQUESTS,
-      weight: (r) =>
-        r.kind === 'hold'
-          ? r.input.tickets.reduce((n, t) => n + t.count, 0)
-          : r.input.tickets.length,
-      maxWeight: MAX_BATCH_SEATS,
-    });
+    // A batch is one tenant's (batched by tenant): its one transaction runs as that tenant, whichever
+    // request (a local buyer's, or one forwarded by another replica) started the writer.
+    this.batches = new WriteBatches(
+      (batch) => asTenant(batch[0].tenantId, async () => writer.write(batch)),
+      {
+        maxItems: MAX_BATCH_REQUESTS,
+        weight: (r) =>
+          r.kind === 'hold'
+            ? r.input.tickets.reduce((n, t) => n + t.count, 0)
+            : r.input.tickets.length,
+        maxWeight: MAX_BATCH_SEATS,
+      },
+    );
   }
 
   onModuleInit(): void {

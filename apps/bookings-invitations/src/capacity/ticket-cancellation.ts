@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventTicketsRepository } from '../event-tickets/event-tickets.repository';
-import { CapacityRepository, SeatRequest, Tx } from './capacity.repository';
+import { CapacityRepository, SeatRequest } from './capacity.repository';
+import type { Tx } from '../database/tx';
 
 export interface CancelledTickets {
   /** The tickets this call cancelled (valid before), by id. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { pdfText } from '@crm/testing';
+import { asTenant } from '@crm/request-context';
 import { BookingsRepository } from '../bookings/bookings.repository';
 import { Transactions } from '../database/transactions';
 import { InvoiceTestKit } from '../invoices/test/invoice-test-kit';
@@ -294,31 +295,36 @@ describe('numbers', () => {
     const tx = t.svc.app.get(Transactions);
     const repo = t.svc.app.get(BookingsRepository);
     const issuer = t.svc.app.get(CreditNotes);
+    // the issuer runs in its caller's transaction, as the tenant
     const issue = (id: string, at: Date) =>
-      tx.run(async (db) => {
-        const booking = (await repo.lock(db, tenant, id))!;
-        return issuer.issue(db, tenant, {
-          booking,
-          cancelledTicketIds: booking.tickets.map((x) => x.id),
-          fee: '0.00',
-          reason: 'organiser',
-          at,
-        });
-      });
+      asTenant(tenant, async () =>
+        tx.run(async (db) => {
+          const booking = (await repo.lock(db, tenant, id))!;
+          return issuer.issue(db, tenant, {
+            booking,
+            cancelledTicketIds: booking.tickets.map((x) => x.id),
+            fee: '0.00',
+            reason: 'organiser',
+            at,
+          });
+        }),
+      );
     // 23:30 UTC on New Year's Eve is already 2027 in Berlin
     const newYear = new Date('2026-12-31T23:30:00Z');
     await expect(
-      tx.run(async (db) => {
-        const booking = (await repo.lock(db, tenant, b.id))!;
-        await issuer.issue(db, tenant, {
-          booking,
-          cancelledTicketIds: booking.tickets.map((x) => x.id),
-          fee: '0.00',
-          reason: 'organiser',
-          at: newYear,
-        });
-        throw new Error('the cancellation fails after the credit note');
-      }),
+      asTenant(tenant, async () =>
+        tx.run(async (db) => {
+          const booking = (await repo.lock(db, tenant, b.id))!;
+          await issuer.issue(db, tenant, {
+            booking,
+            cancelledTicketIds: booking.tickets.map((x) => x.id),
+            fee: '0.00',
+            reason: 'organiser',
+            at: newYear,
+          });
+          throw new Error('the cancellation fails after the credit note');
+        }),
+      ),
     ).rejects.toThrow('fails after');
     expect((await issue(b.id, newYear))?.number).toBe('2027-C000001');
     expect((await issue(c.id, new Date('2026-12-31T22:30:00Z')))?.number).toBe('2026-C000001');

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { CreditNote, Prisma } from '../generated/prisma/client';
 import { PrismaService } from '../database/prisma.service';
-
-type Tx = Prisma.TransactionClient;
+import type { Tx } from '../database/tx';
 
 /** A credit note as it is written (its number is drawn by `issue`); amounts with two decimals. */
 export interface NewCreditNote {

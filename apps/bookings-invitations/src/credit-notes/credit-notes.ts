@@ -7,6 +7,7 @@ import type { MailDraft } from '../mails/mail-outbox';
 import { documentLanguage } from '../invoices/invoice-document';
 import { type CancelledTicket, creditNoteContent } from './credit-note-lines';
 import { CreditNotesRepository } from './credit-notes.repository';
+import type { Tx } from '../database/tx';
 
 /** The booking being cancelled, as locked by the cancellation (its tickets before it). */
 export interface CreditedBooking {
@@ -55,11 +56,7 @@ export class CreditNotes {
    * the cancellation's in the event's zone (as the invoice's is the booking's). Draws the
    * credit note counter: call it after the capacity counters, last.
    */
-  async issue(
-    tx: Prisma.TransactionClient,
-    tenantId: string,
-    req: CreditNoteRequest,
-  ): Promise<IssuedCreditNote | null> {
+  async issue(tx: Tx, tenantId: string, req: CreditNoteRequest): Promise<IssuedCreditNote | null> {
     const { booking } = req;
     const cancelled = new Set(req.cancelledTicketIds);
     const tickets = booking.tickets.filter((t) => cancelled.has(t.id));

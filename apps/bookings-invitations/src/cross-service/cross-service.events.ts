@@ -11,12 +11,13 @@ import {
 import { BookingCancellation } from '../bookings/booking-cancellation';
 import { SYSTEM_ACTOR } from '../bookings/booking-history';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
-import { BookingsRepository, Tx } from '../bookings/bookings.repository';
+import { BookingsRepository } from '../bookings/bookings.repository';
 import { InvitationsRepository } from '../invitations/invitations.repository';
 import { MailsRepository } from '../mails/mails.repository';
 import { BookingHistoryRepository } from '../bookings/booking-history.repository';
 import { TicketTypesRepository } from '../ticket-types/ticket-types.repository';
 import { TombstonesRepository } from './tombstones.repository';
+import type { Tx } from '../database/tx';
 
 const NOT_SENT_EVENT_DELETED = 'Not sent: the invitation was withdrawn (the event was deleted)';
 const NOT_SENT_PERSON_DELETED = 'Not sent: the invitation was withdrawn (the person was deleted)';

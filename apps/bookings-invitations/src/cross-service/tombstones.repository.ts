@@ -4,9 +4,7 @@ import {
   buriedForeignRecordsInBulk,
   buryForeignRecords,
 } from '@crm/persistence';
-import type { Prisma } from '../generated/prisma/client';
-
-type Tx = Prisma.TransactionClient;
+import type { Tx } from '../database/tx';
 
 /**
  * Tombstones of crm-people's deleted and merged-away people (table Tombstone, kind person): how

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Prisma } from '../generated/prisma/client';
 import { PrismaService } from './prisma.service';
+import type { Tx } from './tx';
 
 /**
  * Opens a transaction for a service whose steps span several tables' repositories (each method
@@ -10,7 +10,7 @@ import { PrismaService } from './prisma.service';
 export class Transactions {
   constructor(private readonly prisma: PrismaService) {}
 
-  run<T>(fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  run<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.prisma.$transaction(fn);
   }
 }

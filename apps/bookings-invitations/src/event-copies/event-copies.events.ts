@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConsumeEvent, EventChangedEvent, EventContext, Subjects } from '@crm/messaging';
-import { EventCopiesRepository, Tx } from './event-copies.repository';
+import { EventCopiesRepository } from './event-copies.repository';
+import type { Tx } from '../database/tx';
 
 const lower = (ids: string[]) => [...new Set(ids.map((id) => id.toLowerCase()))];
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EventChangedEvent } from '@crm/messaging';
 import { PrismaService } from '../database/prisma.service';
-import type { EventCopy, Prisma } from '../generated/prisma/client';
+import type { EventCopy } from '../generated/prisma/client';
+import type { Tx } from '../database/tx';
 
-export type Tx = Prisma.TransactionClient;
 export type EventCopyRecord = EventCopy;
 
 /** EventCopy rows: this service's own copy of what it needs of the events service's events. */

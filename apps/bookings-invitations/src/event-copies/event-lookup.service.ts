@@ -3,7 +3,8 @@ import { I18nService } from 'nestjs-i18n';
 import { AppException, ErrorCode, isUuid } from '@crm/errors';
 import { EventsExistReply, EventsExistRequest, MessageBus, Subjects } from '@crm/messaging';
 import type { RequestContext } from '@crm/request-context';
-import { EventCopiesRepository, EventCopyRecord, Tx } from './event-copies.repository';
+import { EventCopiesRepository, EventCopyRecord } from './event-copies.repository';
+import type { Tx } from '../database/tx';
 
 /**
  * Whether an event is the tenant's: this service's copy answers first; an event whose copy has

@@ -4,6 +4,7 @@ import { createPublicKey, randomUUID, verify } from 'node:crypto';
 import pg from 'pg';
 import { pdfText } from '@crm/testing';
 import { Subjects } from '@crm/messaging';
+import { asTenant } from '@crm/request-context';
 import { MailAttachments } from '../mails/mail-attachments';
 import { SigningKeys } from '../ticket-codes/signing-keys';
 import { TicketTestKit } from '../ticket-types/test/ticket-test-kit';
@@ -706,10 +707,10 @@ describe('ET6-ET8 mails, ET12 PDF', () => {
         kind: 'tickets',
       },
     ]);
-    // the worker renders the attachment through the registry
-    const file = await t.svc.app
-      .get(MailAttachments)
-      .render(t.A, { kind: 'ticket', ticketId: ticketIds[0] }, 'de');
+    // the worker renders the attachment through the registry, as the mail's tenant
+    const file = await asTenant(t.A, async () =>
+      t.svc.app.get(MailAttachments).render(t.A, { kind: 'ticket', ticketId: ticketIds[0] }, 'de'),
+    );
     expect(file?.contentType).toBe('application/pdf');
     const { text } = await pdfText(file!.content);
     expect(text).toContain('Summit');

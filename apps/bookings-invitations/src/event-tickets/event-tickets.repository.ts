@@ -5,8 +5,7 @@ import type { Actor } from '../bookings/booking-history';
 import { PrismaService } from '../database/prisma.service';
 import { utcTimestamp as utc } from '../database/utc-timestamp';
 import type { Prisma } from '../generated/prisma/client';
-
-export type Tx = Prisma.TransactionClient;
+import type { Tx } from '../database/tx';
 
 /** A valid ticket of a new booking, its price frozen. */
 export interface NewTicketRow {

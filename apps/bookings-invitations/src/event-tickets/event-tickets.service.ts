@@ -61,6 +61,7 @@ import { validUntilOf } from '../ticket-codes/ticket-code';
 import { BookingHistoryRepository } from '../bookings/booking-history.repository';
 import { BookingsRepository } from '../bookings/bookings.repository';
 import { MailsRepository } from '../mails/mails.repository';
+import type { Tx } from '../database/tx';
 
 /** ET3, ET10: largest JSON object kept (serialized, UTF-8). */
 export const MAX_JSON_BYTES = 16 * 1024;
@@ -143,11 +144,7 @@ export class EventTicketsService {
   }
 
   /** The tickets of the given ids, or a 404 naming each one that is not the tenant's. */
-  private async requireAll(
-    ctx: RequestContext,
-    ids: string[],
-    db?: Prisma.TransactionClient,
-  ): Promise<TicketRecord[]> {
+  private async requireAll(ctx: RequestContext, ids: string[], db?: Tx): Promise<TicketRecord[]> {
     const rows = await this.repo.findMany(ctx.tenantId, [...new Set(ids)], db);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const missing = ids.flatMap((id, i) =>

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { acrossTenants } from '@crm/request-context';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import { CapacityRepository } from '../capacity/capacity.repository';
 import { SweepLoop } from '../common/sweep-loop';
@@ -37,8 +38,15 @@ export class HoldExpiry implements OnModuleInit, OnModuleDestroy {
     return this.loop.stop();
   }
 
-  /** One sweep; how many holds expired. */
+  /**
+   * One sweep; how many holds expired. Across tenants: the due holds of every tenant are expired
+   * with their counters in one transaction (the sweep is about them all).
+   */
   sweep(): Promise<number> {
+    return acrossTenants('sweep of expired seat holds', async () => this.sweepAll());
+  }
+
+  private sweepAll(): Promise<number> {
     return this.holds.transaction(async (tx) => {
       const expired = await this.holds.expireDue(tx, EXPIRE_BATCH);
       // event by event in one order: the counters' locks are taken as every writer takes them

@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { AppMetrics } from '@crm/metrics';
+import { acrossTenants } from '@crm/request-context';
 import { HoldsRepository } from './holds.repository';
 
 /** Seats held while buyers fill in their forms (an on-sale's holds; they expire by themselves). */
@@ -12,7 +13,7 @@ export class HoldMetrics implements OnModuleInit {
 
   onModuleInit(): void {
     this.metrics.gauge('holds_open', 'Seat holds still active (all tenants)', () =>
-      this.holds.countActive(),
+      acrossTenants('gauge of open holds over all tenants', async () => this.holds.countActive()),
     );
   }
 }

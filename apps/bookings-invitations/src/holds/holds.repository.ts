@@ -2,10 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { SeatRequest } from '../capacity/capacity.repository';
 import { PrismaService } from '../database/prisma.service';
 import { utcTimestamp } from '../database/utc-timestamp';
-import type { Prisma } from '../generated/prisma/client';
 import { TX_OPTIONS } from '../bookings/bookings.repository';
-
-type Tx = Prisma.TransactionClient;
+import type { Tx } from '../database/tx';
 
 export interface HoldRow {
   id: string;

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
 import type { ImportJob, Prisma } from '../generated/prisma/client';
-
-type Tx = Prisma.TransactionClient;
+import type { Tx } from '../database/tx';
 
 /** First key of the import jobs' advisory locks (the second is the job id's hash). */
 export const IMPORT_LOCK_SPACE = 0x494e56;

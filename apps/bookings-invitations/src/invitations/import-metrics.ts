@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { AppMetrics } from '@crm/metrics';
+import { acrossTenants } from '@crm/request-context';
 import { ImportJobsRepository } from './import-jobs.repository';
 
 /** Invitation imports not finished: queued ones that do not start say the worker is stuck. */
@@ -15,7 +16,9 @@ export class ImportMetrics implements OnModuleInit {
       'import_jobs',
       'Invitation import jobs by status: queued or running (all tenants)',
       async () => {
-        const open = await this.jobs.countUnfinished();
+        const open = await acrossTenants('gauge of import jobs over all tenants', async () =>
+          this.jobs.countUnfinished(),
+        );
         return [
           { labels: { status: 'queued' }, value: open.queued },
           { labels: { status: 'running' }, value: open.running },

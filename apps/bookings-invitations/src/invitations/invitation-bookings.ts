@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { BookingCancellation } from '../bookings/booking-cancellation';
 import { PUBLIC_ACTOR } from '../bookings/booking-history';
 import { BookingsRepository } from '../bookings/bookings.repository';
-import type { Tx } from './invitations.repository';
+import type { Tx } from '../database/tx';
 
 /**
  * The bookings side of a rejected invitation (IN2): the booking made with it is cancelled

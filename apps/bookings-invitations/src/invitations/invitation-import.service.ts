@@ -9,7 +9,7 @@ import { I18nService } from 'nestjs-i18n';
 import { createHash, randomUUID } from 'node:crypto';
 import { AppException, ErrorCode, isUuid } from '@crm/errors';
 import type { Language } from '@crm/i18n';
-import type { RequestContext } from '@crm/request-context';
+import { acrossTenants, asTenant, type RequestContext } from '@crm/request-context';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { BookingsInvitationsConfig } from '../config';
 import { TombstonesRepository } from '../cross-service/tombstones.repository';
@@ -23,9 +23,10 @@ import type {
 } from './dto/invitation.output';
 import { ImportRow, parseImportFile, rowProblems, RowProblem } from './import-file';
 import { ImportJobsRepository } from './import-jobs.repository';
-import { InvitationsRepository, NewInvitation, Tx } from './invitations.repository';
+import { InvitationsRepository, NewInvitation } from './invitations.repository';
 import { newToken } from './invitations.service';
 import { PeopleContacts } from './people-contacts';
+import type { Tx } from '../database/tx';
 
 /** Rows per statement (and per transaction, progress step and NATS batch). */
 export const IMPORT_CHUNK = 1000;
@@ -330,10 +331,15 @@ export class InvitationImportService implements OnApplicationBootstrap, OnModule
    * two replicas never run one job, and a job whose worker died (connection gone, lock released)
    * is taken up again, still `running`, by the next poll of any replica, and resumed: its rows
    * already inserted count as created, not as skipped. Progress and inserts are written on other
-   * connections, so they are visible while the job runs.
+   * connections, so they are visible while the job runs. The claim looks across tenants (the
+   * jobs are one queue for all of them); the job runs as its tenant.
    */
   private runOne(): Promise<boolean> {
-    return this.jobs.claimOne(IMPORT_JOB_MAX_MS, (job) => this.runClaimed(job));
+    return acrossTenants('claim of queued invitation import jobs', async () =>
+      this.jobs.claimOne(IMPORT_JOB_MAX_MS, (job) =>
+        asTenant(job.tenantId, async () => this.runClaimed(job)),
+      ),
+    );
   }
 
   private async runClaimed(job: ImportJob): Promise<void> {

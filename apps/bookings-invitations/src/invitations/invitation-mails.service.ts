@@ -15,9 +15,10 @@ import type {
 import type { InvitationMail, InvitationMailsQueued } from './dto/invitation.output';
 import { freeTextMail, invitationMail, MailEvent } from './invitation-mail-text';
 import { toInvitationMail } from './invitation.mapper';
-import { InvitationRow, InvitationsRepository, Tx } from './invitations.repository';
+import { InvitationRow, InvitationsRepository } from './invitations.repository';
 import { InvitationsService, problem } from './invitations.service';
 import { MailsRepository } from '../mails/mails.repository';
+import type { Tx } from '../database/tx';
 
 /** Statuses an invitation mail may go to: answered and withdrawn invitations get none. */
 const SENDABLE = new Set(['created', 'sent']);

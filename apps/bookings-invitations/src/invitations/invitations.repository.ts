@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
 import type { Invitation as InvitationRow, Prisma } from '../generated/prisma/client';
+import type { Tx } from '../database/tx';
 
-export type Tx = Prisma.TransactionClient;
 export type { InvitationRow };
 
 export const INVITATION_SORT_FIELDS = [

@@ -42,10 +42,10 @@ import {
   INVITATION_SORT_FIELDS,
   InvitationRow,
   InvitationsRepository,
-  Tx,
 } from './invitations.repository';
 import { PeopleContacts } from './people-contacts';
 import { InvitationBookings } from './invitation-bookings';
+import type { Tx } from '../database/tx';
 
 /** Largest information data of an invitee (IN12), as JSON text in UTF-8. */
 export const INFORMATION_MAX_BYTES = 16 * 1024;

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Prisma } from '../generated/prisma/client';
-
-type Tx = Prisma.TransactionClient;
+import type { Tx } from '../database/tx';
 
 /** The invoice numbers drawn so far: InvoiceCounter rows, one per tenant and year. */
 @Injectable()

@@ -1,4 +1,5 @@
 import { pdfText } from '@crm/testing';
+import { asTenant } from '@crm/request-context';
 import { PrismaService } from '../database/prisma.service';
 import { MailsRepository } from '../mails/mails.repository';
 import { eventually } from '../mails/test/mail-test-kit';
@@ -199,17 +200,19 @@ describe('BK10 POST /bookings/{id}/invoice-mail', () => {
 
 describe('the invoice attachment of a queued mail (booking confirmation)', () => {
   const queue = (tenantId: string, bookingId: string) =>
-    t.svc.app.get(PrismaService).$transaction((tx) =>
-      t.svc.app.get(MailsRepository).enqueue(tx, {
-        tenantId,
-        kind: 'booking-confirmation',
-        toAddress: 'booker@example.test',
-        language: 'en',
-        subject: 'Your booking',
-        text: 'Thank you',
-        attachments: [{ kind: 'invoice', bookingId }],
-        bookingId,
-      }),
+    asTenant(tenantId, async () =>
+      t.svc.app.get(PrismaService).$transaction((tx) =>
+        t.svc.app.get(MailsRepository).enqueue(tx, {
+          tenantId,
+          kind: 'booking-confirmation',
+          toAddress: 'booker@example.test',
+          language: 'en',
+          subject: 'Your booking',
+          text: 'Thank you',
+          attachments: [{ kind: 'invoice', bookingId }],
+          bookingId,
+        }),
+      ),
     );
   const row = (id: string) =>
     t.sql<{ status: string; attempts: number; lastError: string | null }>(

@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { AppMetrics } from '@crm/metrics';
+import { acrossTenants } from '@crm/request-context';
 import { MailsRepository } from './mails.repository';
 
 /** The mail outbox as an operator watches it: mails waiting to be sent and mails given up. */
@@ -11,7 +12,11 @@ export class MailMetrics implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const open = this.metrics.shared(() => this.mails.countOpen());
+    const open = this.metrics.shared(() =>
+      acrossTenants('gauges of the mail outbox over all tenants', async () =>
+        this.mails.countOpen(),
+      ),
+    );
     this.metrics.gauge(
       'mails_pending',
       'Mails queued and not yet sent (all tenants)',

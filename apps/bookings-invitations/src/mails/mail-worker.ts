@@ -8,6 +8,7 @@ import {
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool';
 import { CommitWakeup, inMessageContext } from '@crm/messaging';
+import { acrossTenants, asTenant } from '@crm/request-context';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { BookingsInvitationsConfig } from '../config';
 import { AttachmentGoneError, MailAttachments, type RenderedAttachment } from './mail-attachments';
@@ -133,27 +134,33 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
    * another replica, not after the lease runs out.
    */
   private async release(ids: string[]): Promise<void> {
-    await this.mails
-      .releaseLeases(ids)
+    // across tenants: the batch holds mails of several
+    await acrossTenants('hand-back of claimed mails', async () => this.mails.releaseLeases(ids))
       // Not handed back: the lease expires and they are sent then; nothing is lost.
       .catch((e) => this.logger.warn(`mail leases not released: ${(e as Error).message}`));
   }
 
   /**
    * One statement: the due mails no other worker holds, leased at once. A concurrent claim skips
-   * the locked rows, and after the commit sees them not due.
+   * the locked rows, and after the commit sees them not due. Across tenants: the outbox is one
+   * queue for all of them.
    */
   private claim(): Promise<ClaimedMail[]> {
-    return this.mails.claim(this.config.MAIL_BATCH_SIZE, this.config.MAIL_LEASE_MS);
+    return acrossTenants('claim of due mails', async () =>
+      this.mails.claim(this.config.MAIL_BATCH_SIZE, this.config.MAIL_LEASE_MS),
+    );
   }
 
   /**
    * Sends one mail as part of the request that queued it: the lines about it carry that request's
-   * id (the mail's id when it names none) and, with tracing on, it is a span of its trace.
+   * id (the mail's id when it names none) and, with tracing on, it is a span of its trace. As
+   * the mail's tenant: its attachments are rendered from that tenant's rows.
    */
   private send(mail: ClaimedMail): Promise<void> {
     const span = { name: `send mail ${mail.kind}`, kind: 'client' as const };
-    return inMessageContext(span, mail.headers, () => this.sendNow(mail), mail.id);
+    return asTenant(mail.tenantId, async () =>
+      inMessageContext(span, mail.headers, () => this.sendNow(mail), mail.id),
+    );
   }
 
   private async sendNow(mail: ClaimedMail): Promise<void> {

@@ -4,8 +4,7 @@ import { requestHeaders } from '@crm/messaging';
 import { PrismaService } from '../database/prisma.service';
 import type { Mail as MailRow, Prisma } from '../generated/prisma/client';
 import { MAIL_CHANNEL, type MailAttachment, type MailDraft } from './mail-outbox';
-
-type Tx = Prisma.TransactionClient;
+import type { Tx } from '../database/tx';
 
 /** A mail the worker claimed (leased) to send. */
 export interface ClaimedMail {

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
-import type { Prisma } from '../generated/prisma/client';
+import type { Tx } from '../database/tx';
 
 /** A Prisma client or transaction client (raw statements only). */
-export type KeyWriter = Pick<Prisma.TransactionClient, '$executeRaw'>;
+export type KeyWriter = Pick<Tx, '$executeRaw'>;
 
 /** A key pair as stored (PEM, the private key sealed). */
 export interface NewKeyRow {

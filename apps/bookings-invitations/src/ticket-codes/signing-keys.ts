@@ -6,6 +6,7 @@ import {
   KeyObject,
   randomBytes,
 } from 'node:crypto';
+import { acrossTenants, asTenant } from '@crm/request-context';
 import { SecretBox } from '@crm/secrets';
 import {
   eventEndOf,
@@ -158,8 +159,15 @@ export class SigningKeys implements OnApplicationBootstrap {
    * small table; every ticket with a code has its type, which cannot be deleted under it).
    */
   async onApplicationBootstrap(): Promise<void> {
-    const missing = await this.repo.eventsWithoutKey();
-    for (const m of missing) await this.repo.insert(this.generate(m.tenantId, m.eventId));
+    // Each scope's callback is async: a Prisma query runs when it is awaited, so it is awaited
+    // inside the scope it is meant for.
+    const missing = await acrossTenants('start-up backfill of signing keys', async () =>
+      this.repo.eventsWithoutKey(),
+    );
+    for (const m of missing)
+      await asTenant(m.tenantId, async () =>
+        this.repo.insert(this.generate(m.tenantId, m.eventId)),
+      );
     if (missing.length) this.logger.log(`signing keys created for ${missing.length} event(s)`);
     const resealed = await this.resealAll();
     if (resealed)
@@ -168,16 +176,25 @@ export class SigningKeys implements OnApplicationBootstrap {
 
   /**
    * Seals every stored private key that is not sealed with the current key of SECRETS_KEY; how
-   * many it rewrote. Throws SecretOpenError naming the key id of one it cannot open.
+   * many it rewrote. Throws SecretOpenError naming the key id of one it cannot open. The keys are
+   * found across tenants (start-up re-sealing covers every tenant), each rewritten as its tenant.
    */
   async resealAll(): Promise<number> {
     let rewritten = 0;
     let after: { tenantId: string; eventId: string; keyId: string } | null = null;
     for (;;) {
-      const rows = await this.repo.keysToReseal(this.box.currentPrefix, after, RESEAL_BATCH);
-      for (const row of rows)
-        if (await this.repo.replacePrivateKey(row, row.privateKey, this.box.reseal(row.privateKey)))
+      const rows = await acrossTenants('start-up re-sealing of signing keys', async () =>
+        this.repo.keysToReseal(this.box.currentPrefix, after, RESEAL_BATCH),
+      );
+      for (const row of rows) {
+        const sealed = this.box.reseal(row.privateKey);
+        if (
+          await asTenant(row.tenantId, async () =>
+            this.repo.replacePrivateKey(row, row.privateKey, sealed),
+          )
+        )
           rewritten++;
+      }
       if (rows.length < RESEAL_BATCH) return rewritten;
       after = rows[rows.length - 1]!;
     }

@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConsumeEvent, EventContext, EventDuplicatedEvent, Subjects } from '@crm/messaging';
 import { SigningKeys } from '../ticket-codes/signing-keys';
-import { TicketTypesRepository, Tx } from './ticket-types.repository';
+import { TicketTypesRepository } from './ticket-types.repository';
+import type { Tx } from '../database/tx';
 
 /**
  * E9: a duplicated event gets copies of its source's ticket types. Runs in the transaction that

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
 import type { Prisma, TicketType as TicketTypeRow } from '../generated/prisma/client';
-
-export type Tx = Prisma.TransactionClient;
+import type { Tx } from '../database/tx';
 
 export const TICKET_TYPE_SORT_FIELDS = [
   'name',

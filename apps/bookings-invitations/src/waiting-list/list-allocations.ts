@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { CapacityRepository, Tx } from '../capacity/capacity.repository';
+import { CapacityRepository } from '../capacity/capacity.repository';
 import type { FreeSeats } from '../capacity/seat-admission';
 import { allocateToList, ListAllocation, WaitingSeats } from './list-allocation';
 import { WaitingListRepository } from './waiting-list.repository';
+import type { Tx } from '../database/tx';
 
 /**
  * The free seats of an event split between its waiting list and the public (allocateToList),

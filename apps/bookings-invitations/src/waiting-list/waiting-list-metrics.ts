@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { AppMetrics } from '@crm/metrics';
+import { acrossTenants } from '@crm/request-context';
 import { WaitingListRepository } from './waiting-list.repository';
 
 /** The waiting lists: entries waiting for a seat and offers open (held for their entry). */
@@ -15,7 +16,9 @@ export class WaitingListMetrics implements OnModuleInit {
       'waiting_list_entries',
       'Waiting list entries by status: waiting, or offered (an offer open) (all tenants)',
       async () => {
-        const open = await this.entries.countOpen();
+        const open = await acrossTenants('gauge of waiting lists over all tenants', async () =>
+          this.entries.countOpen(),
+        );
         return [
           { labels: { status: 'waiting' }, value: open.waiting },
           { labels: { status: 'offered' }, value: open.offered },

@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { acrossTenants, asTenant } from '@crm/request-context';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import { BookingMails } from '../bookings/booking-mails';
-import { CapacityRepository, Tx } from '../capacity/capacity.repository';
+import { CapacityRepository } from '../capacity/capacity.repository';
 import { SweepLoop } from '../common/sweep-loop';
 import type { BookingsInvitationsConfig } from '../config';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
@@ -13,6 +14,7 @@ import { MailsRepository } from '../mails/mails.repository';
 import { TicketTypesRepository } from '../ticket-types/ticket-types.repository';
 import { ListAllocations } from './list-allocations';
 import { LockedEntry, WaitingListRepository } from './waiting-list.repository';
+import type { Tx } from '../database/tx';
 
 /** Events offered to per sweep (each in its own transaction). */
 const EVENTS_PER_SWEEP = 20;
@@ -58,12 +60,20 @@ export class WaitingListOffers implements OnModuleInit, OnModuleDestroy {
     return this.loop.stop();
   }
 
-  /** One sweep: the events with room for an entry; how many were looked at and offers made. */
+  /**
+   * One sweep: the events with room for an entry (found across tenants), each offered to as its
+   * tenant; how many were looked at and offers made.
+   */
   async sweep(): Promise<{ events: number; offers: number }> {
-    const due = await this.entries.eventsToOffer(EVENTS_PER_SWEEP);
+    const due = await acrossTenants(
+      'lookup of events with seats for their waiting list',
+      async () => this.entries.eventsToOffer(EVENTS_PER_SWEEP),
+    );
     let offers = 0;
     for (const { tenantId, eventId } of due)
-      offers += await this.entries.transaction((tx) => this.offer(tx, tenantId, eventId));
+      offers += await asTenant(tenantId, async () =>
+        this.entries.transaction((tx) => this.offer(tx, tenantId, eventId)),
+      );
     return { events: due.length, offers };
   }
 

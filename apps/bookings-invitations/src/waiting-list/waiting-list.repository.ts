@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
-import type { Prisma } from '../generated/prisma/client';
 import { TX_OPTIONS } from '../bookings/bookings.repository';
 import type { WaitingSeats } from './list-allocation';
-
-type Tx = Prisma.TransactionClient;
+import type { Tx } from '../database/tx';
 
 /** What an entry is, its offer's hold read with it (status derived, see STATUS). */
 export interface EntryRow {

@@ -6,7 +6,7 @@ import { isUniqueViolation } from '@crm/persistence';
 import type { RequestContext } from '@crm/request-context';
 import { checkEventOpen, checkTicketTypes } from '../bookings/booking-checks';
 import { conflict, problem } from '../bookings/booking-problems';
-import { CapacityRepository, Tx } from '../capacity/capacity.repository';
+import { CapacityRepository } from '../capacity/capacity.repository';
 import { admitInOrder } from '../capacity/seat-admission';
 import { EventCopiesRepository } from '../event-copies/event-copies.repository';
 import type { EventCopy, TicketType } from '../generated/prisma/client';
@@ -17,6 +17,7 @@ import type { WaitingListEntry, WaitingListEntryDetails } from './dto/waiting-li
 import { ListAllocations } from './list-allocations';
 import { toEntry, toEntryDetails } from './waiting-list.mapper';
 import { EntryRow, WaitingListRepository } from './waiting-list.repository';
+import type { Tx } from '../database/tx';
 
 /** Per-booking rules of a type that are about the quantity wanted. */
 const QUANTITY_RULES = new Set(['minPerBooking', 'maxPerBooking']);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import Decimal from 'decimal.js';
 import { InvoiceSenderReply, Subjects } from '@crm/messaging';
+import { asTenant } from '@crm/request-context';
 import {
   freePort,
   natsServer,
@@ -134,65 +135,68 @@ export class InvoiceTestKit extends ServiceTestKit {
     });
     const sum = (k: 'gross' | 'net' | 'tax') =>
       tickets.reduce((a, t) => a.plus(t[k]), new Decimal(0)).toFixed(2);
-    await prisma.$transaction(async (tx) => {
-      await tx.eventCopy.upsert({
-        where: { tenantId_eventId: { tenantId: tenant, eventId } },
-        update: {},
-        create: {
-          tenantId: tenant,
-          eventId,
-          sequence: 1,
-          title: f.eventTitle ?? 'Summit 2030',
-          startsAt: new Date('2030-06-01T08:00:00Z'),
-          timeZone: f.timeZone ?? 'Europe/Berlin',
-          published: true,
-          status: 'planned',
-        },
-      });
-      await tx.booking.create({
-        data: {
-          id,
-          tenantId: tenant,
-          eventId,
-          status: f.cancelled ? 'cancelled' : 'confirmed',
-          paymentStatus: 'open',
-          bookerFirstname: f.bookerFirstname ?? 'Ada',
-          bookerLastname: f.bookerLastname ?? 'Lovelace',
-          bookerEmail: f.bookerEmail ?? `ada-${id.slice(0, 8)}@example.test`,
-          language: f.language ?? 'en',
-          currency: 'EUR',
-          totalNet: sum('net'),
-          totalTax: sum('tax'),
-          totalGross: sum('gross'),
-          cancellationTiers: f.cancellationTiers ?? undefined,
-          cancelledAt: f.cancelled ? new Date() : null,
-          cancellationFee: f.cancelled?.fee ?? null,
-          refundAmount: f.cancelled?.refund ?? null,
-          invoiceNumber: f.invoiceNumber === undefined ? `T-${id.slice(0, 8)}` : f.invoiceNumber,
-          invoiceDate: f.invoiceNumber === null ? null : new Date(),
-          confirmationToken: randomBytes(16).toString('base64url'),
-          createdBy: 'test-suite',
-          modifiedBy: 'test-suite',
-        },
-      });
-      await tx.eventTicket.createMany({
-        data: tickets.map((t, i) => ({
-          id: randomUUID(),
-          tenantId: tenant,
-          eventId,
-          bookingId: id,
-          ticketTypeId: randomUUID(),
-          ticketTypeName: t.ticketTypeName ?? 'Standard',
-          priceGross: t.gross.toFixed(2),
-          priceNet: t.net.toFixed(2),
-          priceTax: t.tax.toFixed(2),
-          taxRatePercent: t.rate,
-          status: t.status ?? (f.cancelled ? 'cancelled' : 'valid'),
-          participantFirstname: t.firstname ?? 'Guest',
-          participantLastname: t.lastname ?? `No ${i + 1}`,
-        })),
-      });
-    });
+    // arranged through the app as the tenant (its rows only)
+    await asTenant(tenant, async () =>
+      prisma.$transaction(async (tx) => {
+        await tx.eventCopy.upsert({
+          where: { tenantId_eventId: { tenantId: tenant, eventId } },
+          update: {},
+          create: {
+            tenantId: tenant,
+            eventId,
+            sequence: 1,
+            title: f.eventTitle ?? 'Summit 2030',
+            startsAt: new Date('2030-06-01T08:00:00Z'),
+            timeZone: f.timeZone ?? 'Europe/Berlin',
+            published: true,
+            status: 'planned',
+          },
+        });
+        await tx.booking.create({
+          data: {
+            id,
+            tenantId: tenant,
+            eventId,
+            status: f.cancelled ? 'cancelled' : 'confirmed',
+            paymentStatus: 'open',
+            bookerFirstname: f.bookerFirstname ?? 'Ada',
+            bookerLastname: f.bookerLastname ?? 'Lovelace',
+            bookerEmail: f.bookerEmail ?? `ada-${id.slice(0, 8)}@example.test`,
+            language: f.language ?? 'en',
+            currency: 'EUR',
+            totalNet: sum('net'),
+            totalTax: sum('tax'),
+            totalGross: sum('gross'),
+            cancellationTiers: f.cancellationTiers ?? undefined,
+            cancelledAt: f.cancelled ? new Date() : null,
+            cancellationFee: f.cancelled?.fee ?? null,
+            refundAmount: f.cancelled?.refund ?? null,
+            invoiceNumber: f.invoiceNumber === undefined ? `T-${id.slice(0, 8)}` : f.invoiceNumber,
+            invoiceDate: f.invoiceNumber === null ? null : new Date(),
+            confirmationToken: randomBytes(16).toString('base64url'),
+            createdBy: 'test-suite',
+            modifiedBy: 'test-suite',
+          },
+        });
+        await tx.eventTicket.createMany({
+          data: tickets.map((t, i) => ({
+            id: randomUUID(),
+            tenantId: tenant,
+            eventId,
+            bookingId: id,
+            ticketTypeId: randomUUID(),
+            ticketTypeName: t.ticketTypeName ?? 'Standard',
+            priceGross: t.gross.toFixed(2),
+            priceNet: t.net.toFixed(2),
+            priceTax: t.tax.toFixed(2),
+            taxRatePercent: t.rate,
+            status: t.status ?? (f.cancelled ? 'cancelled' : 'valid'),
+            participantFirstname: t.firstname ?? 'Guest',
+            participantLastname: t.lastname ?? `No ${i + 1}`,
+          })),
+        });
+      }),
+    );
     return { id, eventId };
   }
 

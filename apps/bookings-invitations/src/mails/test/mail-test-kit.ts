@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { runSql, startSmtpServer, type TestSmtpServer } from '@crm/testing';
+import { asTenant } from '@crm/request-context';
 import { PrismaService } from '../../database/prisma.service';
 import { RunningService, startBookingsInvitations } from '../../test/service-harness';
 import { type MailDraft } from '../mail-outbox';
@@ -81,18 +82,20 @@ export class MailTestKit {
   /** Queues mails in one transaction, as a domain does (enqueueMany notifies the workers). */
   async queue(drafts: Partial<MailDraft>[], tenantId = 'tenant-mails'): Promise<string[]> {
     const prisma = this.svc.app.get(PrismaService);
-    return prisma.$transaction((tx) =>
-      this.svc.app.get(MailsRepository).enqueueMany(
-        tx,
-        drafts.map((d, i) => ({
-          tenantId,
-          kind: 'invitation',
-          toAddress: `guest${i}@example.test`,
-          language: 'en',
-          subject: `Hello ${i}`,
-          text: `Text ${i}`,
-          ...d,
-        })),
+    return asTenant(tenantId, async () =>
+      prisma.$transaction((tx) =>
+        this.svc.app.get(MailsRepository).enqueueMany(
+          tx,
+          drafts.map((d, i) => ({
+            tenantId,
+            kind: 'invitation',
+            toAddress: `guest${i}@example.test`,
+            language: 'en',
+            subject: `Hello ${i}`,
+            text: `Text ${i}`,
+            ...d,
+          })),
+        ),
       ),
     );
   }
