@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { inTenant } from '../test/tenant-scope';
 import { CardTestKit } from './test/card-test-fixtures';
 
 // startup and requests can be slow on a loaded machine (jest's default is 5 s)
@@ -305,10 +306,9 @@ describe('B5 update', () => {
       field: 'addresses[0].id',
       rule: 'unknownAddress',
     });
-    await kit.prisma.businessCard.update({
-      where: { id: c.id },
-      data: { companyId: randomUUID() },
-    });
+    await inTenant(kit.A, () =>
+      kit.prisma.businessCard.update({ where: { id: c.id }, data: { companyId: randomUUID() } }),
+    );
     expect((await kit.call('PUT', path, { isPrivate: true })).status).toBe(409);
     expect((await kit.call('GET', path)).body.data.isPrivate).toBe(false);
   });

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
+import type { Tx } from '../database/tx';
 
 /** A card is read with its addresses in order: one SQL query (relationJoins) for one or many. */
 export const CARD_INCLUDE = {
@@ -18,7 +19,6 @@ export type AddressData = Omit<
   Prisma.CardAddressUncheckedCreateInput,
   'id' | 'tenantId' | 'cardId' | 'card'
 >;
-export type Tx = Prisma.TransactionClient;
 export type CardOrder = Prisma.BusinessCardOrderByWithRelationInput[];
 
 @Injectable()

@@ -5,13 +5,14 @@ import type { RequestContext } from '@crm/request-context';
 import type { BusinessCard } from '../people/dto/person.dto';
 import { cardEntryIds, toCard } from '../people/person.mapper';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
-import { BusinessCardsRepository, CardOrder, CardRecord, Tx } from './business-cards.repository';
+import { BusinessCardsRepository, CardOrder, CardRecord } from './business-cards.repository';
 import { CardChecks, PreparedCard } from './card-checks.service';
 import { successorFavorite } from './card-rules';
 import type { BusinessCardInput } from './dto/business-card.input';
 import type { BusinessCardsDeleted } from './dto/business-card.output';
 import { buildVCard, VCardFile } from './vcard';
 import { isUuid } from '@crm/errors';
+import type { Tx } from '../database/tx';
 
 const SORTABLE = [
   'dateCreated',

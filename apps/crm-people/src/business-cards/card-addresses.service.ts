@@ -3,7 +3,7 @@ import type { RequestContext } from '@crm/request-context';
 import type { CardAddress } from '../people/dto/person.dto';
 import { toAddress } from '../people/person.mapper';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
-import { AddressRecord, BusinessCardsRepository, Tx } from './business-cards.repository';
+import { AddressRecord, BusinessCardsRepository } from './business-cards.repository';
 import { BusinessCardsService } from './business-cards.service';
 import { addressColumns } from './card-data';
 import { CardChecks } from './card-checks.service';
@@ -11,6 +11,7 @@ import { successorFavorite } from './card-rules';
 import type { CardAddressInput } from './dto/card-address.input';
 import type { CardAddressDeleted } from './dto/business-card.output';
 import { isUuid } from '@crm/errors';
+import type { Tx } from '../database/tx';
 
 /**
  * Addresses of a card (B11-B14) with the seed's favorite rules. Writes lock the card row, so

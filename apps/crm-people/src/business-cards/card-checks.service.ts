@@ -8,7 +8,7 @@ import type { PeopleSettingsList } from '../generated/prisma/client';
 import type { BusinessPosition, CardEmail, CardPhone } from '../people/dto/person.dto';
 import { TombstonesRepository } from '../company-links/tombstones.repository';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
-import type { AddressData, CardRecord, Tx } from './business-cards.repository';
+import type { AddressData, CardRecord } from './business-cards.repository';
 import { addressColumns, cardColumns, mergedCard } from './card-data';
 import {
   checkCountryCode,
@@ -21,6 +21,7 @@ import {
 } from './card-rules';
 import type { CardAddressInput } from './dto/card-address.input';
 import type { BusinessCardInput } from './dto/business-card.input';
+import type { Tx } from '../database/tx';
 
 type Resource = 'person' | 'card' | 'address' | 'company';
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { inTenant } from '../test/tenant-scope';
 import { CardTestKit } from './test/card-test-fixtures';
 
 // startup and requests can be slow on a loaded machine (jest's default is 5 s)
@@ -208,7 +209,9 @@ describe('GraphQL', () => {
     expect(deleted.body.data.deleteCardAddress).toEqual({ id: address.id, newFavoriteId: null });
 
     const companyId = randomUUID();
-    await kit.prisma.businessCard.update({ where: { id: card.id }, data: { companyId } });
+    await inTenant(kit.A, () =>
+      kit.prisma.businessCard.update({ where: { id: card.id }, data: { companyId } }),
+    );
     const withCompany = await kit.gql(
       `query($id: ID!) { businessCard(id: $id) { company { __typename id } } }`,
       { id: card.id },

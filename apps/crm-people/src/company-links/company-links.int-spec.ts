@@ -11,6 +11,7 @@ import {
 import { NATS_TEST_URL } from '@crm/testing';
 import { PrismaService } from '../database/prisma.service';
 import { RunningService, startCrmPeople } from '../test/service-harness';
+import { inTenant, overAllTenants } from '../test/tenant-scope';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
 import { CompanyLinksRepository } from './company-links.repository';
 
@@ -42,7 +43,11 @@ afterAll(async () => {
 });
 
 async function person(tenantId: string, firstname = 'Anna'): Promise<string> {
-  return (await db.person.create({ data: { tenantId, firstname }, select: { id: true } })).id;
+  return (
+    await inTenant(tenantId, () =>
+      db.person.create({ data: { tenantId, firstname }, select: { id: true } }),
+    )
+  ).id;
 }
 
 const ask = (payload: object) =>
@@ -65,12 +70,12 @@ describe('peopleExist (NATS request from crm-companies)', () => {
   });
 
   it('names the manager roles that are not system or tenant entries of manager-roles', async () => {
-    const own = await db.settingsEntry.create({
-      data: { tenantId: A, list: 'MANAGER_ROLES', text: 'Sponsor' },
-    });
-    const otherList = await db.settingsEntry.create({
-      data: { tenantId: A, list: 'ORGA_TAGS', text: 'VIP' },
-    });
+    const [own, otherList] = await inTenant(A, async () => [
+      await db.settingsEntry.create({
+        data: { tenantId: A, list: 'MANAGER_ROLES', text: 'Sponsor' },
+      }),
+      await db.settingsEntry.create({ data: { tenantId: A, list: 'ORGA_TAGS', text: 'VIP' } }),
+    ]);
     const p = await person(A);
     const unknown = randomUUID();
     const spy = jest.spyOn(svc.app.get(SettingsLookupService), 'entries');
@@ -111,7 +116,7 @@ describe('peopleContacts (NATS request from bookings-invitations)', () => {
   const contacts = (payload: object) =>
     bus.request<PeopleContactsReply>(Subjects.crmPeople.peopleContacts, payload);
   const card = (tenantId: string, personId: string, data: Record<string, unknown>) =>
-    db.businessCard.create({ data: { tenantId, personId, ...data } });
+    inTenant(tenantId, () => db.businessCard.create({ data: { tenantId, personId, ...data } }));
 
   it('answers names and the first e-mail of the favorite card, else of any card, with one query', async () => {
     const favorite = await person(A, 'Fay');
@@ -209,15 +214,19 @@ describe('CompaniesDeletedEvent (JetStream, from crm-companies)', () => {
       companyRelationUntil: new Date('2030-01-01T00:00:00Z'),
     };
     const card = (tenantId: string, personId: string, companyId: string) =>
-      db.businessCard.create({
-        data: { tenantId, personId, companyId, business: 'Acme', ...linked },
-        select: { id: true },
-      });
+      inTenant(tenantId, () =>
+        db.businessCard.create({
+          data: { tenantId, personId, companyId, business: 'Acme', ...linked },
+          select: { id: true },
+        }),
+      );
     const touchpoint = (tenantId: string, companyId: string) =>
-      db.touchpoint.create({
-        data: { tenantId, type: 'call', subject: 'Hello', start: new Date(), companyId },
-        select: { id: true },
-      });
+      inTenant(tenantId, () =>
+        db.touchpoint.create({
+          data: { tenantId, type: 'call', subject: 'Hello', start: new Date(), companyId },
+          select: { id: true },
+        }),
+      );
     const cardA = await card(A, pa, gone);
     const cardA2 = await card(A, pa, gone2);
     const cardKept = await card(A, pa, kept);
@@ -229,7 +238,10 @@ describe('CompaniesDeletedEvent (JetStream, from crm-companies)', () => {
     const eventId = await publish({ tenantId: A, companyIds: [gone, gone2] });
 
     const after = await until(
-      () => db.businessCard.findUniqueOrThrow({ where: { id: cardA.id }, select: connection }),
+      () =>
+        inTenant(A, () =>
+          db.businessCard.findUniqueOrThrow({ where: { id: cardA.id }, select: connection }),
+        ),
       (c) => c.companyId === null,
     );
     expect(after).toEqual({
@@ -239,16 +251,19 @@ describe('CompaniesDeletedEvent (JetStream, from crm-companies)', () => {
       companyRelationUntil: null,
     });
     // the same transaction: the other card, the touchpoint and the processed mark are there too
-    const [a2, keptCard, bCard, tps, processed] = await Promise.all([
-      db.businessCard.findUniqueOrThrow({ where: { id: cardA2.id }, select: connection }),
-      db.businessCard.findUniqueOrThrow({ where: { id: cardKept.id }, select: connection }),
-      db.businessCard.findUniqueOrThrow({ where: { id: cardB.id }, select: connection }),
-      db.touchpoint.findMany({
-        where: { id: { in: [tpA.id, tpKept.id, tpB.id] } },
-        select: { id: true, companyId: true },
-      }),
-      db.processedEvent.findUnique({ where: { id: eventId } }),
-    ]);
+    // (read over every tenant: B's rows are there, untouched)
+    const [a2, keptCard, bCard, tps, processed] = await overAllTenants(() =>
+      Promise.all([
+        db.businessCard.findUniqueOrThrow({ where: { id: cardA2.id }, select: connection }),
+        db.businessCard.findUniqueOrThrow({ where: { id: cardKept.id }, select: connection }),
+        db.businessCard.findUniqueOrThrow({ where: { id: cardB.id }, select: connection }),
+        db.touchpoint.findMany({
+          where: { id: { in: [tpA.id, tpKept.id, tpB.id] } },
+          select: { id: true, companyId: true },
+        }),
+        db.processedEvent.findUnique({ where: { id: eventId } }),
+      ]),
+    );
     expect(a2.companyId).toBeNull();
     expect(keptCard).toMatchObject({ companyId: kept, companyRelationTypeId: EMPLOYEE });
     expect(bCard).toMatchObject({ companyId: gone, companyRelationTypeId: EMPLOYEE });

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
 import type { PersonContact } from '@crm/messaging';
-import type { Prisma } from '../generated/prisma/client';
-
-export type Tx = Prisma.TransactionClient;
+import type { Tx } from '../database/tx';
 
 /** What crm-people keeps of crm-companies' companies: plain ids on cards and touchpoints. */
 @Injectable()

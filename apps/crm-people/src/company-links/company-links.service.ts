@@ -11,8 +11,9 @@ import {
   Subjects,
 } from '@crm/messaging';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
-import { CompanyLinksRepository, Tx } from './company-links.repository';
+import { CompanyLinksRepository } from './company-links.repository';
 import { TombstonesRepository } from './tombstones.repository';
+import type { Tx } from '../database/tx';
 
 /**
  * crm-people's side of the links crm-companies holds: it confirms people and manager roles

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { buriedForeignRecords, buryForeignRecords } from '@crm/persistence';
-import type { Tx } from './company-links.repository';
+import type { Tx } from '../database/tx';
 
 /**
  * Tombstones of crm-companies' deleted companies (table Tombstone, kind company): how a card or

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { FILE_STORAGE, FileStorage } from '@crm/storage';
 import { PrismaService } from '../database/prisma.service';
-import { Prisma } from '../generated/prisma/client';
+import type { Tx } from '../database/tx';
 import { profileImageFolder } from './files.storage';
 import { isUuid } from '@crm/errors';
 
@@ -27,11 +27,7 @@ export class PersonFilesService {
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
   ) {}
 
-  async collect(
-    tenantId: string,
-    personIds: string[],
-    db: Prisma.TransactionClient = this.prisma,
-  ): Promise<PeopleFiles> {
+  async collect(tenantId: string, personIds: string[], db: Tx = this.prisma): Promise<PeopleFiles> {
     const ids = personIds.filter((id) => isUuid(id));
     if (!ids.length) return { tenantId, folders: [], keys: [] };
     const [people, documents] = await Promise.all([

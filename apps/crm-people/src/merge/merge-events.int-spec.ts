@@ -3,6 +3,7 @@ import { AckPolicy, connect, DeliverPolicy, NatsConnection } from 'nats';
 import { CRM_EVENTS_STREAM, Subjects } from '@crm/messaging';
 import { NATS_TEST_URL } from '@crm/testing';
 import { RunningService, startCrmPeople } from '../test/service-harness';
+import { inTenant } from '../test/tenant-scope';
 import { mergeTestClient } from './test/merge-fixtures';
 
 // crm-people's outbox relay with the real service, database and NATS: the merge's event and a
@@ -59,7 +60,7 @@ async function fromStream(subject: string, eventId: string, ms = 45_000) {
 async function publishedRow(id: string, ms = 5000) {
   const until = Date.now() + ms;
   for (;;) {
-    const row = await t.db.outboxEvent.findUniqueOrThrow({ where: { id } });
+    const row = await inTenant(A, () => t.db.outboxEvent.findUniqueOrThrow({ where: { id } }));
     if (row.publishedAt || Date.now() > until) return row;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -70,9 +71,11 @@ it('P20 writes a PeopleMergedEvent that the relay publishes to JetStream', async
   const S = await t.person(A, { firstname: 'Source' });
   const res = await t.rest(A, 'POST', '/people/merge', { targetId: T, sourceIds: [S] });
   expect(res.status).toBe(200);
-  const [event] = await t.db.outboxEvent.findMany({
-    where: { tenantId: A, subject: Subjects.crmPeople.peopleMerged },
-  });
+  const [event] = await inTenant(A, () =>
+    t.db.outboxEvent.findMany({
+      where: { tenantId: A, subject: Subjects.crmPeople.peopleMerged },
+    }),
+  );
   const msg = await fromStream(Subjects.crmPeople.peopleMerged, event.id);
   expect(msg).toEqual({ payload: { tenantId: A, targetId: T, sourceIds: [S] }, tenant: A });
   const row = await publishedRow(event.id);
@@ -83,10 +86,13 @@ it('P20 writes a PeopleMergedEvent that the relay publishes to JetStream', async
 it('a row written with tx.outboxEvent.create (no notification) is published by the poll', async () => {
   const id = randomUUID();
   const payload = { tenantId: A, personIds: [randomUUID()] };
-  await t.db.$transaction((tx) =>
-    tx.outboxEvent.create({
-      data: { id, tenantId: A, subject: Subjects.crmPeople.peopleDeleted, payload },
-    }),
+  // a transaction takes the scope it begins in
+  await inTenant(A, () =>
+    t.db.$transaction((tx) =>
+      tx.outboxEvent.create({
+        data: { id, tenantId: A, subject: Subjects.crmPeople.peopleDeleted, payload },
+      }),
+    ),
   );
   expect(await fromStream(Subjects.crmPeople.peopleDeleted, id)).toEqual({ payload, tenant: A });
   const row = await publishedRow(id);

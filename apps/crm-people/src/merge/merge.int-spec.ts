@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Subjects } from '@crm/messaging';
+import { runSql } from '@crm/testing';
 import { RunningService, startCrmPeople } from '../test/service-harness';
+import { inTenant } from '../test/tenant-scope';
 import { CUSTOMER, mergeTestClient, PROSPECT } from './test/merge-fixtures';
 
 // P20, P21 against the real service and database: every kind moves, repeats are dropped, the
@@ -203,41 +205,43 @@ describe('P20 POST /people/merge', () => {
       expect((await t.rest(A, 'GET', `/people/${id}`)).status).toBe(404);
     }
     const { db } = t;
-    // Relations: X and Y see the target; every inverse link names its mirror row.
-    const everyone = [w.T, w.S1, w.S2, w.X, w.Y];
-    const rows = await db.personRelation.findMany({
-      where: {
-        tenantId: A,
-        OR: [{ fromPersonId: { in: everyone } }, { toPersonId: { in: everyone } }],
-      },
+    await inTenant(A, async () => {
+      // Relations: X and Y see the target; every inverse link names its mirror row.
+      const everyone = [w.T, w.S1, w.S2, w.X, w.Y];
+      const rows = await db.personRelation.findMany({
+        where: {
+          tenantId: A,
+          OR: [{ fromPersonId: { in: everyone } }, { toPersonId: { in: everyone } }],
+        },
+      });
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      expect(rows.filter((r) => r.fromPersonId === w.X || r.fromPersonId === w.Y)).toHaveLength(3);
+      expect(rows.every((r) => [w.T, w.X, w.Y].includes(r.toPersonId))).toBe(true);
+      for (const r of rows.filter((x) => [w.T, w.X, w.Y].includes(x.fromPersonId))) {
+        const mirror = byId.get(r.inverseId!);
+        expect(mirror).toMatchObject({ fromPersonId: r.toPersonId, toPersonId: r.fromPersonId });
+      }
+      // Touchpoints: the target once in each touchpoint of the merged people.
+      const parts = await db.touchpointPerson.findMany({ where: { tenantId: A, personId: w.T } });
+      expect(parts.map((p) => p.touchpointId).sort()).toEqual(
+        [w.tp.both, w.tp.sources, w.tp.s2].sort(),
+      );
+      expect(await db.touchpointPerson.count({ where: { touchpointId: w.tp.sources } })).toBe(1);
+      // Documents and card addresses went along.
+      expect(
+        (await db.personDocument.findMany({ where: { tenantId: A, personId: w.T } }))
+          .map((d) => d.fileName)
+          .sort(),
+      ).toEqual(['s1.txt', 's2.txt', 't.txt']);
+      expect(await db.cardAddress.count({ where: { tenantId: A, cardId: w.cards.s2 } })).toBe(1);
+      // The event for the other services, in the same transaction.
+      const events = await db.outboxEvent.findMany({
+        where: { tenantId: A, subject: Subjects.crmPeople.peopleMerged },
+      });
+      expect(events.map((e) => e.payload)).toEqual([
+        { tenantId: A, targetId: w.T, sourceIds: [w.S1, w.S2] },
+      ]);
     });
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    expect(rows.filter((r) => r.fromPersonId === w.X || r.fromPersonId === w.Y)).toHaveLength(3);
-    expect(rows.every((r) => [w.T, w.X, w.Y].includes(r.toPersonId))).toBe(true);
-    for (const r of rows.filter((x) => [w.T, w.X, w.Y].includes(x.fromPersonId))) {
-      const mirror = byId.get(r.inverseId!);
-      expect(mirror).toMatchObject({ fromPersonId: r.toPersonId, toPersonId: r.fromPersonId });
-    }
-    // Touchpoints: the target once in each touchpoint of the merged people.
-    const parts = await db.touchpointPerson.findMany({ where: { tenantId: A, personId: w.T } });
-    expect(parts.map((p) => p.touchpointId).sort()).toEqual(
-      [w.tp.both, w.tp.sources, w.tp.s2].sort(),
-    );
-    expect(await db.touchpointPerson.count({ where: { touchpointId: w.tp.sources } })).toBe(1);
-    // Documents and card addresses went along.
-    expect(
-      (await db.personDocument.findMany({ where: { tenantId: A, personId: w.T } }))
-        .map((d) => d.fileName)
-        .sort(),
-    ).toEqual(['s1.txt', 's2.txt', 't.txt']);
-    expect(await db.cardAddress.count({ where: { tenantId: A, cardId: w.cards.s2 } })).toBe(1);
-    // The event for the other services, in the same transaction.
-    const events = await db.outboxEvent.findMany({
-      where: { tenantId: A, subject: Subjects.crmPeople.peopleMerged },
-    });
-    expect(events.map((e) => e.payload)).toEqual([
-      { tenantId: A, targetId: w.T, sourceIds: [w.S1, w.S2] },
-    ]);
   });
 
   it('keeps the target note when no source has one, and merges a single source', async () => {
@@ -256,14 +260,21 @@ describe('all or nothing', () => {
     const w = await world();
     const locked = await t.person(A, { firstname: 'Cannot', lastname: 'Delete' });
     await t.card(A, locked);
-    // The merge's last step (deleting the sources) fails for this person, after all moves.
-    await t.db.$executeRawUnsafe(`
+    // The merge's last step (deleting the sources) fails for this person, after all moves (the
+    // owner of the tables makes the trigger: the app's role owns nothing).
+    await runSql(
+      svc.databaseUrl,
+      `
       CREATE OR REPLACE FUNCTION merge_test_refuse() RETURNS trigger AS $$
       BEGIN RAISE EXCEPTION 'refused by test'; END $$ LANGUAGE plpgsql;
-      `);
-    await t.db.$executeRawUnsafe(`
+      `,
+    );
+    await runSql(
+      svc.databaseUrl,
+      `
       CREATE TRIGGER merge_test_refuse BEFORE DELETE ON "Person"
-      FOR EACH ROW WHEN (OLD.id = '${locked}') EXECUTE FUNCTION merge_test_refuse()`);
+      FOR EACH ROW WHEN (OLD.id = '${locked}') EXECUTE FUNCTION merge_test_refuse()`,
+    );
     try {
       const before = await t.snapshot(A);
       const res = await t.rest(A, 'POST', '/people/merge', {
@@ -273,7 +284,7 @@ describe('all or nothing', () => {
       expect(res.status).toBe(500);
       expect(await t.snapshot(A)).toBe(before);
     } finally {
-      await t.db.$executeRawUnsafe(`DROP TRIGGER merge_test_refuse ON "Person"`);
+      await runSql(svc.databaseUrl, `DROP TRIGGER merge_test_refuse ON "Person"`);
     }
   });
 
@@ -309,7 +320,9 @@ describe('all or nothing', () => {
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 404]);
     expect(
-      await t.db.businessCard.count({ where: { tenantId: A, personId: { in: [T1, T2] } } }),
+      await inTenant(A, () =>
+        t.db.businessCard.count({ where: { tenantId: A, personId: { in: [T1, T2] } } }),
+      ),
     ).toBe(1);
   });
 });

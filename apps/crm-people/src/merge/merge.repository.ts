@@ -5,8 +5,7 @@ import { Prisma } from '../generated/prisma/client';
 import { PERSON_INCLUDE } from '../people/people.repository';
 import type { Participation, RelationsPlan } from './merge-links.plan';
 import type { FilledData, TagRow } from './merge-fields.plan';
-
-export type Tx = Prisma.TransactionClient;
+import type { Tx } from '../database/tx';
 
 /** A person as a merge reads it: as P4 does, plus what points at it (one query with joins). */
 export const MERGE_INCLUDE = {

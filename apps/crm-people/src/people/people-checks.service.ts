@@ -7,8 +7,9 @@ import type { PeopleSettingsList } from '../generated/prisma/client';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
 import { LIST_I18N_NAMESPACE } from '../settings/system-entries';
 import type { CreatePersonInput, EmbeddedPersonalityInput } from './dto/person.input';
-import { PeopleRepository, Tx } from './people.repository';
+import { PeopleRepository } from './people.repository';
 import { fieldPath, isUuid } from '@crm/errors';
+import type { Tx } from '../database/tx';
 
 /** One body to check and the path its fields are reported under (`` or `[3]`). */
 export interface InputAt {

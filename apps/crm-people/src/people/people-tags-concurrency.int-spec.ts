@@ -5,6 +5,7 @@ import { PrismaService } from '../database/prisma.service';
 import { PEOPLE_SETTINGS } from '../settings/settings-lists';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
 import { startCrmPeople, RunningService } from '../test/service-harness';
+import { inTenant } from '../test/tenant-scope';
 import { peopleTestClient } from './test/people-test-client';
 
 // Tags named by text under concurrency: no settings lock on that path, the unique index ignoring
@@ -138,7 +139,9 @@ describe('SettingsLookupService.createTags racing itself', () => {
       const text = `Same ${round}`;
       const resolved = await Promise.all(
         [0, 1, 2, 3].map(() =>
-          lookup.resolveTags(prisma, tenant, 'ORGA_TAGS', [{ text }], 'tags', 'en'),
+          inTenant(tenant, () =>
+            lookup.resolveTags(prisma, tenant, 'ORGA_TAGS', [{ text }], 'tags', 'en'),
+          ),
         ),
       );
       expect(new Set(resolved.map(([e]) => e.id)).size).toBe(1);

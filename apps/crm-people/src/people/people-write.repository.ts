@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { addOutboxEvent, PeopleCreatedEvent, PeopleDeletedEvent, Subjects } from '@crm/messaging';
 import type { Prisma } from '../generated/prisma/client';
-import type { Tx } from './people.repository';
+import type { Tx } from '../database/tx';
 
 export type TagKind = 'ORGA' | 'PERSONALITY';
 

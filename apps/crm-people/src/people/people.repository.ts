@@ -6,6 +6,7 @@ import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
 import type { EntryView } from '@crm/settings-lists';
 import type { NewPersonScalars } from './person-changes';
+import type { Tx } from '../database/tx';
 
 /** What a person is read with: one query with joins, for one person or a batch. */
 export const PERSON_INCLUDE = {
@@ -24,7 +25,6 @@ export const PERSON_INCLUDE = {
 
 export type PersonRecord = Prisma.PersonGetPayload<{ include: typeof PERSON_INCLUDE }>;
 export type NoteRecord = Prisma.PersonNoteGetPayload<object>;
-export type Tx = Prisma.TransactionClient;
 
 type TagKind = 'ORGA' | 'PERSONALITY';
 

@@ -6,10 +6,11 @@ import { SettingsLookupService } from '../settings/settings-lookup.service';
 import type { Person, PeopleNote } from './dto/person.dto';
 import type { CreatePersonInput } from './dto/person.input';
 import type { EntryView } from '@crm/settings-lists';
-import { NamedTag, NewPersonRow, PeopleRepository, PersonRecord, Tx } from './people.repository';
+import { NamedTag, NewPersonRow, PeopleRepository, PersonRecord } from './people.repository';
 import { newPersonScalars } from './person-changes';
 import { requirePersonId } from './people-input';
 import { referencedEntryIds, toNote, toPerson } from './person.mapper';
+import type { Tx } from '../database/tx';
 
 /** People use cases; REST controller and GraphQL resolver both call these, so rules live here once. */
 @Injectable()

@@ -5,8 +5,9 @@ import { DeleteIdsInput } from '../settings/dto/delete-ids.input';
 import { relationType } from '../settings/relation-types';
 import type { RelationView } from './dto/relation.dto';
 import { UpdateRelationInput, UpdateRelationItemInput } from './dto/relation.input';
-import { RelationRecord, Tx } from './relations.repository';
+import { RelationRecord } from './relations.repository';
 import { RelationsService } from './relations.service';
+import type { Tx } from '../database/tx';
 
 type Item = { id: string; type: UpdateRelationInput['type'] };
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ServiceTestClient, tenantHeaders } from '@crm/testing';
 import { PrismaService } from '../database/prisma.service';
+import { inTenant, overAllTenants } from '../test/tenant-scope';
 import { startCrmPeople, RunningService } from '../test/service-harness';
 
 // R1-R8 against the real service: the inverse is written, changed and removed with each relation
@@ -26,10 +27,13 @@ async function person(firstname: string, lastname = 'Test', tenant = A): Promise
 const relate = (from: string, to: string, typeIdentifier: string, isFavorite?: boolean) =>
   call('POST', `/people/${from}/relations`, { personId: to, type: { typeIdentifier, isFavorite } });
 
+/** The relations of the people in any tenant. */
 const rows = (ids: string[]) =>
-  db.personRelation.findMany({
-    where: { OR: [{ fromPersonId: { in: ids } }, { toPersonId: { in: ids } }] },
-  });
+  overAllTenants(() =>
+    db.personRelation.findMany({
+      where: { OR: [{ fromPersonId: { in: ids } }, { toPersonId: { in: ids } }] },
+    }),
+  );
 
 beforeAll(async () => {
   svc = await startCrmPeople('crm_people_it_r_relations');
@@ -109,9 +113,11 @@ describe('R2 POST /people/{id}/relations', () => {
     expect((await relate(randomUUID(), p, 'friend')).status).toBe(404);
     expect((await relate('not-a-uuid', p, 'friend')).status).toBe(404);
     expect(
-      await db.personRelation.count({
-        where: { OR: [{ fromPersonId: foreign }, { toPersonId: foreign }] },
-      }),
+      await overAllTenants(() =>
+        db.personRelation.count({
+          where: { OR: [{ fromPersonId: foreign }, { toPersonId: foreign }] },
+        }),
+      ),
     ).toBe(0);
   });
 
@@ -250,9 +256,10 @@ describe('R3 PUT / R4 DELETE /people/{id}/relations/{relationId}', () => {
       tenantHeaders(B),
     );
     expect(foreign.status).toBe(404);
-    expect((await db.personRelation.findUnique({ where: { id: friend.id } }))!.typeIdentifier).toBe(
-      'friend',
-    );
+    expect(
+      (await inTenant(A, () => db.personRelation.findUnique({ where: { id: friend.id } })))!
+        .typeIdentifier,
+    ).toBe('friend');
     const bad = await call('PUT', `/people/${a}/relations/${friend.id}`, {
       type: { typeIdentifier: 'x' },
     });
@@ -281,9 +288,11 @@ describe('R3 PUT / R4 DELETE /people/{id}/relations/{relationId}', () => {
   it('heals a relation written without its inverse', async () => {
     const a = await person('Legacy');
     const b = await person('Data');
-    const lone = await db.personRelation.create({
-      data: { tenantId: A, fromPersonId: a, toPersonId: b, typeIdentifier: 'friend' },
-    });
+    const lone = await inTenant(A, () =>
+      db.personRelation.create({
+        data: { tenantId: A, fromPersonId: a, toPersonId: b, typeIdentifier: 'friend' },
+      }),
+    );
     const res = await call('PUT', `/people/${a}/relations/${lone.id}`, {
       type: { typeIdentifier: 'manager' },
     });
@@ -370,7 +379,8 @@ describe('R5-R7 batches', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body.errors[0]).toMatchObject({ field: '[1].id', rule: 'relationNotFound' });
     expect(
-      (await db.personRelation.findUnique({ where: { id: created[0].id } }))!.typeIdentifier,
+      (await inTenant(A, () => db.personRelation.findUnique({ where: { id: created[0].id } })))!
+        .typeIdentifier,
     ).toBe('friend');
 
     const res = await call('PUT', `/people/${me}/relations/batch`, [

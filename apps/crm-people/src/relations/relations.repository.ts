@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
-
-export type Tx = Prisma.TransactionClient;
+import type { Tx } from '../database/tx';
 
 /** A relation as read: with the related person's name (a join, not a query per row). */
 export const RELATION_SELECT = {

@@ -20,7 +20,8 @@ import { domainProblem } from '../settings/settings-text';
 import type { RelationValidation, RelationView } from './dto/relation.dto';
 import { CreateRelationInput, RelationsQuery } from './dto/relation.input';
 import { toRelation } from './relation.mapper';
-import { RelationRecord, RelationsRepository, Tx } from './relations.repository';
+import { RelationRecord, RelationsRepository } from './relations.repository';
+import type { Tx } from '../database/tx';
 
 const SORT_FIELDS = [
   'dateCreated',

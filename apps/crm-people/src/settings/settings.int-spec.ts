@@ -4,6 +4,7 @@ import { tenantHeaders } from '@crm/testing';
 import { PrismaService } from '../database/prisma.service';
 import { SettingsLookupService } from './settings-lookup.service';
 import { startCrmPeople, RunningService } from '../test/service-harness';
+import { inTenant } from '../test/tenant-scope';
 
 // S1-S5 and R9 against the real service (PostgreSQL, NATS): system entries, translation, the
 // text rules, the delete policy (409 "used by N people", force removes references), isolation.
@@ -352,7 +353,9 @@ describe('S3 PUT /people-settings/{list}/{entryId}', () => {
       tenantHeaders(B),
     );
     expect(foreign.status).toBe(404);
-    expect((await db.settingsEntry.findUnique({ where: { id: a.id } }))!.text).toBe('Alpha');
+    expect(
+      (await inTenant(A, () => db.settingsEntry.findUnique({ where: { id: a.id } })))!.text,
+    ).toBe('Alpha');
     const bad = await call('PUT', `/people-settings/orga-tags/${a.id}`, { text: null });
     expect(bad.status).toBe(400);
     const badColor = await call('PUT', `/people-settings/orga-tags/${a.id}`, { color: '#FFFFFF' });
@@ -382,7 +385,7 @@ describe('S4/S5 DELETE and the delete policy', () => {
       ids: [x.id, randomUUID()],
     });
     expect(missing.status).toBe(404);
-    expect(await db.settingsEntry.count({ where: { id: x.id } })).toBe(1);
+    expect(await inTenant(A, () => db.settingsEntry.count({ where: { id: x.id } }))).toBe(1);
     const bad = await call('DELETE', '/people-settings/property-entries/batch', { ids: ['nope'] });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0]).toMatchObject({ field: 'ids', rule: 'isUuid' });
@@ -391,7 +394,9 @@ describe('S4/S5 DELETE and the delete policy', () => {
     });
     expect(ok.status).toBe(200);
     expect(ok.body.data.map((e: any) => e.text)).toEqual(['X1', 'Y1']);
-    expect(await db.settingsEntry.count({ where: { id: { in: [x.id, y.id] } } })).toBe(0);
+    expect(
+      await inTenant(A, () => db.settingsEntry.count({ where: { id: { in: [x.id, y.id] } } })),
+    ).toBe(0);
   });
 
   it('refuses to delete system entries: 409', async () => {
@@ -410,15 +415,17 @@ describe('S4/S5 DELETE and the delete policy', () => {
     const golf = p1.orgaTags[0].id;
     const calm = p1.personalities[0].id;
     await person({ firstname: 'Tag2', orgaTags: [{ id: golf }] });
-    const tp = await db.touchpoint.create({
-      data: {
-        tenantId: A,
-        type: 'call',
-        subject: 'Hi',
-        start: new Date(),
-        tags: { create: { tenantId: A, entryId: golf } },
-      },
-    });
+    const tp = await inTenant(A, () =>
+      db.touchpoint.create({
+        data: {
+          tenantId: A,
+          type: 'call',
+          subject: 'Hi',
+          start: new Date(),
+          tags: { create: { tenantId: A, entryId: golf } },
+        },
+      }),
+    );
 
     const refused = await call('DELETE', `/people-settings/orga-tags/${golf}`);
     expect(refused.status).toBe(409);
@@ -440,8 +447,10 @@ describe('S4/S5 DELETE and the delete policy', () => {
     const forced = await call('DELETE', `/people-settings/orga-tags/${golf}?force=true`);
     expect(forced.status).toBe(200);
     expect((await call('GET', `/people/${p1.id}`)).body.data.orgaTags).toEqual([]);
-    expect(await db.touchpointTag.count({ where: { touchpointId: tp.id } })).toBe(0);
-    expect(await db.settingsEntry.count({ where: { id: golf } })).toBe(0);
+    expect(
+      await inTenant(A, () => db.touchpointTag.count({ where: { touchpointId: tp.id } })),
+    ).toBe(0);
+    expect(await inTenant(A, () => db.settingsEntry.count({ where: { id: golf } }))).toBe(0);
   });
 
   it('lifecycles: in use by the current lifecycle; force clears it and keeps the history', async () => {
@@ -476,19 +485,21 @@ describe('S4/S5 DELETE and the delete policy', () => {
         .body.data,
     ];
     const p = await person({ firstname: 'Card' });
-    const card = await db.businessCard.create({
-      data: {
-        tenantId: A,
-        personId: p.id,
-        companyRelationTypeId: boss.id,
-        addresses: {
-          create: [
-            { tenantId: A, addressTypeIds: [BUSINESS, home.id], city: 'Bonn' },
-            { tenantId: A, addressTypeIds: [home.id], city: 'Köln' },
-          ],
+    const card = await inTenant(A, () =>
+      db.businessCard.create({
+        data: {
+          tenantId: A,
+          personId: p.id,
+          companyRelationTypeId: boss.id,
+          addresses: {
+            create: [
+              { tenantId: A, addressTypeIds: [BUSINESS, home.id], city: 'Bonn' },
+              { tenantId: A, addressTypeIds: [home.id], city: 'Köln' },
+            ],
+          },
         },
-      },
-    });
+      }),
+    );
     const refused = await call('DELETE', `/people-settings/address-types/${home.id}`);
     expect(refused.status).toBe(409);
     expect(refused.body.errors[0].message).toBe('"Second home" is used by 1 people');
@@ -503,13 +514,13 @@ describe('S4/S5 DELETE and the delete policy', () => {
       (await call('DELETE', `/people-settings/company-relation-types/${boss.id}?force=true`))
         .status,
     ).toBe(200);
-    const addresses = await db.cardAddress.findMany({
-      where: { cardId: card.id },
-      orderBy: { city: 'asc' },
-    });
+    const addresses = await inTenant(A, () =>
+      db.cardAddress.findMany({ where: { cardId: card.id }, orderBy: { city: 'asc' } }),
+    );
     expect(addresses.map((a) => a.addressTypeIds)).toEqual([[BUSINESS], []]);
     expect(
-      (await db.businessCard.findUnique({ where: { id: card.id } }))!.companyRelationTypeId,
+      (await inTenant(A, () => db.businessCard.findUnique({ where: { id: card.id } })))!
+        .companyRelationTypeId,
     ).toBeNull();
   });
 
@@ -530,7 +541,7 @@ describe('S4/S5 DELETE and the delete policy', () => {
       (await call('DELETE', '/people-settings/orga-tags/batch', { ids: [e.id] }, tenantHeaders(B)))
         .status,
     ).toBe(404);
-    expect(await db.settingsEntry.count({ where: { id: e.id } })).toBe(1);
+    expect(await inTenant(A, () => db.settingsEntry.count({ where: { id: e.id } }))).toBe(1);
     const seenByB = await call(
       'GET',
       '/people-settings/orga-tags?q=Mine',
@@ -598,28 +609,33 @@ describe('SettingsLookupService (used by the other people domains)', () => {
       { text: 'Last', position: 7 },
       tenantHeaders(T),
     );
-    const resolved = await db.$transaction((tx) =>
-      lookup.resolveTags(
-        tx,
-        T,
-        'PERSONALITY_TAGS',
-        [
-          { text: ' Brand new ', category: ' DISC ' },
-          { id: existing },
-          { text: 'BRAND NEW', category: 'ignored: the entry exists by then' },
-          { text: 'existing' },
-          { text: 'Second new' },
-        ],
-        'personalities',
-        'en',
+    // the service's transactions are a request's: they run as its tenant
+    const resolved = await inTenant(T, () =>
+      db.$transaction((tx) =>
+        lookup.resolveTags(
+          tx,
+          T,
+          'PERSONALITY_TAGS',
+          [
+            { text: ' Brand new ', category: ' DISC ' },
+            { id: existing },
+            { text: 'BRAND NEW', category: 'ignored: the entry exists by then' },
+            { text: 'existing' },
+            { text: 'Second new' },
+          ],
+          'personalities',
+          'en',
+        ),
       ),
     );
     expect(resolved.map((e) => e.text)).toEqual(['Brand new', 'Existing', 'Second new']);
-    const rows = await db.settingsEntry.findMany({
-      where: { tenantId: T, list: 'PERSONALITY_TAGS' },
-      orderBy: [{ position: 'asc' }, { text: 'asc' }],
-      select: { text: true, position: true, category: true },
-    });
+    const rows = await inTenant(T, () =>
+      db.settingsEntry.findMany({
+        where: { tenantId: T, list: 'PERSONALITY_TAGS' },
+        orderBy: [{ position: 'asc' }, { text: 'asc' }],
+        select: { text: true, position: true, category: true },
+      }),
+    );
     expect(rows).toEqual([
       { text: 'Brand new', position: 0, category: ' DISC ' },
       { text: 'Existing', position: 0, category: null },
@@ -630,16 +646,18 @@ describe('SettingsLookupService (used by the other people domains)', () => {
     const foreign = (
       await call('POST', '/people-settings/orga-tags', { text: 'Foreign tag' }, tenantHeaders(B))
     ).body.data.id;
-    const refused = await db
-      .$transaction((tx) =>
+    const refused = await inTenant(T, () =>
+      db.$transaction((tx) =>
         lookup.resolveTags(tx, T, 'ORGA_TAGS', [{ text: 'Never' }, { id: foreign }], 'tags', 'de'),
-      )
-      .catch((e: unknown) => e);
+      ),
+    ).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(AppException);
     expect((refused as AppException).problems).toEqual([
       { field: 'tags[1].id', rule: 'unknownEntry', args: { list: 'Orga-Tags' } },
     ]);
-    expect(await db.settingsEntry.count({ where: { tenantId: T, text: 'Never' } })).toBe(0);
+    expect(
+      await inTenant(T, () => db.settingsEntry.count({ where: { tenantId: T, text: 'Never' } })),
+    ).toBe(0);
   });
 
   it('resolveTags compares texts exactly ignoring case: % and _ are no wildcards', async () => {
@@ -648,19 +666,25 @@ describe('SettingsLookupService (used by the other people domains)', () => {
     const [existing] = (
       await call('POST', '/people-settings/orga-tags', [{ text: 'Existing' }], tenantHeaders(T))
     ).body.data;
-    const resolved = await db.$transaction((tx) =>
-      lookup.resolveTags(
-        tx,
-        T,
-        'ORGA_TAGS',
-        [{ text: 'Exist_ng' }, { text: '%' }, { text: 'EXISTING' }],
-        'tags',
-        'en',
+    const resolved = await inTenant(T, () =>
+      db.$transaction((tx) =>
+        lookup.resolveTags(
+          tx,
+          T,
+          'ORGA_TAGS',
+          [{ text: 'Exist_ng' }, { text: '%' }, { text: 'EXISTING' }],
+          'tags',
+          'en',
+        ),
       ),
     );
     expect(resolved.map((e) => e.text)).toEqual(['Exist_ng', '%', 'Existing']);
     expect(resolved[2].id).toBe(existing.id);
-    expect(await db.settingsEntry.count({ where: { tenantId: T, list: 'ORGA_TAGS' } })).toBe(3);
+    expect(
+      await inTenant(T, () =>
+        db.settingsEntry.count({ where: { tenantId: T, list: 'ORGA_TAGS' } }),
+      ),
+    ).toBe(3);
   });
 
   it('entries, anyEntries and requireEntry merge system and tenant entries of the tenant only', async () => {
@@ -675,10 +699,13 @@ describe('SettingsLookupService (used by the other people domains)', () => {
         tenantHeaders(B),
       )
     ).body.data.id;
-    const found = await lookup.entries(A, 'ADDRESS_TYPES', [own, BUSINESS, foreign, LEAD], 'de');
+    // as a request of A calls it
+    const found = await inTenant(A, () =>
+      lookup.entries(A, 'ADDRESS_TYPES', [own, BUSINESS, foreign, LEAD], 'de'),
+    );
     expect([...found.keys()].sort()).toEqual([own, BUSINESS].sort());
     expect(found.get(BUSINESS)!.text).toBe('Geschäftlich');
-    const any = await lookup.anyEntries(A, [own, LEAD, foreign], 'en');
+    const any = await inTenant(A, () => lookup.anyEntries(A, [own, LEAD, foreign], 'en'));
     expect(any.get(LEAD)).toEqual({ id: LEAD, text: 'Lead', color: '#9E9E9E', category: null });
     expect(any.get(own)).toEqual({
       id: own,
@@ -688,13 +715,17 @@ describe('SettingsLookupService (used by the other people domains)', () => {
     });
     expect(any.has(foreign)).toBe(false);
     await expect(
-      lookup.requireEntry(A, 'ADDRESS_TYPES', foreign, 'addressTypeIds[0]', 'en'),
+      inTenant(A, () =>
+        lookup.requireEntry(A, 'ADDRESS_TYPES', foreign, 'addressTypeIds[0]', 'en'),
+      ),
     ).rejects.toMatchObject({
       problems: [
         { field: 'addressTypeIds[0]', rule: 'unknownEntry', args: { list: 'address types' } },
       ],
     });
-    await expect(lookup.requireEntry(A, 'LIFECYCLES', LEAD, 'lifecycle', 'de')).resolves.toEqual({
+    await expect(
+      inTenant(A, () => lookup.requireEntry(A, 'LIFECYCLES', LEAD, 'lifecycle', 'de')),
+    ).resolves.toEqual({
       id: LEAD,
       text: 'Lead',
       color: '#9E9E9E',

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { MessageArgs } from '@crm/errors';
 import { SettingsReferences, SettingsStore } from '@crm/settings-lists';
 import { PrismaService } from '../database/prisma.service';
-import { PeopleSettingsList, Prisma } from '../generated/prisma/client';
+import { PeopleSettingsList } from '../generated/prisma/client';
+import type { Tx } from '../database/tx';
 
-export type Tx = Prisma.TransactionClient;
 /** A client or transaction of this service, as the settings engine runs its queries on. */
 export type Db = Tx | PrismaService;
 

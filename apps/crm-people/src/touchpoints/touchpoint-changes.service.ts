@@ -13,8 +13,9 @@ import {
 } from './dto/touchpoint.input';
 import { toTouchpoint } from './touchpoint.mapper';
 import { TouchpointRules } from './touchpoint.rules';
-import { TouchpointsRepository, Tx } from './touchpoints.repository';
+import { TouchpointsRepository } from './touchpoints.repository';
 import { authorOf, TouchpointsService } from './touchpoints.service';
+import type { Tx } from '../database/tx';
 
 /** Changes to several touchpoints or to one aspect of one (T6, T8, T9, T11-T13). */
 @Injectable()

@@ -4,8 +4,9 @@ import type { RequestContext } from '@crm/request-context';
 import type { Touchpoint, TouchpointsMoved } from './dto/touchpoint.dto';
 import { toTouchpoint } from './touchpoint.mapper';
 import { Scope, TouchpointRules } from './touchpoint.rules';
-import { TouchpointsRepository, Tx } from './touchpoints.repository';
+import { TouchpointsRepository } from './touchpoints.repository';
 import { authorOf, RESOURCE } from './touchpoints.service';
+import type { Tx } from '../database/tx';
 
 export interface MoveTouchpoints {
   fromPersonId: string;

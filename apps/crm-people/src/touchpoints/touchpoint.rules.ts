@@ -15,7 +15,8 @@ import { CompanyExistsReply, CompanyExistsRequest, MessageBus, Subjects } from '
 import { TombstonesRepository } from '../company-links/tombstones.repository';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
 import { BATCH_MAX, TouchpointInput } from './dto/touchpoint.input';
-import { Tx, TouchpointsRepository } from './touchpoints.repository';
+import { TouchpointsRepository } from './touchpoints.repository';
+import type { Tx } from '../database/tx';
 
 /** A Date from a string that passed (or may have failed) @IsISO8601; null when unusable. */
 export function dateOf(v: unknown): Date | null {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Actor } from '@crm/persistence';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
+import type { Tx } from '../database/tx';
 
 /** What a touchpoint is read with: people, moods and tag texts joined in one SQL query. */
 export const TOUCHPOINT_INCLUDE = {
@@ -22,7 +23,6 @@ export const TOUCHPOINT_INCLUDE = {
 } satisfies Prisma.TouchpointInclude;
 
 export type TouchpointRecord = Prisma.TouchpointGetPayload<{ include: typeof TOUCHPOINT_INCLUDE }>;
-export type Tx = Prisma.TransactionClient;
 type Db = Tx | PrismaService;
 export type Author = Actor;
 export type TouchpointFields = Pick<

@@ -19,7 +19,8 @@ import {
 import { TOUCHPOINT_SORT_FIELDS, TouchpointListQuery } from './dto/touchpoint.query';
 import { calculate, toTouchpoint } from './touchpoint.mapper';
 import { dateOf, TouchpointRules } from './touchpoint.rules';
-import { Author, TouchpointFields, TouchpointsRepository, Tx } from './touchpoints.repository';
+import { Author, TouchpointFields, TouchpointsRepository } from './touchpoints.repository';
+import type { Tx } from '../database/tx';
 
 export const RESOURCE = 'Touchpoint';
 export const authorOf = (ctx: RequestContext): Author => actorOf(ctx);

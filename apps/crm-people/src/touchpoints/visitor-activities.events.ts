@@ -14,7 +14,7 @@ import {
   VisitorActivity,
 } from '@crm/messaging';
 import { SUBJECT_MAX } from './dto/touchpoint.input';
-import type { Tx } from './touchpoints.repository';
+import type { Tx } from '../database/tx';
 
 /** The touchpoint type of each kind of visitor activity (TOUCHPOINT_TYPES). */
 export const VISITOR_TOUCHPOINT_TYPES = {

@@ -2,6 +2,7 @@ import { ServiceTestKit } from '@crm/testing';
 import { PrismaService } from '../../database/prisma.service';
 import type { PeopleSettingsList } from '../../generated/prisma/client';
 import { startCrmPeople } from '../../test/service-harness';
+import { inTenant } from '../../test/tenant-scope';
 
 // Shared by the integration tests of business cards: a running crm-people and small helpers.
 
@@ -28,7 +29,9 @@ export class CardTestKit extends ServiceTestKit {
 
   /** An entry of a tenant's settings list (the settings API is another part of the service). */
   async entry(tenant: string, list: PeopleSettingsList, text: string): Promise<string> {
-    const row = await this.prisma.settingsEntry.create({ data: { tenantId: tenant, list, text } });
+    const row = await inTenant(tenant, () =>
+      this.prisma.settingsEntry.create({ data: { tenantId: tenant, list, text } }),
+    );
     return row.id;
   }
 

@@ -4,7 +4,8 @@ import { DEFAULT_DOCUMENT_MAX_BYTES, DocumentFiles } from '@crm/files';
 import { FILE_STORAGE, FileStorage } from '@crm/storage';
 import { documentKey } from '../files.storage';
 import type { PersonDocument } from './dto/person-document.dto';
-import { DocumentsRepository, Tx } from './documents.repository';
+import { DocumentsRepository } from './documents.repository';
+import type { Tx } from '../../database/tx';
 
 /** Largest document accepted (P22). */
 export const DOCUMENT_MAX_BYTES = DEFAULT_DOCUMENT_MAX_BYTES;

@@ -2,9 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ImageState, ImageStore } from '@crm/files';
 import type { Actor } from '@crm/persistence';
 import { PrismaService } from '../../database/prisma.service';
-import type { Prisma } from '../../generated/prisma/client';
-
-export type Tx = Prisma.TransactionClient;
+import type { Tx } from '../../database/tx';
 
 /** Person.profileImage for @crm/files: the version of the current image (a storage folder). */
 @Injectable()

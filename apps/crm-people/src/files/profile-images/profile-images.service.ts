@@ -8,7 +8,8 @@ import { DeletedFile } from '../documents/dto/person-document.dto';
 import { profileImageFolder } from '../files.storage';
 import { ProfileImage } from './dto/profile-image.dto';
 import { IMAGE_SIZES, ImageSize, PROFILE_IMAGE_RENDERING } from './image-variants';
-import { ProfileImagesRepository, Tx } from './profile-images.repository';
+import { ProfileImagesRepository } from './profile-images.repository';
+import type { Tx } from '../../database/tx';
 
 /** Largest upload accepted (P17). */
 export const PROFILE_IMAGE_MAX_BYTES = DEFAULT_IMAGE_MAX_BYTES;

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { ServiceTestClient } from '@crm/testing';
 import { PrismaService } from '../../database/prisma.service';
 import type { RunningService } from '../../test/service-harness';
+import { inTenant } from '../../test/tenant-scope';
 
 // Test support of the merge integration tests: calls, and people with every kind of data that a
-// merge moves, written straight into the database (the routes that write them are other tests').
+// merge moves, written straight into the database (the routes that write them are other tests'),
+// each as its tenant (row-level security).
 
 export const PROSPECT = '00000000-0000-4000-a000-000000000102';
 export const CUSTOMER = '00000000-0000-4000-a000-000000000103';
@@ -31,21 +33,27 @@ export function mergeTestClient(svc: RunningService) {
   ): Promise<string> => {
     const id = randomUUID();
     const { note, ...fields } = data;
-    await db.person.create({
-      data: {
-        id,
-        tenantId,
-        ...fields,
-        lifecycleChanged: data.lifecycleId ? new Date('2024-01-01T00:00:00Z') : undefined,
-        note: note ? { create: { tenantId, note } } : undefined,
-      },
-    });
+    await inTenant(tenantId, () =>
+      db.person.create({
+        data: {
+          id,
+          tenantId,
+          ...fields,
+          lifecycleChanged: data.lifecycleId ? new Date('2024-01-01T00:00:00Z') : undefined,
+          note: note ? { create: { tenantId, note } } : undefined,
+        },
+      }),
+    );
     return id;
   };
 
   /** A tenant entry of a tag list. */
   const entry = async (tenantId: string, list: 'ORGA_TAGS' | 'PERSONALITY_TAGS', text: string) =>
-    (await db.settingsEntry.create({ data: { tenantId, list, text, category: 'DISC' } })).id;
+    (
+      await inTenant(tenantId, () =>
+        db.settingsEntry.create({ data: { tenantId, list, text, category: 'DISC' } }),
+      )
+    ).id;
 
   const tag = (
     tenantId: string,
@@ -53,24 +61,31 @@ export function mergeTestClient(svc: RunningService) {
     entryId: string,
     kind: 'ORGA' | 'PERSONALITY',
     position: number,
-  ) => db.personTag.create({ data: { tenantId, personId, entryId, kind, position } });
+  ) =>
+    inTenant(tenantId, () =>
+      db.personTag.create({ data: { tenantId, personId, entryId, kind, position } }),
+    );
 
   const history = (tenantId: string, personId: string, lifecycleId: string, at: string) =>
-    db.lifecycleHistory.create({
-      data: { tenantId, personId, lifecycleId, dateChanged: new Date(at) },
-    });
+    inTenant(tenantId, () =>
+      db.lifecycleHistory.create({
+        data: { tenantId, personId, lifecycleId, dateChanged: new Date(at) },
+      }),
+    );
 
   const card = async (tenantId: string, personId: string, isFavorite = false, city = 'Berlin') =>
     (
-      await db.businessCard.create({
-        data: {
-          tenantId,
-          personId,
-          isFavorite,
-          markAsFavorite: isFavorite,
-          addresses: { create: [{ tenantId, city, isFavorite: true }] },
-        },
-      })
+      await inTenant(tenantId, () =>
+        db.businessCard.create({
+          data: {
+            tenantId,
+            personId,
+            isFavorite,
+            markAsFavorite: isFavorite,
+            addresses: { create: [{ tenantId, city, isFavorite: true }] },
+          },
+        }),
+      )
     ).id;
 
   /** A relation and its inverse, linked both ways, as R2 writes them. */
@@ -83,60 +98,67 @@ export function mergeTestClient(svc: RunningService) {
     at = new Date(),
   ): Promise<[string, string]> => {
     const [a, b] = [randomUUID(), randomUUID()];
-    await db.personRelation.createMany({
-      data: [
-        {
-          id: a,
-          tenantId,
-          fromPersonId: from,
-          toPersonId: to,
-          typeIdentifier: type,
-          inverseId: b,
-          dateCreated: at,
-        },
-        {
-          id: b,
-          tenantId,
-          fromPersonId: to,
-          toPersonId: from,
-          typeIdentifier: inverseType,
-          inverseId: a,
-          dateCreated: at,
-        },
-      ],
-    });
+    await inTenant(tenantId, () =>
+      db.personRelation.createMany({
+        data: [
+          {
+            id: a,
+            tenantId,
+            fromPersonId: from,
+            toPersonId: to,
+            typeIdentifier: type,
+            inverseId: b,
+            dateCreated: at,
+          },
+          {
+            id: b,
+            tenantId,
+            fromPersonId: to,
+            toPersonId: from,
+            typeIdentifier: inverseType,
+            inverseId: a,
+            dateCreated: at,
+          },
+        ],
+      }),
+    );
     return [a, b];
   };
 
   const touchpoint = async (tenantId: string, personIds: string[]) =>
     (
-      await db.touchpoint.create({
-        data: {
-          tenantId,
-          type: 'call',
-          subject: 'Call',
-          start: new Date(),
-          people: { create: personIds.map((personId) => ({ tenantId, personId })) },
-        },
-      })
+      await inTenant(tenantId, () =>
+        db.touchpoint.create({
+          data: {
+            tenantId,
+            type: 'call',
+            subject: 'Call',
+            start: new Date(),
+            people: { create: personIds.map((personId) => ({ tenantId, personId })) },
+          },
+        }),
+      )
     ).id;
 
   const document = async (tenantId: string, personId: string, fileName: string) =>
     (
-      await db.personDocument.create({
-        data: {
-          tenantId,
-          personId,
-          fileName,
-          contentType: 'text/plain',
-          size: 3,
-          storageKey: `${tenantId}/${randomUUID()}`,
-        },
-      })
+      await inTenant(tenantId, () =>
+        db.personDocument.create({
+          data: {
+            tenantId,
+            personId,
+            fileName,
+            contentType: 'text/plain',
+            size: 3,
+            storageKey: `${tenantId}/${randomUUID()}`,
+          },
+        }),
+      )
     ).id;
 
   /** Every row of the tenant in every table a merge touches, in a stable order. */
-  const snapshot = async (tenantId: string) => {
+  const snapshot = (tenantId: string) => inTenant(tenantId, () => snapshotOf(tenantId));
+  const snapshotOf = async (tenantId: string) => {
     const where = { where: { tenantId } };
     return JSON.stringify([
       await db.person.findMany({ ...where, orderBy: { id: 'asc' } }),
