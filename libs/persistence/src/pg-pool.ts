@@ -131,6 +131,25 @@ export class MeteredPool extends pg.Pool {
     const key = `${all}:${tenant}`;
     const bound = boundScopes.get(client);
     if (bound === key) return;
+    // Checked out, the connection has no listener for a socket error until its user adds one
+    // (the pool listens only while it is idle): one here, or such an error during the binding
+    // crashes the process (seen: ECONNRESET while the database went away). The query fails too.
+    const ignore = () => undefined;
+    client.on('error', ignore);
+    try {
+      await this.bindNow(client, key, tenant, all, bound);
+    } finally {
+      client.removeListener('error', ignore);
+    }
+  }
+
+  private async bindNow(
+    client: pg.PoolClient,
+    key: string,
+    tenant: string,
+    all: 'on' | 'off',
+    bound: string | undefined,
+  ): Promise<void> {
     if (bound === undefined) {
       const role = this.appRole ? `SET ROLE ${client.escapeIdentifier(this.appRole)}; ` : '';
       const results = (await client.query(

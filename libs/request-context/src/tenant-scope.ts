@@ -32,13 +32,29 @@ export const tenantScope = (): TenantScope | undefined => storage.getStore();
  * An id that no tenant can have (empty, or with characters no id has) sees nothing.
  */
 export function asTenant<T>(tenantId: string, fn: () => T): T {
-  return storage.run({ tenantId: TENANT_ID.test(tenantId) ? tenantId : '' }, fn);
+  return inScope({ tenantId: TENANT_ID.test(tenantId) ? tenantId : '' }, fn);
 }
 
 /** Runs `fn` over the rows of every tenant, for the reason given (work that is about them all). */
 export function acrossTenants<T>(reason: string, fn: () => T): T {
-  return storage.run({ acrossTenants: reason }, fn);
+  return inScope({ acrossTenants: reason }, fn);
 }
+
+/**
+ * Runs `fn` in `scope`. A lazy thenable it returns (a Prisma query starts only when `then` is
+ * called: `asTenant(t, () => prisma.person.findMany())`) is started here, inside the scope,
+ * not by whoever awaits it later, outside.
+ */
+function inScope<T>(scope: TenantScope, fn: () => T): T {
+  return storage.run(scope, () => {
+    const result = fn();
+    if (result instanceof Promise || !isThenable(result)) return result;
+    return new Promise((resolve, reject) => result.then(resolve, reject)) as T;
+  });
+}
+
+const isThenable = (x: unknown): x is PromiseLike<unknown> =>
+  typeof x === 'object' && x !== null && typeof (x as { then?: unknown }).then === 'function';
 
 /** Runs `fn` in no scope: it sees no tenant's rows (work that must not see any). */
 export function outsideTenants<T>(fn: () => T): T {
