@@ -3,8 +3,7 @@ import { PrismaService } from '../database/prisma.service';
 import type { CompanyBankAccount as AccountRow, Prisma } from '../generated/prisma/client';
 import type { CompanyBankAccount } from './dto/bank-account.output';
 import { toBankAccount } from './bank-account.mapper';
-
-export type Tx = Prisma.TransactionClient;
+import type { Tx } from '../database/tx';
 
 export const BANK_ACCOUNT_SORT_FIELDS = [
   'position',

@@ -14,9 +14,9 @@ import {
   AccountSlot,
   BANK_ACCOUNT_SORT_FIELDS,
   BankAccountsRepository,
-  Tx,
 } from './bank-accounts.repository';
 import { bicCountryProblem, checkBic, checkIban, formatIban } from './iban-rules';
+import type { Tx } from '../database/tx';
 
 /** A text of the account: trimmed, and an empty one is none. */
 const text = (v: string | null | undefined) => (v == null ? null : v.trim() || null);

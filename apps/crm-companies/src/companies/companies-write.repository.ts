@@ -4,7 +4,7 @@ import type { ModifiedStamps } from '@crm/persistence';
 import { addOutboxEvent, CompaniesDeletedEvent, Subjects } from '@crm/messaging';
 import { BATCH_MAX } from '@crm/errors';
 import type { Prisma } from '../generated/prisma/client';
-import type { Tx } from './companies.repository';
+import type { Tx } from '../database/tx';
 
 export interface HistoryRow {
   tenantId: string;

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
 import type { CompanyScalars } from './company-changes';
+import type { Tx } from '../database/tx';
 
 /**
  * What a company is read with: note, tags (with their entry), contact data in position order.
@@ -22,8 +23,6 @@ export const COMPANY_INCLUDE = {
 
 export type CompanyRecord = Prisma.CompanyGetPayload<{ include: typeof COMPANY_INCLUDE }>;
 export type NoteRecord = Prisma.CompanyNoteGetPayload<object>;
-export type Tx = Prisma.TransactionClient;
-
 /** The columns of a new company that create writes (the rest start empty). */
 export type NewCompanyRow = CompanyScalars & NewRecordStamps;
 

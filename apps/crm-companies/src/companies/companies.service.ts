@@ -6,12 +6,13 @@ import { SettingsLookupService } from '../settings/settings-lookup.service';
 import type { Company, CompanyNoteOutput } from './dto/company.output';
 import type { CreateCompanyInput } from './dto/company.input';
 import { CompaniesReadRepository } from './companies-read.repository';
-import { CompaniesRepository, CompanyRecord, Tx } from './companies.repository';
+import { CompaniesRepository, CompanyRecord } from './companies.repository';
 import { newCompanyScalars } from './company-changes';
 import { CompanyChecks } from './company-checks.service';
 import { lookupDomain } from './company-domain';
 import { CompanyLookup } from './company-lookup.service';
 import { referencedEntryIds, toCompany, toCompanyNote } from './company.mapper';
+import type { Tx } from '../database/tx';
 
 /** Companies use cases; REST controller and GraphQL resolver both call these, so rules live here once. */
 @Injectable()

@@ -6,7 +6,8 @@ import type { CompanySettingsList } from '../generated/prisma/client';
 import { SettingsLookupService } from '../settings/settings-lookup.service';
 import { LIST_I18N_NAMESPACE } from '../settings/system-entries';
 import type { CompanyFieldsInput, CompanyTagInput } from './dto/company.input';
-import { CompaniesRepository, Tx } from './companies.repository';
+import { CompaniesRepository } from './companies.repository';
+import type { Tx } from '../database/tx';
 
 /** One body to check and the path its fields are reported under (`` or `[3]`). */
 export interface InputAt {

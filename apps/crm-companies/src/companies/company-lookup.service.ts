@@ -3,9 +3,7 @@ import { I18nService } from 'nestjs-i18n';
 import { AppException, isUuid } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import { PrismaService } from '../database/prisma.service';
-import type { Prisma } from '../generated/prisma/client';
-
-type Tx = Prisma.TransactionClient;
+import type { Tx } from '../database/tx';
 
 /**
  * The check every /companies/{id}/... route starts with: the company must be the tenant's, else

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { PrismaService } from '../database/prisma.service';
 import { clientOf, CompaniesUnderTest, startWithStorage } from '../files/test/files-harness';
 import { SYSTEM_ENTRIES } from '../settings/system-entries';
 
@@ -252,8 +253,10 @@ describe('C29 GET /companies/{id}/relations', () => {
   it('loads a page in a fixed number of queries, however many relations it has', async () => {
     const hub = await company('Counted');
     // One query for the rows (both companies joined), one for the tenant's type entries.
-    const spy = jest.spyOn(svc.db.companyRelation, 'findMany');
-    const entriesSpy = jest.spyOn(svc.db.companySettingsEntry, 'findMany');
+    // on the app's own client (svc.db is a view of it that sees every tenant)
+    const appDb = svc.app.get(PrismaService);
+    const spy = jest.spyOn(appDb.companyRelation, 'findMany');
+    const entriesSpy = jest.spyOn(appDb.companySettingsEntry, 'findMany');
     const own = await svc.db.companySettingsEntry.create({
       data: { tenantId: A, list: 'RELATION_TYPES', text: 'Counted type' },
     });

@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
 import type { Prisma } from '../generated/prisma/client';
 import type { RelationDirection } from './dto/company-relation.input';
-
-export type Tx = Prisma.TransactionClient;
+import type { Tx } from '../database/tx';
 
 /** A relation as read: with both companies' names (joins in the same query, not one per row). */
 export const RELATION_SELECT = {

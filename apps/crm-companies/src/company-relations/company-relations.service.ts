@@ -18,8 +18,8 @@ import {
   CompanyRelationsRepository,
   RELATION_SORT_FIELDS,
   RelationRecord,
-  Tx,
 } from './company-relations.repository';
+import type { Tx } from '../database/tx';
 
 const problem = (field: string, rule: string, args: FieldProblem['args'] = {}): FieldProblem => ({
   field,

@@ -8,8 +8,8 @@ import type {
   Prisma,
 } from '../generated/prisma/client';
 import type { FavoritePlan } from './contact-favorites';
+import type { Tx } from '../database/tx';
 
-export type Tx = Prisma.TransactionClient;
 export type Db = Tx | PrismaService;
 export type { AddressRow, EmailRow, PhoneRow };
 

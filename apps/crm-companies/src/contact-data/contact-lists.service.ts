@@ -5,9 +5,10 @@ import { AppException, ErrorCode, FieldProblem, translateError } from '@crm/erro
 import type { FieldError } from '@crm/envelope';
 import type { RequestContext } from '@crm/request-context';
 import { CompanyLookup } from '../companies/company-lookup.service';
-import { ContactDataRepository, ContactKind, Db, Tx } from './contact-data.repository';
+import { ContactDataRepository, ContactKind, Db } from './contact-data.repository';
 import { FavoritePlan, ListItem, othersOf, planRemove } from './contact-favorites';
 import type { CompanyContactDeleted } from './dto/contact-validation.output';
+import type { Tx } from '../database/tx';
 
 /** A check of one write: 400 problems first; conflicts with the company's other items are 409. */
 export interface Checked {

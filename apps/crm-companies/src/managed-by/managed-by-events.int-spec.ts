@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { PeopleDeletedEvent, PeopleMergedEvent, Subjects } from '@crm/messaging';
 import { NATS_TEST_URL } from '@crm/testing';
 import { PrismaService } from '../database/prisma.service';
+import { seeingEveryTenant } from '../test/every-tenant';
 import { RunningService, startCrmCompanies } from '../test/service-harness';
 
 // crm-people's events as its relay publishes them (JetStream, Nats-Msg-Id = event id), consumed
@@ -21,7 +22,7 @@ let nc: NatsConnection;
 
 beforeAll(async () => {
   svc = await startCrmCompanies('crm_companies_it_managed_by_events');
-  db = svc.app.get(PrismaService);
+  db = seeingEveryTenant(svc.app.get(PrismaService));
   nc = await connect({ servers: NATS_TEST_URL, name: 'crm-people-relay-stand-in' });
 }, 60000);
 afterAll(async () => {

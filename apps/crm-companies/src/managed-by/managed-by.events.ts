@@ -6,8 +6,9 @@ import {
   PeopleMergedEvent,
   Subjects,
 } from '@crm/messaging';
-import { ManagedByRepository, Tx } from './managed-by.repository';
+import { ManagedByRepository } from './managed-by.repository';
 import { TombstonesRepository } from './tombstones.repository';
+import type { Tx } from '../database/tx';
 
 /**
  * Keeps managed-by relations in step with crm-people. Each handler runs in the transaction that

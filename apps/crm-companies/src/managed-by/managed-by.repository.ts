@@ -3,8 +3,8 @@ import { PrismaService } from '../database/prisma.service';
 import type { Prisma } from '../generated/prisma/client';
 import type { CompanyManager } from './dto/company-manager.output';
 import { toCompanyManager } from './managed-by.mapper';
+import type { Tx } from '../database/tx';
 
-export type Tx = Prisma.TransactionClient;
 export type ManagerOrder = Prisma.CompanyManagerOrderByWithRelationInput;
 
 /** The columns a relation is mapped from (and compared by: person, role, dates). */

@@ -16,9 +16,9 @@ import {
   ManagerOrder,
   ManagerRecord,
   NewManager,
-  Tx,
 } from './managed-by.repository';
 import { ManagerChecks, pairKey } from './manager-checks.service';
+import type { Tx } from '../database/tx';
 
 export const toDate = (v: string | null | undefined): Date | null => (v ? new Date(v) : null);
 

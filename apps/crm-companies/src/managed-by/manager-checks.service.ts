@@ -3,8 +3,8 @@ import { I18nService } from 'nestjs-i18n';
 import { AppException, ErrorCode, FieldProblem, MessageArgs } from '@crm/errors';
 import { MessageBus, PeopleExistReply, PeopleExistRequest, Subjects } from '@crm/messaging';
 import type { RequestContext } from '@crm/request-context';
-import type { Tx } from './managed-by.repository';
 import { TombstonesRepository } from './tombstones.repository';
+import type { Tx } from '../database/tx';
 
 /** What a relation is about: compared in lower case (UUIDs of any case name the same row). */
 export interface ManagerKey {

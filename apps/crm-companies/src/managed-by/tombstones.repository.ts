@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { buriedForeignRecords, buryForeignRecords } from '@crm/persistence';
-import type { Tx } from './managed-by.repository';
+import type { Tx } from '../database/tx';
 
 /**
  * Tombstones of crm-people's deleted and merged-away people (table Tombstone, kind person): how

@@ -7,7 +7,6 @@ import { COMPANY_SETTINGS } from './settings-lists';
 import { companySettingsStore, Db } from './settings.repository';
 
 export type { EntryView } from '@crm/settings-lists';
-export type { Tx } from './settings.repository';
 
 /**
  * Reads and checks entries of the company settings lists (system entries merged with the

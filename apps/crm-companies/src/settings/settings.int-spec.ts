@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { tenantHeaders } from '@crm/testing';
 import { AppException } from '@crm/errors';
+import { asTenant } from '@crm/request-context';
 import { PrismaService } from '../database/prisma.service';
+import type { Tx } from '../database/tx';
 import { SettingsLookupService } from './settings-lookup.service';
+import { seeingEveryTenant } from '../test/every-tenant';
 import { startCrmCompanies, RunningService } from '../test/service-harness';
 
 // S1-S5 under /company-settings against the real service (PostgreSQL, NATS): system entries and
@@ -74,7 +77,7 @@ function company(tenantId: string, data: Record<string, unknown> = {}) {
 
 beforeAll(async () => {
   svc = await startCrmCompanies('crm_companies_it_settings');
-  db = svc.app.get(PrismaService);
+  db = seeingEveryTenant(svc.app.get(PrismaService));
 }, 60000);
 afterAll(async () => {
   await svc?.app.close();
@@ -837,9 +840,12 @@ describe('SettingsLookupService (used by the other company domains)', () => {
   it('resolveTags finds by id or text ignoring case, creates the rest at the end, in input order', async () => {
     const T = `tenant-tags-${randomUUID().slice(0, 8)}`;
     const lookup = svc.app.get(SettingsLookupService);
+    // as the domains call it: in a transaction of the request's tenant
+    const asT = <R>(fn: (tx: Tx) => Promise<R>) =>
+      asTenant(T, async () => await svc.app.get(PrismaService).$transaction(fn));
     const existing = await entry('tags', 'Existing', T);
     await call('POST', '/company-settings/tags', { text: 'Last', position: 7 }, tenantHeaders(T));
-    const resolved = await db.$transaction((tx) =>
+    const resolved = await asT((tx) =>
       lookup.resolveTags(
         tx,
         T,
@@ -869,7 +875,7 @@ describe('SettingsLookupService (used by the other company domains)', () => {
     ]);
 
     // a text of a system entry, in any language, is that entry
-    const lifecycle = await db.$transaction((tx) =>
+    const lifecycle = await asT((tx) =>
       lookup.resolveTags(tx, T, 'LIFECYCLES', [{ text: 'kunde' }], 'lifecycle', 'en'),
     );
     expect(lifecycle).toEqual([
@@ -877,11 +883,9 @@ describe('SettingsLookupService (used by the other company domains)', () => {
     ]);
 
     const foreign = await entry('tags', 'Foreign tag', B);
-    const refused = await db
-      .$transaction((tx) =>
-        lookup.resolveTags(tx, T, 'TAGS', [{ text: 'Never' }, { id: foreign }], 'tags', 'de'),
-      )
-      .catch((e: unknown) => e);
+    const refused = await asT((tx) =>
+      lookup.resolveTags(tx, T, 'TAGS', [{ text: 'Never' }, { id: foreign }], 'tags', 'de'),
+    ).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(AppException);
     expect((refused as AppException).problems).toEqual([
       { field: 'tags[1].id', rule: 'unknownEntry', args: { list: 'Tags' } },
@@ -890,7 +894,13 @@ describe('SettingsLookupService (used by the other company domains)', () => {
   });
 
   it('entries, anyEntries and requireEntry merge system and tenant entries of the tenant only', async () => {
-    const lookup = svc.app.get(SettingsLookupService);
+    const app = svc.app.get(SettingsLookupService);
+    // as the domains call it: in a request of tenant A
+    const lookup: Pick<SettingsLookupService, 'entries' | 'anyEntries' | 'requireEntry'> = {
+      entries: (...args) => asTenant(A, () => app.entries(...args)),
+      anyEntries: (...args) => asTenant(A, () => app.anyEntries(...args)),
+      requireEntry: (...args) => asTenant(A, () => app.requireEntry(...args)),
+    };
     const own = await entry('legal-forms', 'Own legal form');
     const foreign = await entry('legal-forms', 'Foreign legal form', B);
     const found = await lookup.entries(A, 'LEGAL_FORMS', [own, SOLE, foreign, LEAD], 'de');

@@ -3,8 +3,8 @@ import type { MessageArgs } from '@crm/errors';
 import { SettingsReferences, SettingsStore } from '@crm/settings-lists';
 import { PrismaService } from '../database/prisma.service';
 import { CompanySettingsList, Prisma } from '../generated/prisma/client';
+import type { Tx } from '../database/tx';
 
-export type Tx = Prisma.TransactionClient;
 /** A client or transaction of this service, as the settings engine runs its queries on. */
 export type Db = Tx | PrismaService;
 

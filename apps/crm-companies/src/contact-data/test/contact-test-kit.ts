@@ -1,6 +1,7 @@
 import { ServiceTestKit } from '@crm/testing';
 import { PrismaService } from '../../database/prisma.service';
 import type { AddressRow, ContactKind, EmailRow, PhoneRow } from '../contact-data.repository';
+import { seeingEveryTenant } from '../../test/every-tenant';
 import { startCrmCompanies } from '../../test/service-harness';
 
 // Shared by the integration tests of contact data: a running crm-companies and small helpers.
@@ -17,7 +18,7 @@ export class ContactTestKit extends ServiceTestKit {
   }
 
   get prisma(): PrismaService {
-    return this.svc.app.get(PrismaService);
+    return seeingEveryTenant(this.svc.app.get(PrismaService));
   }
 
   /**

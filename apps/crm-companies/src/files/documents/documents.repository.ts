@@ -4,8 +4,7 @@ import { PrismaService } from '../../database/prisma.service';
 import type { Prisma } from '../../generated/prisma/client';
 import type { CompanyDocument } from './dto/company-document.output';
 import { toDocument } from './documents.mapper';
-
-export type Tx = Prisma.TransactionClient;
+import type { Tx } from '../../database/tx';
 
 /** CompanyDocument rows for @crm/files; every query is scoped to the tenant and the company. */
 @Injectable()

@@ -6,7 +6,8 @@ import { FILE_STORAGE, FileStorage } from '@crm/storage';
 import { CompanyLookup } from '../../companies/company-lookup.service';
 import { documentKey } from '../files.storage';
 import type { CompanyDocument } from './dto/company-document.output';
-import { DocumentsRepository, Tx } from './documents.repository';
+import { DocumentsRepository } from './documents.repository';
+import type { Tx } from '../../database/tx';
 
 /** Largest document accepted (C31). */
 export const DOCUMENT_MAX_BYTES = DEFAULT_DOCUMENT_MAX_BYTES;

@@ -3,9 +3,7 @@ import type { ImageState, ImageStore } from '@crm/files';
 import type { Actor } from '@crm/persistence';
 import { CompanyLookup } from '../../companies/company-lookup.service';
 import { PrismaService } from '../../database/prisma.service';
-import type { Prisma } from '../../generated/prisma/client';
-
-export type Tx = Prisma.TransactionClient;
+import type { Tx } from '../../database/tx';
 
 /** Company.logo and logoDateModified for @crm/files: which version of the files is the logo. */
 @Injectable()

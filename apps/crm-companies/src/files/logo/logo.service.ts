@@ -9,7 +9,8 @@ import type { CompanyFileDeleted } from '../dto/file-deleted.output';
 import { logoFolder } from '../files.storage';
 import type { CompanyLogo } from './dto/company-logo.output';
 import { DEFAULT_LOGO_SIZE, LOGO_RENDERING, LOGO_SIZES, LogoSize } from './logo-rendering';
-import { LogoRepository, Tx } from './logo.repository';
+import { LogoRepository } from './logo.repository';
+import type { Tx } from '../../database/tx';
 
 export const logoUrl = (companyId: string, size: LogoSize) =>
   `/v1/crm/companies/${companyId}/logo?size=${size}`;

@@ -7,6 +7,7 @@ import {
   withS3FileStorage,
 } from '@crm/testing';
 import { PrismaService } from '../../database/prisma.service';
+import { seeingEveryTenant } from '../../test/every-tenant';
 import { RunningService, startCrmCompanies } from '../../test/service-harness';
 
 export interface CompaniesUnderTest extends RunningService, StoredFilesUnderTest {
@@ -24,7 +25,7 @@ export const startWithStorage = (
 ): Promise<CompaniesUnderTest> => {
   const start = async (env: Record<string, string>) => {
     const svc = await startCrmCompanies(dbName, env);
-    return { ...svc, db: svc.app.get(PrismaService) };
+    return { ...svc, db: seeingEveryTenant(svc.app.get(PrismaService)) };
   };
   return s3
     ? withS3FileStorage('crm-companies', s3, start)

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Subjects } from '@crm/messaging';
 import { NATS_TEST_URL, ServiceTestKit } from '@crm/testing';
 import { PrismaService } from '../../database/prisma.service';
+import { seeingEveryTenant } from '../../test/every-tenant';
 import { RunningService, startCrmCompanies } from '../../test/service-harness';
 
 // Shared by the integration tests of managed-by relations: the real crm-companies (HTTP, GraphQL,
@@ -18,14 +19,25 @@ interface PeopleExistAsk {
   managerRoleIds?: string[];
 }
 
-/** Answers peopleExist as crm-people would, from what the test registered; records the asks. */
+/**
+ * Answers peopleExist as crm-people would, from what the test registered; records the asks. Only
+ * for the tenants of its kit: the stand-ins of other test files (and runs) hear the same subject,
+ * and one must stay silent on asks of another's tenants, or it answers "unknown" for a person it
+ * never heard of, or for crm-people that a test has just stopped.
+ */
 export class PeopleStandIn {
   readonly asked: PeopleExistAsk[] = [];
+  private readonly tenants = new Set<string>();
   private readonly people = new Map<string, Set<string>>();
   private readonly roles = new Map<string, Set<string>>();
   private sub: Subscription | null = null;
 
   constructor(private readonly nc: NatsConnection) {}
+
+  /** The tenants whose asks this stand-in answers. */
+  serve(...tenantIds: string[]): void {
+    tenantIds.forEach((t) => this.tenants.add(t));
+  }
 
   person(tenantId: string): string {
     const id = randomUUID();
@@ -55,6 +67,7 @@ export class PeopleStandIn {
       callback: (_err, msg) => {
         const req = codec.decode(msg.data);
         const ask = req.data;
+        if (!this.tenants.has(ask.tenantId)) return;
         this.asked.push(ask);
         const people = this.people.get(ask.tenantId) ?? new Set();
         const roles = this.roles.get(ask.tenantId) ?? new Set();
@@ -93,11 +106,13 @@ export class ManagedByKit extends ServiceTestKit {
     const nc = await connect({ servers: NATS_TEST_URL, name: 'crm-people-stand-in' });
     const people = new PeopleStandIn(nc);
     await people.start();
-    return new ManagedByKit(svc, nc, people);
+    const kit = new ManagedByKit(svc, nc, people);
+    people.serve(kit.A, kit.B);
+    return kit;
   }
 
   get db(): PrismaService {
-    return this.svc.app.get(PrismaService);
+    return seeingEveryTenant(this.svc.app.get(PrismaService));
   }
 
   /** A company of `tenant`, written straight into the database (companies are another domain). */
