@@ -141,7 +141,8 @@ export async function reconcile(ctx, state) {
     else deleted.ok();
   const merged = effect('person merged (source gone, target kept)');
   for (const m of ex.merges)
-    if (peopleById.has(m.sourceId) || !peopleById.has(m.targetId))
+    // the target may have been merged away or deleted by a later operation
+    if (peopleById.has(m.sourceId) || (!peopleById.has(m.targetId) && !gone.has(m.targetId)))
       merged.miss(`merge ${m.sourceId} -> ${m.targetId}`);
     else merged.ok();
 
