@@ -232,6 +232,7 @@ export const workersOf = (app) => WORKER_PROCESSES[app] ?? [];
  */
 export async function startSmtp() {
   const byMailId = new Map();
+  const times = new Map(); // mail id -> when each copy arrived
   let received = 0;
   const smtp = new SMTPServer({
     disabledCommands: ['STARTTLS'],
@@ -252,7 +253,10 @@ export async function startSmtp() {
       stream.on('end', () => {
         received++;
         const id = /^x-crm-mail-id:\s*(\S+)/im.exec(head)?.[1]?.toLowerCase();
-        if (id) byMailId.set(id, (byMailId.get(id) ?? 0) + 1);
+        if (id) {
+          byMailId.set(id, (byMailId.get(id) ?? 0) + 1);
+          (times.get(id) ?? times.set(id, []).get(id)).push(Date.now());
+        }
         callback();
       });
     },
@@ -263,6 +267,7 @@ export async function startSmtp() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     byMailId,
+    times,
     get received() {
       return received;
     },

@@ -118,7 +118,7 @@ export async function reconcile(ctx, state) {
   // ---- crm-people: people created, deleted, merged
   const people = await ctx.sql(
     'crm-people',
-    `SELECT id::text, lastname FROM "Person" WHERE "tenantId" = ANY($1) AND lastname LIKE $2`,
+    `SELECT id::text, lastname, "dateCreated" FROM "Person" WHERE "tenantId" = ANY($1) AND lastname LIKE $2`,
     [tenants, marker],
   );
   const peopleById = new Set(people.map((p) => p.id));
@@ -133,7 +133,13 @@ export async function reconcile(ctx, state) {
     const extra = rows.filter((r) => r.id !== p.id).length;
     if (gone.has(p.id) || rows.some((r) => r.id === p.id)) created.ok();
     else created.miss(`person ${p.id} (${p.marker})`);
-    if (extra) created.double(`${extra} more people ${p.marker}`, extra);
+    if (extra)
+      created.double(
+        `${extra} more people ${p.marker} (answered ${p.id}; rows written at ${rows
+          .map((r) => ctx.when(r.dateCreated))
+          .join(', ')})`,
+        extra,
+      );
   }
   const deleted = effect('person deleted (crm-people)');
   for (const d of ex.deletedPeople)
@@ -387,14 +393,27 @@ export async function reconcile(ctx, state) {
     const received = list.reduce((n, m) => n + (ctx.smtp.byMailId.get(m.id) ?? 0), 0);
     if (!received) conf.miss(`booking ${b.id}: ${list.length ? `mail ${list[0].id} ${list[0].status}` : 'no mail queued'}`);
     else conf.ok();
-    if (received > 1) conf.double(`booking ${b.id}: confirmation received ${received} times`, received - 1);
+    if (received > 1)
+      conf.double(
+        `booking ${b.id}: confirmation received ${received} times (at ${list
+          .flatMap((m) => ctx.smtp.times.get(m.id) ?? [])
+          .map((t) => ctx.when(t))
+          .join(', ')})`,
+        received - 1,
+      );
   }
   const others = effect('other mails (cancellations, invitations...) at most once');
   for (const m of mails.filter((x) => x.kind !== 'booking-confirmation')) {
     const n = ctx.smtp.byMailId.get(m.id) ?? 0;
     if (n) others.ok();
     else others.miss(`${m.kind} mail ${m.id} ${m.status}`);
-    if (n > 1) others.double(`${m.kind} mail ${m.id} received ${n} times`, n - 1);
+    if (n > 1)
+      others.double(
+        `${m.kind} mail ${m.id} received ${n} times (at ${(ctx.smtp.times.get(m.id) ?? [])
+          .map((t) => ctx.when(t))
+          .join(', ')})`,
+        n - 1,
+      );
   }
   const mailIds = new Set(mails.map((m) => m.id));
   let strays = 0;

@@ -94,6 +94,15 @@ async function main() {
     receiver: stack.receiver,
     smtp: stack.smtp,
     sql: async (app, text, params) => (await pools[app].query(text, params)).rows,
+    /** A moment as seconds into the workload, and the kill it fell into or followed (examples). */
+    when: (t) => {
+      const at = new Date(t).getTime();
+      const s = `${((at - ctx.t0) / 1000).toFixed(1)} s`;
+      const k = [...ctx.kills].reverse().find((x) => x.at <= at);
+      return k ? `${s}, ${((at - k.at) / 1000).toFixed(1)} s after kill -9 ${k.target}` : s;
+    },
+    kills: [],
+    t0: Date.now(),
   };
   let exitCode = 1;
   try {
@@ -107,7 +116,7 @@ async function main() {
     const targets = new Map(
       [...stack.processes, stack.nats, stack.postgres].map((p) => [p.name, p]),
     );
-    const kills = [];
+    const kills = ctx.kills;
     let progressWaiters = [];
     const onProgress = (done) => {
       progressWaiters = progressWaiters.filter((w) => (done >= w.at ? (w.resolve(), false) : true));
@@ -115,9 +124,19 @@ async function main() {
     const reach = (at) =>
       state.done >= at ? Promise.resolve() : new Promise((resolve) => progressWaiters.push({ at, resolve }));
     let workloadDone = false;
+    // kill i at operation (i + 1) * spacing; an operation more than half a spacing after it
+    // waits until that kill's process is back, so a fast workload cannot outrun the kills
+    // (operations keep running while a process is down, and their calls are retried)
+    const spacing = OPERATIONS / (KILLS.length + 1);
+    const schedule = KILLS.map((name, i) => {
+      let resolve;
+      const done = new Promise((r) => (resolve = r));
+      return { name, at: Math.floor((i + 1) * spacing), done, resolve };
+    });
+    const beforeOp = (n) =>
+      Promise.all(schedule.filter((s) => s.at + spacing / 2 <= n).map((s) => s.done));
     const killer = (async () => {
-      for (const [i, name] of KILLS.entries()) {
-        const at = Math.floor(((i + 1) * OPERATIONS) / (KILLS.length + 1));
+      for (const { name, at, resolve } of schedule) {
         await reach(at);
         if (workloadDone) break;
         const p = targets.get(name);
@@ -136,16 +155,20 @@ async function main() {
         k.ready = Date.now();
         log(`drill: ${name} back in ${((k.ready - k.at) / 1000).toFixed(1)} s (pid ${p.pid()})`);
         kills.push(k);
+        resolve();
       }
     })();
+    killer.catch(() => schedule.forEach((s) => s.resolve()));
 
     log('drill: workload running');
     const t0 = Date.now();
+    ctx.t0 = t0;
     const lastLog = { at: 0 };
     const work = await runWorkload(ctx, state, {
       operations: OPERATIONS,
       clients: CLIENTS,
       seed: SEED,
+      beforeOp,
       onProgress: (done) => {
         onProgress(done);
         if (Date.now() - lastLog.at > 10_000) {

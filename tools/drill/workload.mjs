@@ -373,7 +373,7 @@ async function operation(ctx, state, t, kind, n, r) {
  * from a seeded generator (the targets picked from what exists when the operation runs); one
  * invitation import per tenant in the middle of the run. `onProgress(done)` after each.
  */
-export async function runWorkload(ctx, state, { operations, clients, seed, onProgress }) {
+export async function runWorkload(ctx, state, { operations, clients, seed, beforeOp, onProgress }) {
   const r = rng(seed);
   const plan = Array.from({ length: operations }, (_, i) => {
     let x = r() * TOTAL_WEIGHT;
@@ -392,6 +392,7 @@ export async function runWorkload(ctx, state, { operations, clients, seed, onPro
       const cr = rng(seed + c + 1);
       while (next < plan.length) {
         const op = plan[next++];
+        await beforeOp?.(op.n);
         try {
           await operation(ctx, state, op.tenant, op.kind, op.n, cr);
         } catch (err) {
