@@ -3,6 +3,7 @@ import { createAppLogging, fieldsFromHeaders, runInRequest } from '@crm/logging'
 import { runSql } from '@crm/testing';
 import { MailAttachments } from './mail-attachments';
 import { MailWorker } from './mail-worker';
+import { MailsRepository } from './mails.repository';
 import { eventually, MailTestKit } from './test/mail-test-kit';
 
 // The mail worker against the real service, PostgreSQL and a real SMTP server (smtp-server):
@@ -160,6 +161,38 @@ describe('mail worker', () => {
     expect(new Set(copies().map((m) => m.parsed.messageId))).toEqual(
       new Set([`<${id}@crm.localhost>`]),
     );
+  });
+
+  it('the database failing as a sent mail is marked: marked once it answers again, not sent twice', async () => {
+    // issue 23's drill: PostgreSQL killed -9 just after the SMTP server took a confirmation; the
+    // mark was lost, the mail was sent again when its lease ran out
+    const repo = t.svc.app.get(MailsRepository);
+    const down = Object.assign(
+      new Error('terminating connection due to unexpected postmaster exit'),
+      {
+        code: '57P01',
+      },
+    );
+    const spy = jest
+      .spyOn(repo, 'markSent')
+      .mockRejectedValueOnce(down)
+      .mockRejectedValueOnce(down);
+    try {
+      const [id] = await t.queue([{ subject: 'Marked late' }]);
+      const row = await eventually(async () => {
+        const r = await t.mail(id);
+        expect(r.status).toBe('sent');
+        return r;
+      });
+      expect(row).toMatchObject({ attempts: 1, lastError: null });
+      expect(spy).toHaveBeenCalledTimes(3);
+      // a failed attempt would have been retried after MAIL_RETRY_FIRST_MS (100 ms here)
+      await new Promise((r) => setTimeout(r, 1000));
+      const copies = t.smtp.messages.filter((m) => m.parsed.headers.get('x-crm-mail-id') === id);
+      expect(copies).toHaveLength(1);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('two replicas on one database send 200 queued mails exactly once each', async () => {

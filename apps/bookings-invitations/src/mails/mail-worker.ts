@@ -115,13 +115,15 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Claims one batch and sends it. Returns true when the batch was full (more may be due). */
   async sendDue(): Promise<boolean> {
+    // the lease runs from the claim (a mail marked sent after it may be another worker's by then)
+    const leaseEnds = Date.now() + this.config.MAIL_LEASE_MS;
     const mails = await this.claim();
     let next = 0;
     // Stopping: the mails being sent finish, the rest of the batch is not started.
     const lanes = Array.from(
       { length: Math.min(this.config.MAIL_CONCURRENCY, mails.length) },
       async () => {
-        while (next < mails.length && this.running) await this.send(mails[next++]);
+        while (next < mails.length && this.running) await this.send(mails[next++], leaseEnds);
       },
     );
     await Promise.all(lanes);
@@ -156,16 +158,17 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
    * id (the mail's id when it names none) and, with tracing on, it is a span of its trace. As
    * the mail's tenant: its attachments are rendered from that tenant's rows.
    */
-  private send(mail: ClaimedMail): Promise<void> {
+  private send(mail: ClaimedMail, leaseEnds: number): Promise<void> {
     const span = { name: `send mail ${mail.kind}`, kind: 'client' as const };
     return asTenant(mail.tenantId, async () =>
-      inMessageContext(span, mail.headers, () => this.sendNow(mail), mail.id),
+      inMessageContext(span, mail.headers, () => this.sendNow(mail, leaseEnds), mail.id),
     );
   }
 
-  private async sendNow(mail: ClaimedMail): Promise<void> {
+  private async sendNow(mail: ClaimedMail, leaseEnds: number): Promise<void> {
     const transport = this.transport;
     if (!transport) return;
+    let accepted = false;
     try {
       const files: RenderedAttachment[] = [];
       for (const a of mail.attachments ?? []) {
@@ -185,17 +188,43 @@ export class MailWorker implements OnApplicationBootstrap, OnModuleDestroy {
           contentType: f.contentType,
         })),
       });
-      await this.mails.markSent(
+      accepted = true;
+      await this.markSent(
         mail.id,
         (info as { messageId?: string }).messageId ?? messageIdOf(mail.id, this.domain),
+        leaseEnds,
       );
       this.stats.sent++;
       this.logger.debug(`mail ${mail.id} (${mail.kind}) sent`);
     } catch (err) {
+      // The server has it: recording a failed attempt would send it again (the drill of issue
+      // 23 saw a confirmation twice after a PostgreSQL crash); the lease decides, as after a kill.
+      if (accepted) {
+        this.logger.warn(`mail ${mail.id}: sent, but not marked sent: ${(err as Error).message}`);
+        return;
+      }
       await this.recordFailure(mail, err).catch((e) =>
         // The lease expires and the mail is tried again: nothing is lost.
         this.logger.warn(`mail ${mail.id}: failure not recorded: ${(e as Error).message}`),
       );
+    }
+  }
+
+  /**
+   * Marks a mail the SMTP server accepted as sent, trying again while the database cannot be
+   * used (a restart, a failover) as long as the lease keeps the mail from other workers, less a
+   * margin (a minute, half of a shorter lease): a mark lost to a database outage would have it
+   * sent again when the lease runs out.
+   */
+  private async markSent(id: string, messageId: string, leaseEnds: number): Promise<void> {
+    for (let wait = 500; ; wait = Math.min(wait * 2, 5000)) {
+      try {
+        return await this.mails.markSent(id, messageId);
+      } catch (err) {
+        const margin = Math.min(60_000, this.config.MAIL_LEASE_MS / 2);
+        if (Date.now() + wait > leaseEnds - margin) throw err;
+        await new Promise((r) => setTimeout(r, wait));
+      }
     }
   }
 
