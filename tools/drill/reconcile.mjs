@@ -123,10 +123,7 @@ export async function reconcile(ctx, state) {
   );
   const peopleById = new Set(people.map((p) => p.id));
   const peopleByMarker = byKey(people, (p) => p.lastname);
-  const gone = new Set([
-    ...ex.deletedPeople.map((d) => d.id),
-    ...ex.merges.map((m) => m.sourceId),
-  ]);
+  const gone = new Set([...ex.deletedPeople.map((d) => d.id), ...ex.merges.map((m) => m.sourceId)]);
   const created = effect('person created (crm-people)');
   for (const p of ex.people) {
     const rows = peopleByMarker.get(p.marker) ?? [];
@@ -234,7 +231,8 @@ export async function reconcile(ctx, state) {
     cardCreated.ok();
     if (deletedCompanies.has(c.companyId)) {
       if (row.companyId === null) unlinked.ok();
-      else if (row.companyId === c.companyId) unlinked.miss(`card ${c.id} still links ${c.companyId}`);
+      else if (row.companyId === c.companyId)
+        unlinked.miss(`card ${c.id} still links ${c.companyId}`);
       else unlinked.miss(`card ${c.id} links ${row.companyId}`);
     } else if (row.companyId === c.companyId) kept.ok();
     else kept.miss(`card ${c.id} lost its link to ${c.companyId} (now ${row.companyId})`);
@@ -243,7 +241,9 @@ export async function reconcile(ctx, state) {
   const refusedUnexplained = refusedLinks.filter((x) => !deletedCompanies.has(x.companyId));
   if (refusedUnexplained.length)
     for (const x of refusedUnexplained)
-      cardCreated.miss(`card ${x.marker} refused (${x.status}) though ${x.companyId} was not deleted`);
+      cardCreated.miss(
+        `card ${x.marker} refused (${x.status}) though ${x.companyId} was not deleted`,
+      );
   cardCreated.note = `${refusedLinks.length} refused: their company deleted meanwhile`;
 
   // ---- bookings, tickets, seats, invoice numbers
@@ -264,7 +264,8 @@ export async function reconcile(ctx, state) {
     const rows = bookingsByMarker.get(b.marker) ?? [];
     const row = bookingById.get(b.id);
     if (row && row.tickets === b.quantity) booked.ok();
-    else booked.miss(`booking ${b.id} ${row ? `${row.tickets} of ${b.quantity} tickets` : 'missing'}`);
+    else
+      booked.miss(`booking ${b.id} ${row ? `${row.tickets} of ${b.quantity} tickets` : 'missing'}`);
     const extra = rows.filter((r) => r.id !== b.id).length;
     if (extra) booked.double(`${extra} more bookings ${b.marker}`, extra);
   }
@@ -331,7 +332,10 @@ export async function reconcile(ctx, state) {
         invoices.examples.push(`lost: ${t.id} ${year}: ${gaps} numbers missing of 1..${max}`);
       }
       if (nums.length !== distinct.size)
-        invoices.double(`${t.id} ${year}: ${nums.length - distinct.size} repeated`, nums.length - distinct.size);
+        invoices.double(
+          `${t.id} ${year}: ${nums.length - distinct.size} repeated`,
+          nums.length - distinct.size,
+        );
       const [counter] = await ctx.sql(
         'bookings-invitations',
         `SELECT coalesce(sum(last), 0)::int AS last FROM "InvoiceCounter" WHERE "tenantId" = $1`,
@@ -356,7 +360,8 @@ export async function reconcile(ctx, state) {
     else ci.miss(`ticket ${c.ticketId} not checked in`);
     if (n > 1) ci.double(`ticket ${c.ticketId} checked in ${n} times`, n - 1);
   }
-  for (const id of checkedIn.keys()) if (!wanted.has(id)) ci.double(`ticket ${id} checked in unasked`);
+  for (const id of checkedIn.keys())
+    if (!wanted.has(id)) ci.double(`ticket ${id} checked in unasked`);
 
   // ---- invitations imported
   const imp = effect('invitation imported once per row');
@@ -389,9 +394,13 @@ export async function reconcile(ctx, state) {
   const conf = effect('booking confirmation mail sent once');
   for (const b of ex.bookings) {
     const list = confirmations.get(b.id) ?? [];
-    if (list.length > 1) conf.double(`booking ${b.id}: ${list.length} confirmation mails queued`, list.length - 1);
+    if (list.length > 1)
+      conf.double(`booking ${b.id}: ${list.length} confirmation mails queued`, list.length - 1);
     const received = list.reduce((n, m) => n + (ctx.smtp.byMailId.get(m.id) ?? 0), 0);
-    if (!received) conf.miss(`booking ${b.id}: ${list.length ? `mail ${list[0].id} ${list[0].status}` : 'no mail queued'}`);
+    if (!received)
+      conf.miss(
+        `booking ${b.id}: ${list.length ? `mail ${list[0].id} ${list[0].status}` : 'no mail queued'}`,
+      );
     else conf.ok();
     if (received > 1)
       conf.double(
@@ -424,7 +433,10 @@ export async function reconcile(ctx, state) {
   const hooks = new Map(); // `${type} ${id}` -> { ids: Set, deliveries }
   for (const [wid, h] of ctx.receiver.byId) {
     const d = h.data ?? {};
-    const subjects = d.personIds ?? d.companyIds ?? (h.type === 'ticket.checked_in' ? [d.ticketId] : [d.bookingId]);
+    const subjects =
+      d.personIds ??
+      d.companyIds ??
+      (h.type === 'ticket.checked_in' ? [d.ticketId] : [d.bookingId]);
     for (const s of subjects ?? []) {
       const k = `${h.type} ${s}`;
       if (!hooks.has(k)) hooks.set(k, { ids: new Set(), deliveries: 0 });

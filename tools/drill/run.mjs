@@ -122,7 +122,9 @@ async function main() {
       progressWaiters = progressWaiters.filter((w) => (done >= w.at ? (w.resolve(), false) : true));
     };
     const reach = (at) =>
-      state.done >= at ? Promise.resolve() : new Promise((resolve) => progressWaiters.push({ at, resolve }));
+      state.done >= at
+        ? Promise.resolve()
+        : new Promise((resolve) => progressWaiters.push({ at, resolve }));
     let workloadDone = false;
     // kill i at operation (i + 1) * spacing; an operation more than half a spacing after it
     // waits until that kill's process is back, so a fast workload cannot outrun the kills
@@ -236,8 +238,12 @@ async function main() {
       ...effects.flatMap((e) => e.examples.map((x) => `${e.name}: ${x}`)),
       ...state.unexpected.map((u) => `unexpected answer: ${u}`),
       ...work.errors,
-      ...(Object.keys(drained.left).length ? [`backlog left: ${JSON.stringify(drained.left)}`] : []),
-      ...(kills.length < KILLS.length ? [`only ${kills.length} of ${KILLS.length} kills done`] : []),
+      ...(Object.keys(drained.left).length
+        ? [`backlog left: ${JSON.stringify(drained.left)}`]
+        : []),
+      ...(kills.length < KILLS.length
+        ? [`only ${kills.length} of ${KILLS.length} kills done`]
+        : []),
     ];
     console.log('');
     console.log(

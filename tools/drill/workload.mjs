@@ -133,9 +133,11 @@ export async function setUpTenant(ctx, t) {
   await until(
     `the copy of event ${event.id}`,
     async () =>
-      (await ctx.sql('bookings-invitations', `SELECT 1 FROM "EventCopy" WHERE "eventId" = $1`, [
-        event.id,
-      ])).length > 0,
+      (
+        await ctx.sql('bookings-invitations', `SELECT 1 FROM "EventCopy" WHERE "eventId" = $1`, [
+          event.id,
+        ])
+      ).length > 0,
   );
   const type = must(
     await call(ctx, t, 'POST', '/tickets', {
@@ -160,9 +162,11 @@ export async function setUpTenant(ctx, t) {
     `the published copy of ${event.id}`,
     async () =>
       (
-        await ctx.sql('bookings-invitations', `SELECT published FROM "EventCopy" WHERE "eventId" = $1`, [
-          event.id,
-        ])
+        await ctx.sql(
+          'bookings-invitations',
+          `SELECT published FROM "EventCopy" WHERE "eventId" = $1`,
+          [event.id],
+        )
       )[0]?.published,
   );
   return { ...t, eventId: event.id, typeId: type.id };
@@ -236,7 +240,8 @@ async function operation(ctx, state, t, kind, n, r) {
       return;
     }
     case 'addCard': {
-      if (!t.people.length || !t.companies.length) return operation(ctx, state, t, 'createPerson', n, r);
+      if (!t.people.length || !t.companies.length)
+        return operation(ctx, state, t, 'createPerson', n, r);
       // the person is claimed for the call (no merge or delete of it meanwhile); the company
       // is not: a delete of it may race the card, which the tombstones decide
       const personId = take(t.people, r);
@@ -298,7 +303,11 @@ async function operation(ctx, state, t, kind, n, r) {
         '/bookings/public',
         {
           eventId: t.eventId,
-          booker: { firstname: 'Drill', lastname: marker, email: `${marker.toLowerCase()}@drill.example` },
+          booker: {
+            firstname: 'Drill',
+            lastname: marker,
+            email: `${marker.toLowerCase()}@drill.example`,
+          },
           tickets: Array.from({ length: quantity }, (_, i) => ({
             ticketTypeId: t.typeId,
             participant: { firstname: `Guest${i + 1}`, lastname: marker },
@@ -308,7 +317,14 @@ async function operation(ctx, state, t, kind, n, r) {
       );
       if (res.status !== 201) return unexpected(`booking ${marker}`, res);
       const ticketIds = (res.data.tickets ?? []).map((x) => x.id);
-      const booking = { tenantId: t.id, id: res.data.id, marker, typeId: t.typeId, quantity, ticketIds };
+      const booking = {
+        tenantId: t.id,
+        id: res.data.id,
+        marker,
+        typeId: t.typeId,
+        quantity,
+        ticketIds,
+      };
       ex.bookings.push(booking);
       // one booking in four is kept for a cancellation, the others' tickets for check-ins
       if (r() < 0.25) t.cancellable.push(booking);
@@ -340,7 +356,10 @@ async function operation(ctx, state, t, kind, n, r) {
       return;
     }
     case 'import': {
-      const emails = Array.from({ length: 25 }, (_, i) => `imp${i}-${marker.toLowerCase()}@drill.example`);
+      const emails = Array.from(
+        { length: 25 },
+        (_, i) => `imp${i}-${marker.toLowerCase()}@drill.example`,
+      );
       const csv = `email;firstname\n${emails.map((e, i) => `${e};Guest${i}`).join('\n')}\n`;
       const form = () => {
         const f = new FormData();
