@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { rng } from '../bench/measure.mjs';
 import { sleep, until } from './infra.mjs';
 
+const { FormData, Blob } = globalThis;
+
 /** Calls that failed (network, 5xx, 429, 409 in flight) with their time: the kill windows count them. */
 export const failures = [];
 /** Final answers by status, and tries by status. */
