@@ -78,6 +78,12 @@ async function main() {
     // retry waits for it (409 Retry-After); 20 s instead of 60 keeps the drill short
     gatewayEnv: { UPSTREAM_ANSWER_TIMEOUT_MS: '20000' },
   });
+  // Ctrl-C or a CI timeout: stop what the drill started before leaving
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.once(signal, () => {
+      log(`drill: ${signal}: stopping the stack`);
+      void stack.stop().finally(() => process.exit(130));
+    });
   const pools = Object.fromEntries(
     SERVICES.map((app) => {
       const u = new URL(stack.postgres.url);
