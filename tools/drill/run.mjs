@@ -100,12 +100,17 @@ async function main() {
     receiver: stack.receiver,
     smtp: stack.smtp,
     sql: async (app, text, params) => (await pools[app].query(text, params)).rows,
-    /** A moment as seconds into the workload, and the kill it fell into or followed (examples). */
+    /** A moment as seconds into the workload, and the kill nearest to it (examples). */
     when: (t) => {
       const at = new Date(t).getTime();
       const s = `${((at - ctx.t0) / 1000).toFixed(1)} s`;
-      const k = [...ctx.kills].reverse().find((x) => x.at <= at);
-      return k ? `${s}, ${((at - k.at) / 1000).toFixed(1)} s after kill -9 ${k.target}` : s;
+      const k = ctx.kills.reduce(
+        (best, x) => (!best || Math.abs(x.at - at) < Math.abs(best.at - at) ? x : best),
+        null,
+      );
+      if (!k) return s;
+      const d = (at - k.at) / 1000;
+      return `${s}, ${Math.abs(d).toFixed(1)} s ${d < 0 ? 'before' : 'after'} kill -9 ${k.target}`;
     },
     kills: [],
     t0: Date.now(),
