@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { AppException } from '@crm/errors';
 import { PrismaService } from '../database/prisma.service';
+import { asTenantDo, inspect } from '../test/scopes';
 import { startEvents, RunningService } from '../test/service-harness';
 import { EventSettingsLookup } from './event-settings-lookup.service';
 import {
@@ -14,7 +15,7 @@ import {
 
 // ES4/ES5 of the tenant lists (settings engine) and the vendor lists, and EventSettingsLookup,
 // against the real service (PostgreSQL, NATS). Events are written with Prisma: their routes
-// belong to the events domain.
+// belong to the events domain, as their tenant (row-level security holds the app's client).
 
 // slow when the machine is busy (2 cores shared with other test runs)
 jest.setTimeout(60000);
@@ -45,9 +46,11 @@ async function entry(list: string, body: Record<string, unknown>, tenant = A): P
 }
 
 function event(tenantId: string, data: Record<string, unknown> = {}) {
-  return db.event.create({
-    data: { tenantId, title: 'Event', timeZone: 'Europe/Berlin', ...data },
-  });
+  return asTenantDo(tenantId, () =>
+    db.event.create({
+      data: { tenantId, title: 'Event', timeZone: 'Europe/Berlin', ...data },
+    }),
+  );
 }
 
 describe('ES4 GET /event-settings/{list}', () => {
@@ -215,12 +218,12 @@ describe('ES5 the tenant lists', () => {
     expect(
       (await t.rest(B, 'DELETE', `/event-settings/booking-form-field-sets/${id}`)).status,
     ).toBe(404);
-    const row = await db.eventSettingsEntry.findUnique({ where: { id } });
+    const row = await inspect(() => db.eventSettingsEntry.findUnique({ where: { id } }));
     expect(row?.text).toBe('Conference');
 
     const deleted = await t.rest(A, 'DELETE', `/event-settings/booking-form-field-sets/${id}`);
     expect(deleted.status).toBe(200);
-    expect(await db.eventSettingsEntry.findUnique({ where: { id } })).toBeNull();
+    expect(await inspect(() => db.eventSettingsEntry.findUnique({ where: { id } }))).toBeNull();
   });
 
   it('checks data per list and names the field', async () => {
@@ -334,7 +337,9 @@ describe('ES5 the tenant lists', () => {
       data: CONDITION,
     });
     expect(errorsOf(notForList.body)).toEqual([['data', 'notForList']]);
-    expect(await db.eventSettingsEntry.count({ where: { tenantId: A, text: 'Broken' } })).toBe(0);
+    expect(
+      await inspect(() => db.eventSettingsEntry.count({ where: { tenantId: A, text: 'Broken' } })),
+    ).toBe(0);
   });
 
   it('texts are unique ignoring case; system entries and vendor lists are read-only', async () => {
@@ -358,8 +363,8 @@ describe('ES5 the tenant lists', () => {
   it('delete of an entry in use is a 409 naming how many events; force clears the reference', async () => {
     const category = await entry('event-categories', { text: 'Festival' });
     const role = await entry('contributor-roles', { text: 'DJ' });
-    const [tag] = await db.$transaction((tx) =>
-      lookup.tagIdsByText(tx, A, 'ORGA_TAGS', [{ text: 'VIP' }]),
+    const [tag] = await asTenantDo(A, () =>
+      db.$transaction((tx) => lookup.tagIdsByText(tx, A, 'ORGA_TAGS', [{ text: 'VIP' }])),
     );
     const e1 = await event(A, {
       categoryId: category,
@@ -369,7 +374,9 @@ describe('ES5 the tenant lists', () => {
       ],
     });
     await event(A, { categoryId: category });
-    await db.eventTag.create({ data: { tenantId: A, eventId: e1.id, entryId: tag } });
+    await asTenantDo(A, () =>
+      db.eventTag.create({ data: { tenantId: A, eventId: e1.id, entryId: tag } }),
+    );
 
     const refused = await t.rest(A, 'DELETE', `/event-settings/event-categories/${category}`);
     expect(refused.status).toBe(409);
@@ -392,11 +399,13 @@ describe('ES5 the tenant lists', () => {
       `/event-settings/event-categories/${category}?force=true`,
     );
     expect(forced.status).toBe(200);
-    expect(await db.event.count({ where: { tenantId: A, categoryId: category } })).toBe(0);
+    expect(
+      await inspect(() => db.event.count({ where: { tenantId: A, categoryId: category } })),
+    ).toBe(0);
     expect(
       (await t.rest(A, 'DELETE', `/event-settings/contributor-roles/${role}?force=true`)).status,
     ).toBe(200);
-    const after = await db.event.findUniqueOrThrow({ where: { id: e1.id } });
+    const after = await inspect(() => db.event.findUniqueOrThrow({ where: { id: e1.id } }));
     expect(after.contributors).toEqual([
       { name: 'Ann', roleId: null },
       { name: 'Bob', roleId: SYS.speaker },
@@ -405,7 +414,7 @@ describe('ES5 the tenant lists', () => {
     expect((await t.rest(A, 'DELETE', `/event-settings/orga-tags/${tag}?force=true`)).status).toBe(
       200,
     );
-    expect(await db.eventTag.count({ where: { eventId: e1.id } })).toBe(0);
+    expect(await inspect(() => db.eventTag.count({ where: { eventId: e1.id } }))).toBe(0);
   });
 });
 
@@ -450,7 +459,8 @@ describe('EventSettingsLookup', () => {
     expect(forced.status).toBe(200);
     expect(calls).toEqual([{ tenantId: A, eventIds: [e1.id], seen: 2, tiers: tiers.tiers }]);
     expect(
-      (await db.event.findUniqueOrThrow({ where: { id: e1.id } })).bookingFormFieldSetId,
+      (await inspect(() => db.event.findUniqueOrThrow({ where: { id: e1.id } })))
+        .bookingFormFieldSetId,
     ).toBeNull();
     lookup.onEventsChanged(() => Promise.resolve());
   });
@@ -459,19 +469,21 @@ describe('EventSettingsLookup', () => {
     const category = await entry('event-categories', { text: 'Lookup' });
     const foreign = await entry('event-categories', { text: 'Lookup' }, B);
     await expect(
-      lookup.checkEntryIds(A, [
-        { field: 'categoryId', list: 'EVENT_CATEGORIES', id: category.toUpperCase() },
-        { field: 'contributors[0].roleId', list: 'CONTRIBUTOR_ROLES', id: SYS.moderator },
-        { field: 'bookingFormFieldSetId', list: 'BOOKING_FORM_FIELD_SETS', id: null },
-      ]),
+      asTenantDo(A, () =>
+        lookup.checkEntryIds(A, [
+          { field: 'categoryId', list: 'EVENT_CATEGORIES', id: category.toUpperCase() },
+          { field: 'contributors[0].roleId', list: 'CONTRIBUTOR_ROLES', id: SYS.moderator },
+          { field: 'bookingFormFieldSetId', list: 'BOOKING_FORM_FIELD_SETS', id: null },
+        ]),
+      ),
     ).resolves.toBeUndefined();
-    const err = await lookup
-      .checkEntryIds(A, [
+    const err = await asTenantDo(A, () =>
+      lookup.checkEntryIds(A, [
         { field: 'categoryId', list: 'EVENT_CATEGORIES', id: foreign },
         { field: 'cancellationConditionId', list: 'CANCELLATION_CONDITIONS', id: category },
         { field: 'contributors[1].roleId', list: 'CONTRIBUTOR_ROLES', id: 'not-a-uuid' },
-      ])
-      .catch((e: unknown) => e);
+      ]),
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppException);
     expect((err as AppException).problems?.map((p) => [p.field, p.rule])).toEqual([
       ['categoryId', 'unknownEntry'],
@@ -483,15 +495,19 @@ describe('EventSettingsLookup', () => {
   it('answers the data of booking form field sets and cancellation conditions, vendor ids', async () => {
     const set = await entry('booking-form-field-sets', { text: 'Lookup set', data: FIELD_SET });
     const condition = await entry('cancellation-conditions', { text: 'Lookup', data: CONDITION });
-    expect(await lookup.bookingFormFields(A, set)).toEqual(FIELD_SET.fields);
-    expect(await lookup.cancellationTiers(A, condition)).toEqual(CONDITION.tiers);
-    expect(await lookup.bookingFormFields(B, set)).toBeNull();
-    expect(await lookup.bookingFormFields(A, condition)).toBeNull();
-    expect(await lookup.cancellationTiers(A, 'nope')).toBeNull();
-    const template = await db.contactPersonTemplate.create({
-      data: { tenantId: A, name: 'Desk', firstname: 'Ada', email: 'ada@example.com' },
-    });
-    expect(await lookup.contactPersonTemplate(A, template.id.toUpperCase())).toEqual({
+    const asA = <T>(work: () => PromiseLike<T>) => asTenantDo(A, work);
+    const asB = <T>(work: () => PromiseLike<T>) => asTenantDo(B, work);
+    expect(await asA(() => lookup.bookingFormFields(A, set))).toEqual(FIELD_SET.fields);
+    expect(await asA(() => lookup.cancellationTiers(A, condition))).toEqual(CONDITION.tiers);
+    expect(await asB(() => lookup.bookingFormFields(B, set))).toBeNull();
+    expect(await asA(() => lookup.bookingFormFields(A, condition))).toBeNull();
+    expect(await asA(() => lookup.cancellationTiers(A, 'nope'))).toBeNull();
+    const template = await asA(() =>
+      db.contactPersonTemplate.create({
+        data: { tenantId: A, name: 'Desk', firstname: 'Ada', email: 'ada@example.com' },
+      }),
+    );
+    expect(await asA(() => lookup.contactPersonTemplate(A, template.id.toUpperCase()))).toEqual({
       id: template.id,
       name: 'Desk',
       salutation: null,
@@ -502,13 +518,13 @@ describe('EventSettingsLookup', () => {
       email: 'ada@example.com',
       phone: null,
     });
-    expect(await lookup.contactPersonTemplate(B, template.id)).toBeNull();
-    expect(await lookup.contactPersonTemplate(A, 'x')).toBeNull();
+    expect(await asB(() => lookup.contactPersonTemplate(B, template.id))).toBeNull();
+    expect(await asA(() => lookup.contactPersonTemplate(A, 'x'))).toBeNull();
     expect(lookup.isTaxRate('de-reduced')).toBe(true);
     expect(lookup.isTaxRate('de-zero')).toBe(false);
     expect(lookup.isMeetingPlatform('jitsi-meet')).toBe(true);
     expect(lookup.isMeetingPlatform('skype')).toBe(false);
-    expect(await lookup.settingsOf(B)).toMatchObject({
+    expect(await asB(() => lookup.settingsOf(B))).toMatchObject({
       timeZone: 'Europe/Berlin',
       currency: 'EUR',
       eventDefaults: { categoryId: null, capacity: null },
@@ -517,29 +533,36 @@ describe('EventSettingsLookup', () => {
 
   it('tagIdsByText finds ignoring case or creates, in input order; unknown ids are a 400', async () => {
     const existing = await entry('portal-tags', { text: 'Outdoor' });
-    const ids = await db.$transaction((tx) =>
-      lookup.tagIdsByText(tx, A, 'PORTAL_TAGS', [
-        { text: ' new tag ' },
-        { text: 'OUTDOOR' },
-        { id: existing },
-        { text: 'New Tag' },
-      ]),
-    );
+    const tags = (
+      tenant: string,
+      list: 'ORGA_TAGS' | 'PORTAL_TAGS',
+      wanted: { id?: string; text?: string }[],
+      field?: string,
+    ) =>
+      asTenantDo(tenant, () =>
+        db.$transaction((tx) => lookup.tagIdsByText(tx, tenant, list, wanted, field)),
+      );
+    const ids = await tags(A, 'PORTAL_TAGS', [
+      { text: ' new tag ' },
+      { text: 'OUTDOOR' },
+      { id: existing },
+      { text: 'New Tag' },
+    ]);
     expect(ids).toHaveLength(2);
     expect(ids[1]).toBe(existing);
-    const created = await db.eventSettingsEntry.findUniqueOrThrow({ where: { id: ids[0] } });
+    const created = await inspect(() =>
+      db.eventSettingsEntry.findUniqueOrThrow({ where: { id: ids[0] } }),
+    );
     expect(created).toMatchObject({ tenantId: A, list: 'PORTAL_TAGS', text: 'new tag' });
-    const err = await db
-      .$transaction((tx) =>
-        lookup.tagIdsByText(tx, A, 'ORGA_TAGS', [{ id: existing }, { text: '  ' }], 'orgaTags'),
-      )
-      .catch((e: unknown) => e);
+    const err = await tags(A, 'ORGA_TAGS', [{ id: existing }, { text: '  ' }], 'orgaTags').catch(
+      (e: unknown) => e,
+    );
     expect((err as AppException).problems?.map((p) => [p.field, p.rule])).toEqual([
       ['orgaTags[1].text', 'isNotEmpty'],
     ]);
-    const unknown = await db
-      .$transaction((tx) => lookup.tagIdsByText(tx, A, 'ORGA_TAGS', [{ id: existing }], 'orgaTags'))
-      .catch((e: unknown) => e);
+    const unknown = await tags(A, 'ORGA_TAGS', [{ id: existing }], 'orgaTags').catch(
+      (e: unknown) => e,
+    );
     expect((unknown as AppException).problems?.map((p) => [p.field, p.rule])).toEqual([
       ['orgaTags[0].id', 'unknownEntry'],
     ]);
@@ -550,9 +573,11 @@ describe('EventSettingsLookup', () => {
     const spellings = ['Backstage', 'BACKSTAGE', 'backstage', ' Backstage '];
     const ids = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        db.$transaction(
-          (tx) => lookup.tagIdsByText(tx, tenant, 'ORGA_TAGS', [{ text: spellings[i % 4] }]),
-          { maxWait: 30000, timeout: 30000 },
+        asTenantDo(tenant, () =>
+          db.$transaction(
+            (tx) => lookup.tagIdsByText(tx, tenant, 'ORGA_TAGS', [{ text: spellings[i % 4] }]),
+            { maxWait: 30000, timeout: 30000 },
+          ),
         ),
       ),
     );

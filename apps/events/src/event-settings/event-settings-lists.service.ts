@@ -17,7 +17,8 @@ import type { EventSettingsList } from '../generated/prisma/client';
 import { entryDataProblems } from './dto/entry-data.rules';
 import { CreateEventSettingsEntryInput } from './dto/settings-entry.input';
 import type { EventSettingsEntry } from './dto/settings-entry.output';
-import { EventSettingsRepository, eventSettingsStore, Db, Tx } from './event-settings.repository';
+import type { Tx } from '../database/tx';
+import { EventSettingsRepository, eventSettingsStore, Db } from './event-settings.repository';
 import { EVENT_SETTINGS } from './settings-lists';
 
 /** Entries as ES4/ES5 answer them: the engine's, with the entry's `data` (null if none). */

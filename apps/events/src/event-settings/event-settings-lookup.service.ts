@@ -6,7 +6,8 @@ import { SettingsLookup } from '@crm/settings-lists';
 import { PrismaService } from '../database/prisma.service';
 import type { EventSettingsList } from '../generated/prisma/client';
 import type { BookingFormField, CancellationTier } from './dto/entry-data.input';
-import { EventSettingsRepository, eventSettingsStore, Db, Tx } from './event-settings.repository';
+import type { Tx } from '../database/tx';
+import { EventSettingsRepository, eventSettingsStore, Db } from './event-settings.repository';
 import { EventsChangedHook, EventsChangedNotifier } from './events-changed';
 import { EVENT_SETTINGS } from './settings-lists';
 import { settingsFromRow, type EventSettingsObject } from './settings-object';
@@ -21,7 +22,6 @@ type DefaultEntryKey = (typeof DEFAULT_ENTRY_LISTS)[number][0];
 import { isMeetingPlatformId, isTaxRateId } from './vendor-lists';
 
 export type { EntryView } from '@crm/settings-lists';
-export type { Tx } from './event-settings.repository';
 export type { EventSettingsObject } from './settings-object';
 export type { EventsChangedHook } from './events-changed';
 

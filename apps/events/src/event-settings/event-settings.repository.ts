@@ -4,8 +4,8 @@ import { SettingsReferences, SettingsStore } from '@crm/settings-lists';
 import { PrismaService } from '../database/prisma.service';
 import { EventSettingsList, Prisma } from '../generated/prisma/client';
 import { EventsChangedNotifier } from './events-changed';
+import type { Tx } from '../database/tx';
 
-export type Tx = Prisma.TransactionClient;
 /** A client or transaction of this service, as the settings engine runs its queries on. */
 export type Db = Tx | PrismaService;
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Tx } from './event-settings.repository';
+import type { Tx } from '../database/tx';
 
 /**
  * Called in the transaction of a settings write that changed what other services keep of events

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PrismaService } from '../database/prisma.service';
+import { asTenantDo, inspect } from '../test/scopes';
 import { startEvents, RunningService } from '../test/service-harness';
 import { CONDITION, errorsOf, FIELD_SET, settingsTestClient } from './test/settings-test-client';
 
@@ -66,9 +67,9 @@ describe('ES1-ES3 /event-settings', () => {
     const A = newTenant();
     const category = await entry(A, 'event-categories', { text: 'Talks' });
     const condition = await entry(A, 'cancellation-conditions', { text: 'Std', data: CONDITION });
-    const template = await db.contactPersonTemplate.create({
-      data: { tenantId: A, name: 'Front desk' },
-    });
+    const template = await asTenantDo(A, () =>
+      db.contactPersonTemplate.create({ data: { tenantId: A, name: 'Front desk' } }),
+    );
     const body = {
       timeZone: 'europe/zurich',
       currency: 'chf',
@@ -163,7 +164,7 @@ describe('ES1-ES3 /event-settings', () => {
         ['invoiceSender.bic', 'bic'],
       ].sort(),
     );
-    expect(await db.eventSettings.count({ where: { tenantId: A } })).toBe(0);
+    expect(await inspect(() => db.eventSettings.count({ where: { tenantId: A } }))).toBe(0);
     const notObject = await t.rest(A, 'PUT', '/event-settings', [1]);
     expect(notObject.status).toBe(400);
     const german = await t.rest(
@@ -204,7 +205,7 @@ describe('ES1-ES3 /event-settings', () => {
     expect(bad.body.data.errors[0].message).toBe(
       'timeZone: "+01:00" is not an IANA time zone (such as Europe/Berlin)',
     );
-    expect(await db.eventSettings.count({ where: { tenantId: A } })).toBe(0);
+    expect(await inspect(() => db.eventSettings.count({ where: { tenantId: A } }))).toBe(0);
   });
 });
 

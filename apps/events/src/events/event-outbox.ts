@@ -8,7 +8,8 @@ import {
 } from '@crm/messaging';
 import { BATCH_MAX } from '@crm/errors';
 import { invitationLinkOf, waitingListLinkOf } from '../websites/invitation-link';
-import type { EventRecord, Tx } from './events.repository';
+import type { Tx } from '../database/tx';
+import type { EventRecord } from './events.repository';
 
 // The events service's outbox messages about events, always written in the transaction of the
 // change they announce (libs/messaging/src/outbox/README.md).

@@ -5,7 +5,8 @@ import { EntryRef, EventSettingsLookup } from '../event-settings/event-settings-
 import type { EventFieldsInput, EventTagInput } from './dto/event.input';
 import type { SnapshotSettings } from './event-outbox';
 import { problem } from './event-problem';
-import { EventsRepository, Tx } from './events.repository';
+import type { Tx } from '../database/tx';
+import { EventsRepository } from './events.repository';
 
 /** Defaults of new events: the tenant's event settings (ES1) time zone and eventDefaults. */
 export interface EventDefaults {

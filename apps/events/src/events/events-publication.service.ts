@@ -21,7 +21,8 @@ import { problem } from './event-checks.service';
 import { addPublished } from './event-outbox';
 import { publishedEventProblems } from './publication-rules';
 import { toEvent } from './event.mapper';
-import { EventRecord, EventsRepository, Tx } from './events.repository';
+import type { Tx } from '../database/tx';
+import { EventRecord, EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
 
 /**

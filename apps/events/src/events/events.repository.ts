@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { likePattern, SortField } from '@crm/paging';
 import { PrismaService } from '../database/prisma.service';
 import { Prisma } from '../generated/prisma/client';
+import type { Tx } from '../database/tx';
 
-export type Tx = Prisma.TransactionClient;
 export type Db = Tx | PrismaService;
 
 /**

@@ -32,7 +32,8 @@ import { addChanged, addDeleted, addDuplicated } from './event-outbox';
 import { EventDefaults, EventReferences } from './event-references.service';
 import { toEvent } from './event.mapper';
 import { publishedEventProblems } from './publication-rules';
-import { EventRecord, EventSortKey, EventsRepository, Tx } from './events.repository';
+import type { Tx } from '../database/tx';
+import { EventRecord, EventSortKey, EventsRepository } from './events.repository';
 import { EventFilesCleanup } from '../files/event-files-cleanup';
 
 const DEFAULT_SORT: SortField<EventSortKey>[] = [{ field: 'startsAt', direction: 'asc' }];

@@ -4,7 +4,7 @@ import { ConsumeEvent, EventContext, EventDuplicatedEvent, Subjects } from '@crm
 import { FILE_STORAGE, FileStorage } from '@crm/storage';
 import { eventFileKey } from './files.storage';
 import { EventImagesService } from './images/gallery.services';
-import type { Tx } from './images/gallery.repositories';
+import type { Tx } from '../database/tx';
 
 /** Who the copies are recorded as created by (no request: the service itself). */
 const COPIER = { name: 'events (duplicate)', userId: null };

@@ -13,6 +13,7 @@ import {
   uploadHeaders,
 } from '@crm/testing';
 import { EventsKit } from '../test/events-kit';
+import { asTenantDo, inspect } from '../test/scopes';
 
 // E13-E16, W14, W15 against the real service, PostgreSQL, NATS and a temporary file storage:
 // documents and galleries, another tenant's ids answered 404 with nothing stored or removed, and
@@ -110,7 +111,7 @@ describe.each(['disk', 's3'] as const)('on %s storage', (backend) => {
       expect((await kit.call('GET', `/events/${randomUUID()}/files`)).status).toBe(404);
       expect(await kit.svc.filesOf(A)).toEqual(before);
       expect(await kit.svc.filesOf(B)).toEqual([]);
-      expect(await kit.db.eventFile.count({ where: { eventId: event } })).toBe(1);
+      expect(await inspect(() => kit.db.eventFile.count({ where: { eventId: event } }))).toBe(1);
     });
   });
 
@@ -222,7 +223,7 @@ describe.each(['disk', 's3'] as const)('on %s storage', (backend) => {
       const statuses = answers.map((a) => a.status);
       expect(statuses.filter((s) => s === 201)).toHaveLength(50);
       expect(statuses.filter((s) => s === 409)).toHaveLength(5);
-      expect(await kit.db.websiteImage.count({ where: { websiteId: id } })).toBe(50);
+      expect(await inspect(() => kit.db.websiteImage.count({ where: { websiteId: id } }))).toBe(50);
       const folders = new Set(
         (await kit.svc.filesOf(A)).filter((f) => f.includes(id)).map((f) => f.split('/')[3]),
       );
@@ -297,18 +298,27 @@ describe.each(['disk', 's3'] as const)('on %s storage', (backend) => {
         await upload(`/events/${source}/images`, await png(40, 20), 'p.png', 'image/png')
       ).body.data;
       const eventId = randomUUID();
+      // as E9's route writes it: in a transaction of tenant A
       const publish = () =>
-        kit.db.$transaction((tx) =>
-          addOutboxEvent(tx, {
-            id: eventId,
-            tenantId: A,
-            subject: Subjects.events.eventDuplicated,
-            payload: { tenantId: A, sourceEventId: source, eventId: copy },
-          }),
+        asTenantDo(A, () =>
+          kit.db.$transaction((tx) =>
+            addOutboxEvent(tx, {
+              id: eventId,
+              tenantId: A,
+              subject: Subjects.events.eventDuplicated,
+              payload: { tenantId: A, sourceEventId: source, eventId: copy },
+            }),
+          ),
         );
       await publish();
-      await until(async () => (await kit.db.eventImage.count({ where: { eventId: copy } })) === 1);
-      await until(async () => (await kit.db.eventFile.count({ where: { eventId: copy } })) === 1);
+      await until(
+        async () =>
+          (await inspect(() => kit.db.eventImage.count({ where: { eventId: copy } }))) === 1,
+      );
+      await until(
+        async () =>
+          (await inspect(() => kit.db.eventFile.count({ where: { eventId: copy } }))) === 1,
+      );
       const files = await kit.call('GET', `/events/${copy}/files`);
       expect(files.body.data).toEqual([
         expect.objectContaining({ fileName: 'programme.txt', size: 9 }),
@@ -329,15 +339,16 @@ describe.each(['disk', 's3'] as const)('on %s storage', (backend) => {
       expect(copyBytes.status).toBe(200);
 
       // a redelivery (the same outbox event id again, e.g. after a relay crash) copies nothing twice
-      await kit.db.outboxEvent.delete({ where: { id: eventId } });
+      await asTenantDo(A, () => kit.db.outboxEvent.delete({ where: { id: eventId } }));
       await publish();
       await until(
         async () =>
-          (await kit.db.outboxEvent.findUnique({ where: { id: eventId } }))?.publishedAt != null,
+          (await inspect(() => kit.db.outboxEvent.findUnique({ where: { id: eventId } })))
+            ?.publishedAt != null,
       );
       await new Promise((r) => setTimeout(r, 1000));
-      expect(await kit.db.eventImage.count({ where: { eventId: copy } })).toBe(1);
-      expect(await kit.db.eventFile.count({ where: { eventId: copy } })).toBe(1);
+      expect(await inspect(() => kit.db.eventImage.count({ where: { eventId: copy } }))).toBe(1);
+      expect(await inspect(() => kit.db.eventFile.count({ where: { eventId: copy } }))).toBe(1);
       // deleting the copy's image leaves the source's bytes
       await kit.call('DELETE', `/events/${copy}/images/${images.body.data[0].id}`);
       expect((await kit.call('GET', `/events/${source}/images/${img.id}?size=detail`)).status).toBe(
@@ -357,7 +368,7 @@ describe.each(['disk', 's3'] as const)('on %s storage', (backend) => {
       const end = Date.now() + 20000;
       while (
         Date.now() < end &&
-        (await kit.db.eventImage.count({ where: { eventId: copy } })) === 0
+        (await inspect(() => kit.db.eventImage.count({ where: { eventId: copy } }))) === 0
       ) {
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -384,7 +395,9 @@ describe.each(['disk', 's3'] as const)('on %s storage', (backend) => {
       const left = await kit.svc.filesOf(A);
       expect(left.some((f) => f.includes(one) || f.includes(two))).toBe(false);
       expect(left.some((f) => f.includes(kept))).toBe(true);
-      expect(await kit.db.eventImage.count({ where: { eventId: { in: [one, two] } } })).toBe(0);
+      expect(
+        await inspect(() => kit.db.eventImage.count({ where: { eventId: { in: [one, two] } } })),
+      ).toBe(0);
     });
   });
 

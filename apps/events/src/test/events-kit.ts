@@ -1,3 +1,4 @@
+import { asTenant } from '@crm/request-context';
 import {
   ServiceTestKit,
   StoredFilesUnderTest,
@@ -15,7 +16,9 @@ export interface EventsUnderTest extends RunningService, StoredFilesUnderTest {
 /**
  * The real events app with its files in a temporary folder (or, given `s3`, a fresh bucket of
  * that server), tenants A and B, and fixtures written straight into the database (events and
- * websites whose own routes are not what a test is about).
+ * websites whose own routes are not what a test is about), written through the app's client as
+ * their tenant, as the app writes them (row-level security holds the test's reads too: `db` sees
+ * nothing outside asTenant or acrossTenants).
  */
 export class EventsKit extends ServiceTestKit<EventsUnderTest> {
   static async start(
@@ -41,19 +44,23 @@ export class EventsKit extends ServiceTestKit<EventsUnderTest> {
     data: { title?: string; published?: boolean; websiteIds?: string[]; note?: string } = {},
     tenant = this.A,
   ): Promise<string> {
-    const row = await this.db.event.create({
-      data: {
-        tenantId: tenant,
-        title: data.title ?? 'Summer conference',
-        timeZone: 'Europe/Berlin',
-        published: data.published ?? false,
-        note: data.note ?? null,
-        websites: {
-          create: (data.websiteIds ?? []).map((websiteId) => ({ tenantId: tenant, websiteId })),
-        },
-      },
-      select: { id: true },
-    });
+    const row = await asTenant(
+      tenant,
+      async () =>
+        await this.db.event.create({
+          data: {
+            tenantId: tenant,
+            title: data.title ?? 'Summer conference',
+            timeZone: 'Europe/Berlin',
+            published: data.published ?? false,
+            note: data.note ?? null,
+            websites: {
+              create: (data.websiteIds ?? []).map((websiteId) => ({ tenantId: tenant, websiteId })),
+            },
+          },
+          select: { id: true },
+        }),
+    );
     return row.id;
   }
 
@@ -62,16 +69,20 @@ export class EventsKit extends ServiceTestKit<EventsUnderTest> {
     tenant = this.A,
   ): Promise<string> {
     const url = data.url ?? `https://p-${Math.random().toString(36).slice(2)}.example.com/`;
-    const row = await this.db.website.create({
-      data: {
-        tenantId: tenant,
-        name: data.name ?? 'Portal',
-        url,
-        urlKey: url.replace(/^https?:\/\//, '').replace(/\/+$/, ''),
-        published: data.published ?? false,
-      },
-      select: { id: true },
-    });
+    const row = await asTenant(
+      tenant,
+      async () =>
+        await this.db.website.create({
+          data: {
+            tenantId: tenant,
+            name: data.name ?? 'Portal',
+            url,
+            urlKey: url.replace(/^https?:\/\//, '').replace(/\/+$/, ''),
+            published: data.published ?? false,
+          },
+          select: { id: true },
+        }),
+    );
     return row.id;
   }
 

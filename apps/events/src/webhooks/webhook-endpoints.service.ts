@@ -21,7 +21,8 @@ import { toEndpoint } from './webhook.mapper';
 import { DEFAULT_OVERLAP_MINUTES, newSecret } from './webhook-rules';
 import { WebhookSecrets } from './webhook-secrets';
 import { checkEndpointUrl } from './webhook-url';
-import { ENDPOINT_SORT_FIELDS, EndpointRow, Tx, WebhooksRepository } from './webhooks.repository';
+import type { Tx } from '../database/tx';
+import { ENDPOINT_SORT_FIELDS, EndpointRow, WebhooksRepository } from './webhooks.repository';
 
 const text = (v: string | null | undefined) => (v == null ? null : v.trim() || null);
 

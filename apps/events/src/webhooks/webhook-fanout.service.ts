@@ -17,11 +17,12 @@ import {
   VisitorActivity,
   WebsiteMigratedEvent,
 } from '@crm/messaging';
+import type { Tx } from '../database/tx';
 import type { Prisma } from '../generated/prisma/client';
 import { messageIdOf, timeOfEventId, WebhookEventType } from './webhook-rules';
 import { WebhooksRepository } from './webhooks.repository';
 
-type Ctx = EventContext<Prisma.TransactionClient>;
+type Ctx = EventContext<Tx>;
 
 /** What every visitor activity of bookings-invitations carries into its webhook's data. */
 const visitor = (e: VisitorActivity) => ({
@@ -85,7 +86,7 @@ export class WebhookFanout {
    * written for another purpose (one handler per subject and service) can call it too.
    */
   async fanOut(
-    tx: Prisma.TransactionClient,
+    tx: Tx,
     tenantId: string,
     type: WebhookEventType,
     sourceEventId: string,

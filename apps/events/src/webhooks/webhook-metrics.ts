@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { AppMetrics } from '@crm/metrics';
+import { acrossTenants } from '@crm/request-context';
 import { WebhooksRepository } from './webhooks.repository';
 
 /** Webhook deliveries as an operator watches them: waiting, retrying after failures, given up. */
@@ -11,7 +12,12 @@ export class WebhookMetrics implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const counts = this.metrics.shared(() => this.webhooks.deliveryBacklog());
+    // the operator's view: the deliveries of every tenant, counted together
+    const counts = this.metrics.shared(() =>
+      acrossTenants('webhook delivery gauges over every tenant', () =>
+        this.webhooks.deliveryBacklog(),
+      ),
+    );
     this.metrics.gauge(
       'webhook_deliveries_pending',
       'Webhook deliveries not yet made (all tenants)',

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { acrossTenants } from '@crm/request-context';
 import { SecretBox } from '@crm/secrets';
 import { WebhooksRepository } from './webhooks.repository';
 
@@ -45,8 +46,15 @@ export class WebhookSecrets implements OnApplicationBootstrap {
     return this.box.open(stored);
   }
 
-  /** Seals every stored secret not sealed with the current key; how many endpoints it rewrote. */
-  async resealAll(): Promise<number> {
+  /**
+   * Seals every stored secret not sealed with the current key; how many endpoints it rewrote.
+   * Across tenants: the key is the process's, and so is the work of bringing every row to it.
+   */
+  resealAll(): Promise<number> {
+    return acrossTenants('webhook secrets re-sealed with the current key', () => this.resealRows());
+  }
+
+  private async resealRows(): Promise<number> {
     let rewritten = 0;
     let after: string | null = null;
     for (;;) {

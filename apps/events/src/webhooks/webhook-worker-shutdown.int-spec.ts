@@ -7,6 +7,7 @@ import type { WorkerProcess } from '@crm/service-kit';
 import { freePort, NATS_TEST_URL, runSql, ServiceTestKit, until } from '@crm/testing';
 import { EventsConfig } from '../config';
 import { PrismaService } from '../database/prisma.service';
+import { asTenantDo } from '../test/scopes';
 import { RunningService, startEvents } from '../test/service-harness';
 import { startWorkerProcessOfEvents } from '../worker-process';
 import { WebhookReceiver } from './test/webhook-receiver';
@@ -93,10 +94,13 @@ it('closed while sending: what it sent is recorded, nothing stays leased, the ne
   expect(res.status).toBe(201);
   const db = svc.app.get(PrismaService);
   const fanout = svc.app.get(WebhookFanout);
-  await db.$transaction(async (tx) => {
-    for (let i = 0; i < DELIVERIES; i++)
-      await fanout.fanOut(tx, tenant, 'company.deleted', randomUUID(), { companyIds: [] });
-  });
+  // as the consumer of the source events does: in a transaction as their tenant
+  await asTenantDo(tenant, () =>
+    db.$transaction(async (tx) => {
+      for (let i = 0; i < DELIVERIES; i++)
+        await fanout.fanOut(tx, tenant, 'company.deleted', randomUUID(), { companyIds: [] });
+    }),
+  );
   const received = () => receiver.received.map((r) => r.headers['webhook-id']!);
 
   // slow answers: the shutdown lands while a claimed round is being sent

@@ -7,6 +7,7 @@ import { freePort, NATS_TEST_URL, ServiceTestKit } from '@crm/testing';
 import { AppModule, SERVICE_NAME } from '../app.module';
 import { EventsConfig } from '../config';
 import { PrismaService } from '../database/prisma.service';
+import { asTenantDo, inspect } from '../test/scopes';
 import { RunningService, startEvents } from '../test/service-harness';
 import { eventually, WebhookReceiver } from './test/webhook-receiver';
 import { WebhookFanout } from './webhook-fanout.service';
@@ -80,13 +81,16 @@ async function endpoint(tenant: string, answer: () => number) {
   return { r, id: res.body.data.id as string };
 }
 
+/** As the consumer of source events does: in a transaction as their tenant. */
 const fanOut = (tenant: string, n: number) =>
-  db.$transaction(async (tx) => {
-    const fanout = svc.app.get(WebhookFanout);
-    for (let i = 0; i < n; i++) {
-      await fanout.fanOut(tx, tenant, 'company.deleted', randomUUID(), { companyIds: [] });
-    }
-  });
+  asTenantDo(tenant, () =>
+    db.$transaction(async (tx) => {
+      const fanout = svc.app.get(WebhookFanout);
+      for (let i = 0; i < n; i++) {
+        await fanout.fanOut(tx, tenant, 'company.deleted', randomUUID(), { companyIds: [] });
+      }
+    }),
+  );
 
 it('the lines about a delivery carry the request id of the change that caused it', async () => {
   const tenant = `tenant-r-${randomUUID().slice(0, 8)}`;
@@ -95,7 +99,9 @@ it('the lines about a delivery carry the request id of the change that caused it
   // as the consumer of the source event runs it: inside the request that wrote the event
   await runInRequest({ requestId, tenant }, () => fanOut(tenant, 1));
   await r.waitFor(1);
-  const [delivery] = await db.webhookDelivery.findMany({ where: { endpointId: id } });
+  const [delivery] = await inspect(() =>
+    db.webhookDelivery.findMany({ where: { endpointId: id } }),
+  );
   const line = await eventually(async () =>
     lines.find((l) => String(l.msg).startsWith(`webhook delivery ${delivery.id} (attempt 1): 200`)),
   );
@@ -108,7 +114,9 @@ it('two replicas send each of 60 deliveries once', async () => {
   await fanOut(tenant, 60);
   await r.waitFor(60);
   await eventually(async () =>
-    (await db.webhookDelivery.count({ where: { endpointId: id, status: 'succeeded' } })) === 60
+    (await inspect(() =>
+      db.webhookDelivery.count({ where: { endpointId: id, status: 'succeeded' } }),
+    )) === 60
       ? true
       : null,
   );
@@ -116,7 +124,9 @@ it('two replicas send each of 60 deliveries once', async () => {
   const ids = r.received.map((x) => x.headers['webhook-id']);
   expect(ids).toHaveLength(60);
   expect(new Set(ids).size).toBe(60);
-  expect(await db.webhookAttempt.count({ where: { delivery: { endpointId: id } } })).toBe(60);
+  expect(
+    await inspect(() => db.webhookAttempt.count({ where: { delivery: { endpointId: id } } })),
+  ).toBe(60);
 });
 
 it('an endpoint failing without a success for the configured time (2 s here) is disabled', async () => {
@@ -141,7 +151,8 @@ it('an endpoint failing without a success for the configured time (2 s here) is 
   expect(on.body.data).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
   await r.waitFor(sent + 1);
   await eventually(async () =>
-    (await db.webhookDelivery.findFirst({ where: { endpointId: id } }))?.status === 'succeeded'
+    (await inspect(() => db.webhookDelivery.findFirst({ where: { endpointId: id } })))?.status ===
+    'succeeded'
       ? true
       : null,
   );
@@ -164,19 +175,27 @@ it('retention deletes old messages with their deliveries, but never one a delive
     message(2),
     { ...message(3), dateCreated: new Date() },
   ];
-  await db.webhookMessage.createMany({ data: [done, waiting, recent] });
-  await db.webhookDelivery.createMany({
-    data: [
-      { tenantId: tenant, endpointId: id, messageId: done.id, status: 'succeeded' },
-      { tenantId: tenant, endpointId: id, messageId: waiting.id, status: 'pending' },
-      { tenantId: tenant, endpointId: id, messageId: recent.id, status: 'failed' },
-    ],
+  await asTenantDo(tenant, async () => {
+    await db.webhookMessage.createMany({ data: [done, waiting, recent] });
+    await db.webhookDelivery.createMany({
+      data: [
+        { tenantId: tenant, endpointId: id, messageId: done.id, status: 'succeeded' },
+        { tenantId: tenant, endpointId: id, messageId: waiting.id, status: 'pending' },
+        { tenantId: tenant, endpointId: id, messageId: recent.id, status: 'failed' },
+      ],
+    });
   });
+  // the operator's gauges count every tenant's deliveries (a scrape names no tenant)
+  const metrics = await (await fetch(`${svc.url}/metrics`)).text();
+  const gauge = (name: string) =>
+    Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+)$`, 'm').exec(metrics)?.[1] ?? -1);
+  expect(gauge('webhook_deliveries_pending')).toBeGreaterThanOrEqual(1);
+  expect(gauge('webhook_deliveries_failed')).toBeGreaterThanOrEqual(1);
+  // a background sweep: runs in no tenant's scope, as the worker's timer does
   await svc.app.get(WebhookWorker).prune();
-  const left = await db.webhookMessage.findMany({
-    where: { tenantId: tenant },
-    select: { id: true },
-  });
+  const left = await inspect(() =>
+    db.webhookMessage.findMany({ where: { tenantId: tenant }, select: { id: true } }),
+  );
   expect(left.map((m) => m.id).sort()).toEqual([waiting.id, recent.id].sort());
-  expect(await db.webhookDelivery.count({ where: { endpointId: id } })).toBe(2);
+  expect(await inspect(() => db.webhookDelivery.count({ where: { endpointId: id } }))).toBe(2);
 });

@@ -6,12 +6,14 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { inMessageContext } from '@crm/messaging';
+import { acrossTenants, asTenant } from '@crm/request-context';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { EventsConfig } from '../config';
 import { nextAttemptAt, parseSchedule } from './webhook-rules';
 import { WebhookSecrets } from './webhook-secrets';
 import { WebhookSender } from './webhook-sender';
-import { AttemptRecord, ClaimedDelivery, Tx, WebhooksRepository } from './webhooks.repository';
+import type { Tx } from '../database/tx';
+import { AttemptRecord, ClaimedDelivery, WebhooksRepository } from './webhooks.repository';
 
 const PRUNE_EVERY_MS = 3_600_000;
 
@@ -19,8 +21,9 @@ const PRUNE_EVERY_MS = 3_600_000;
  * Sends due webhook deliveries; every replica runs one. A round claims a small batch in one
  * statement (`FOR UPDATE SKIP LOCKED`, then the claim pushes `nextAttemptAt` past the send
  * timeout), so two replicas never send the same attempt at once and no transaction stays open
- * during HTTP. Each result is written with its attempt log row in one transaction; the retry
- * schedule, 410 Gone and the failing-for-days rule decide what follows.
+ * during HTTP. The claim is the only statement across tenants; each tenant's results are written
+ * as that tenant, with their attempt log rows, in one transaction; the retry schedule, 410 Gone
+ * and the failing-for-days rule decide what follows.
  */
 @Injectable()
 export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -95,7 +98,11 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
     const cutoff = new Date(now.getTime() - this.config.WEBHOOK_RETENTION_DAYS * 86_400_000);
     let total = 0;
     for (;;) {
-      const n = await this.repo.pruneMessages(cutoff);
+      // retention is one rule for every tenant's messages
+      const n = await acrossTenants(
+        'webhook retention over every tenant',
+        async () => await this.repo.pruneMessages(cutoff),
+      );
       total += n;
       if (n < 1000 || this.stopped) return total;
     }
@@ -110,18 +117,25 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
     const lease = new Date(
       now.getTime() + this.config.WEBHOOK_TIMEOUT_MS + this.config.WEBHOOK_LEASE_MARGIN_MS,
     );
-    const claimed = await this.repo.claimDue(now, lease, this.config.WEBHOOK_WORKER_BATCH_SIZE);
+    // one queue for every tenant: a round takes the due deliveries whoever they belong to
+    const claimed = await acrossTenants(
+      'webhook worker claims due deliveries',
+      async () => await this.repo.claimDue(now, lease, this.config.WEBHOOK_WORKER_BATCH_SIZE),
+    );
     if (!claimed.length) return 0;
     const sent = await Promise.all(claimed.map((c) => this.send(c)));
     const results = sent.filter((r): r is AttemptRecord => r !== null);
-    // Not recorded (the database is away): the lease runs out and they are sent again, which
-    // receivers dedupe by webhook-id.
-    if (results.length)
-      await this.record(results).catch((err: Error) =>
-        this.logger.error(
-          `webhook round of ${claimed.length}: results not recorded: ${err.message}`,
+    // Each tenant's results as that tenant. Not recorded (the database is away): the lease runs
+    // out and they are sent again, which receivers dedupe by webhook-id.
+    await Promise.all(
+      [...byTenant(results)].map(([tenantId, theirs]) =>
+        asTenant(tenantId, () => this.record(theirs)).catch((err: Error) =>
+          this.logger.error(
+            `webhook round of ${claimed.length}: ${theirs.length} result(s) of tenant ${tenantId} not recorded: ${err.message}`,
+          ),
         ),
-      );
+      ),
+    );
     return claimed.length;
   }
 
@@ -177,7 +191,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   /**
-   * The round's attempt rows and deliveries, then the endpoints: one that had a success in the
+   * One tenant's attempt rows and deliveries of the round, then its endpoints: one that had a success in the
    * round is not failing; one that answered 410 Gone is disabled; one that only failed starts
    * or continues its run of failures (disabled after WEBHOOK_DISABLE_AFTER_FAILING_S).
    */
@@ -221,4 +235,15 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
         `(no success for ${Math.round(limitMs / 3_600_000)} h)`,
     );
   }
+}
+
+/** A round's results by the tenant of their delivery. */
+function byTenant(results: AttemptRecord[]): Map<string, AttemptRecord[]> {
+  const groups = new Map<string, AttemptRecord[]>();
+  for (const r of results) {
+    const group = groups.get(r.delivery.tenantId);
+    if (group) group.push(r);
+    else groups.set(r.delivery.tenantId, [r]);
+  }
+  return groups;
 }

@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { Subjects, uuidv7 } from '@crm/messaging';
 import { ServiceTestKit } from '@crm/testing';
 import { PrismaService } from '../database/prisma.service';
+import { asTenantDo, inspect } from '../test/scopes';
 import { RunningService, startEvents } from '../test/service-harness';
 import { eventually, Received, SourceEvents, WebhookReceiver } from './test/webhook-receiver';
 import { WebhookFanout } from './webhook-fanout.service';
@@ -144,7 +145,7 @@ describe('I1, I2 endpoints', () => {
       C,
     );
     expect(res.status).toBe(409);
-    expect(await db.webhookEndpoint.count({ where: { tenantId: C } })).toBe(3);
+    expect(await inspect(() => db.webhookEndpoint.count({ where: { tenantId: C } }))).toBe(3);
   });
 
   it('updates; disabling says why, enabling clears it', async () => {
@@ -171,7 +172,7 @@ describe('I1, I2 endpoints', () => {
 
   it("another tenant's endpoint is 404 on every route, with nothing changed", async () => {
     const { id } = await register('http://127.0.0.1:9/a');
-    const before = await db.webhookEndpoint.findUniqueOrThrow({ where: { id } });
+    const before = await inspect(() => db.webhookEndpoint.findUniqueOrThrow({ where: { id } }));
     const base = `/integrations/webhooks/${id}`;
     for (const [method, path, body] of [
       ['GET', base, undefined],
@@ -185,20 +186,25 @@ describe('I1, I2 endpoints', () => {
       const res = await t.call(method, path, body, t.B);
       expect([method, path, res.status]).toEqual([method, path, 404]);
     }
-    expect(await db.webhookEndpoint.findUniqueOrThrow({ where: { id } })).toEqual(before);
+    expect(await inspect(() => db.webhookEndpoint.findUniqueOrThrow({ where: { id } }))).toEqual(
+      before,
+    );
     expect((await t.call('GET', '/integrations/webhooks/not-a-uuid')).status).toBe(404);
   });
 
   it('removes an endpoint with its deliveries', async () => {
     const tenant = `tenant-r-${randomUUID().slice(0, 8)}`;
     const { id } = await register('http://127.0.0.1:9/r', ['person.deleted'], tenant);
-    await db.$transaction((tx) =>
-      svc.app.get(WebhookFanout).fanOut(tx, tenant, 'person.deleted', randomUUID(), {}),
+    // as the consumer of the source event does it: in a transaction as the event's tenant
+    await asTenantDo(tenant, () =>
+      db.$transaction((tx) =>
+        svc.app.get(WebhookFanout).fanOut(tx, tenant, 'person.deleted', randomUUID(), {}),
+      ),
     );
-    expect(await db.webhookDelivery.count({ where: { endpointId: id } })).toBe(1);
+    expect(await inspect(() => db.webhookDelivery.count({ where: { endpointId: id } }))).toBe(1);
     const res = await t.call('DELETE', `/integrations/webhooks/${id}`, undefined, tenant);
     expect(res.body.data).toEqual({ id });
-    expect(await db.webhookDelivery.count({ where: { endpointId: id } })).toBe(0);
+    expect(await inspect(() => db.webhookDelivery.count({ where: { endpointId: id } }))).toBe(0);
     expect((await t.call('GET', `/integrations/webhooks/${id}`, undefined, tenant)).status).toBe(
       404,
     );
@@ -441,7 +447,9 @@ describe('delivery', () => {
       [skipped, fannedOut],
     );
     expect(applied).toEqual([{ id: fannedOut }]);
-    expect(await db.webhookMessage.count({ where: { tenantId: unsubscribed } })).toBe(0);
+    expect(
+      await inspect(() => db.webhookMessage.count({ where: { tenantId: unsubscribed } })),
+    ).toBe(0);
 
     // Nothing cached: an endpoint registered now counts for the very next event.
     const late = await receiver();
@@ -485,7 +493,7 @@ describe('delivery', () => {
     // One subject's events are applied in order: once this one arrives, the backlog is done.
     const [got] = await hit.waitFor(1);
     expect(verify(ep.secret, got)).toMatchObject({ data: { personIds: [personId] } });
-    expect(await db.webhookMessage.count({ where: { tenantId: tenant } })).toBe(1);
+    expect(await inspect(() => db.webhookMessage.count({ where: { tenantId: tenant } }))).toBe(1);
     expect(await deliveries(ep.id, tenant)).toHaveLength(1);
     expect(hit.received).toHaveLength(1);
   });
@@ -498,13 +506,15 @@ describe('delivery', () => {
     const counts = [];
     for (let i = 0; i < 2; i++) {
       counts.push(
-        await db.$transaction((tx) =>
-          fanout.fanOut(tx, tenant, 'person.deleted', eventId, { personIds: [] }),
+        await asTenantDo(tenant, () =>
+          db.$transaction((tx) =>
+            fanout.fanOut(tx, tenant, 'person.deleted', eventId, { personIds: [] }),
+          ),
         ),
       );
     }
     expect(counts).toEqual([1, 0]);
-    expect(await db.webhookMessage.count({ where: { tenantId: tenant } })).toBe(1);
+    expect(await inspect(() => db.webhookMessage.count({ where: { tenantId: tenant } }))).toBe(1);
   });
 
   it('410 Gone disables the endpoint at once, with the reason', async () => {
@@ -839,20 +849,23 @@ describe('lists (last: stops the worker)', () => {
     for (let i = 0; i < 3; i++)
       await register(`http://127.0.0.1:9/n${i}`, ['person.deleted'], tenant);
     const fanout = svc.app.get(WebhookFanout);
-    await db.$transaction(async (tx) => {
-      for (let i = 0; i < 12; i++)
-        await fanout.fanOut(tx, tenant, 'person.deleted', randomUUID(), {});
-    });
-    const all = await db.webhookDelivery.findMany({ where: { tenantId: tenant } });
-    await db.webhookAttempt.createMany({
-      data: all.flatMap((d) =>
-        [500, 502].map((responseCode) => ({
-          tenantId: tenant,
-          deliveryId: d.id,
-          responseCode,
-          durationMs: 5,
-        })),
-      ),
+    const all = await asTenantDo(tenant, async () => {
+      await db.$transaction(async (tx) => {
+        for (let i = 0; i < 12; i++)
+          await fanout.fanOut(tx, tenant, 'person.deleted', randomUUID(), {});
+      });
+      const theirs = await db.webhookDelivery.findMany({ where: { tenantId: tenant } });
+      await db.webhookAttempt.createMany({
+        data: theirs.flatMap((d) =>
+          [500, 502].map((responseCode) => ({
+            tenantId: tenant,
+            deliveryId: d.id,
+            responseCode,
+            durationMs: 5,
+          })),
+        ),
+      });
+      return theirs;
     });
     const endpointId = all[0].endpointId;
 

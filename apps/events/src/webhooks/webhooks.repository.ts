@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
 import type { Prisma, WebhookEndpoint as EndpointRow } from '../generated/prisma/client';
-
-export type Tx = Prisma.TransactionClient;
+import type { Tx } from '../database/tx';
 
 /** Headers worth storing: none is NULL. */
 const headersJson = (h: Record<string, string>) =>
@@ -86,8 +85,9 @@ const ts = (d: Date | null) => (d ? d.toISOString() : null);
 
 /**
  * WebhookMessage, WebhookEndpoint, WebhookDelivery and WebhookAttempt rows. Every query of the
- * API is scoped to the tenant; the fan-out and the delivery worker's statements (at the end)
- * work across tenants, as a consumer and a background worker do.
+ * API is scoped to the tenant; the fan-out runs as its event's tenant (the consumer's scope); of
+ * the delivery worker's statements (at the end), the claim and the retention see every tenant
+ * (acrossTenants, in the worker), the results are recorded as their tenant.
  */
 @Injectable()
 export class WebhooksRepository {

@@ -2,6 +2,7 @@ import pg from 'pg';
 import sharp from 'sharp';
 import { png, uploadHeaders } from '@crm/testing';
 import { EventsKit } from '../test/events-kit';
+import { asTenantDo } from '../test/scopes';
 
 // W8, W10 (public): one event published and one unpublished in the same website, one published
 // only on an unpublished website, and a published one in another tenant. Every public answer is
@@ -69,23 +70,27 @@ beforeAll(async () => {
   kit = await EventsKit.start('events_it_websites_public');
   ({ A, B } = kit);
   const db = kit.db;
+  // the rows of tenant A, written as A (kit.website and kit.event write as their tenant too)
+  const asA = <T>(work: () => PromiseLike<T>) => asTenantDo(A, work);
   f.website = await kit.website({
     url: `https://public-${SLUG}a.example.com/events`,
     published: true,
     name: 'Portal A',
   });
-  await db.website.update({
-    where: { id: f.website },
-    data: {
-      language: 'en',
-      config: {
-        imprintUrl: 'https://a.example/imprint',
-        privacyUrl: 'https://a.example/privacy',
-        texts: [],
+  await asA(() =>
+    db.website.update({
+      where: { id: f.website },
+      data: {
+        language: 'en',
+        config: {
+          imprintUrl: 'https://a.example/imprint',
+          privacyUrl: 'https://a.example/privacy',
+          texts: [],
+        },
+        createdBy: 'integration-x',
       },
-      createdBy: 'integration-x',
-    },
-  });
+    }),
+  );
   f.unpublishedWebsite = await kit.website({
     url: `https://hidden-${SLUG}a.example.com`,
     name: 'Hidden portal',
@@ -95,9 +100,9 @@ beforeAll(async () => {
     text: string,
     tenantId = A,
   ) =>
-    db.eventSettingsEntry
-      .create({ data: { tenantId, list, text }, select: { id: true } })
-      .then((r) => r.id);
+    asTenantDo(tenantId, () =>
+      db.eventSettingsEntry.create({ data: { tenantId, list, text }, select: { id: true } }),
+    ).then((r) => r.id);
   f.orgaTag = await entry('ORGA_TAGS', 'internal-vip');
   f.portalTag = await entry('PORTAL_TAGS', 'Family');
   f.category = await entry('EVENT_CATEGORIES', 'Workshop');
@@ -110,31 +115,33 @@ beforeAll(async () => {
     websiteIds: [f.website, f.unpublishedWebsite],
     note: 'SECRET-NOTE',
   });
-  await db.event.update({
-    where: { id: f.event },
-    data: {
-      categoryId: f.category,
-      venue: { name: 'Hall 1', city: 'Berlin', country: 'DE' },
-      onlineMeeting: { platformId: 'zoom', url: 'https://meet.example.com/secret' },
-      contributors: [{ name: 'Ada', roleId: f.role, personId: f.personId }],
-      contactPerson: {
-        templateId: f.templateId,
-        firstname: 'Grace',
-        lastname: 'Hopper',
-        email: 'g@example.com',
+  await asA(() =>
+    db.event.update({
+      where: { id: f.event },
+      data: {
+        categoryId: f.category,
+        venue: { name: 'Hall 1', city: 'Berlin', country: 'DE' },
+        onlineMeeting: { platformId: 'zoom', url: 'https://meet.example.com/secret' },
+        contributors: [{ name: 'Ada', roleId: f.role, personId: f.personId }],
+        contactPerson: {
+          templateId: f.templateId,
+          firstname: 'Grace',
+          lastname: 'Hopper',
+          email: 'g@example.com',
+        },
+        createdBy: 'integration-x',
+        modifiedBy: 'integration-x',
+        tags: {
+          create: [
+            { tenantId: A, entryId: f.orgaTag },
+            { tenantId: A, entryId: f.portalTag },
+          ],
+        },
       },
-      createdBy: 'integration-x',
-      modifiedBy: 'integration-x',
-      tags: {
-        create: [
-          { tenantId: A, entryId: f.orgaTag },
-          { tenantId: A, entryId: f.portalTag },
-        ],
-      },
-    },
-  });
-  f.formSet = await db.eventSettingsEntry
-    .create({
+    }),
+  );
+  f.formSet = await asA(() =>
+    db.eventSettingsEntry.create({
       data: {
         tenantId: A,
         list: 'BOOKING_FORM_FIELD_SETS',
@@ -153,9 +160,11 @@ beforeAll(async () => {
         },
       },
       select: { id: true },
-    })
-    .then((r) => r.id);
-  await db.event.update({ where: { id: f.event }, data: { bookingFormFieldSetId: f.formSet } });
+    }),
+  ).then((r) => r.id);
+  await asA(() =>
+    db.event.update({ where: { id: f.event }, data: { bookingFormFieldSetId: f.formSet } }),
+  );
   f.noFormEvent = await kit.event({ title: 'No form', published: true, websiteIds: [f.website] });
   f.hiddenEvent = await kit.event({ title: 'Draft', published: false, websiteIds: [f.website] });
   f.onHiddenWebsite = await kit.event({

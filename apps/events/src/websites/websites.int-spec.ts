@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { EventsKit } from '../test/events-kit';
+import { inspect } from '../test/scopes';
 import { WebsitesRepository } from './websites.repository';
 
 // W1-W7, W11-W13 against the real service, PostgreSQL and NATS: the url key unique across all
@@ -124,7 +125,9 @@ describe('W3 POST /websites', () => {
         expect.arrayContaining([expect.objectContaining({ field, rule })]),
       );
     }
-    expect(await kit.db.website.count({ where: { tenantId: A, name: 'x' } })).toBe(0);
+    expect(await inspect(() => kit.db.website.count({ where: { tenantId: A, name: 'x' } }))).toBe(
+      0,
+    );
   });
 
   it("409 for a url written differently, the same answer for another tenant's url", async () => {
@@ -154,7 +157,7 @@ describe('W3 POST /websites', () => {
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
-    expect(await kit.db.website.count({ where: { url } })).toBe(1);
+    expect(await inspect(() => kit.db.website.count({ where: { url } }))).toBe(1);
   });
 });
 
@@ -207,7 +210,7 @@ describe('W2, W4, W5', () => {
       expect({ path, method, status: res.status }).toEqual({ path, method, status: 404 });
     }
     expect((await kit.call('GET', '/websites/not-a-uuid')).status).toBe(404);
-    const row = await kit.db.website.findUniqueOrThrow({ where: { id } });
+    const row = await inspect(() => kit.db.website.findUniqueOrThrow({ where: { id } }));
     expect(row).toMatchObject({ name: 'Events portal', published: false });
 
     const url = uniqueUrl();
@@ -235,9 +238,9 @@ describe('W2, W4, W5', () => {
     const del = await kit.call('DELETE', `/websites/${id}`);
     expect(del.status).toBe(200);
     expect(del.body.data).toEqual({ deletedIds: [id] });
-    expect(await kit.db.website.count({ where: { id } })).toBe(0);
-    expect(await kit.db.eventWebsite.count({ where: { eventId: event } })).toBe(0);
-    expect(await kit.db.event.count({ where: { id: event } })).toBe(1);
+    expect(await inspect(() => kit.db.website.count({ where: { id } }))).toBe(0);
+    expect(await inspect(() => kit.db.eventWebsite.count({ where: { eventId: event } }))).toBe(0);
+    expect(await inspect(() => kit.db.event.count({ where: { id: event } }))).toBe(1);
     expect((await kit.call('DELETE', `/websites/${id}`)).status).toBe(404);
   });
 });
@@ -255,12 +258,16 @@ describe('W6 DELETE /websites/batch', () => {
     expect(missing.body.errors).toEqual([
       expect.objectContaining({ field: 'ids[1]', rule: 'unknownWebsite' }),
     ]);
-    expect(await kit.db.website.count({ where: { id: { in: [a, b, foreign] } } })).toBe(3);
+    expect(
+      await inspect(() => kit.db.website.count({ where: { id: { in: [a, b, foreign] } } })),
+    ).toBe(3);
     expect((await kit.call('DELETE', '/websites/batch', {})).status).toBe(400);
     const ok = await kit.call('DELETE', '/websites/batch', { ids: [a, b, a.toUpperCase()] });
     expect(ok.status).toBe(200);
     expect(ok.body.data.deletedIds.sort()).toEqual([a, b].sort());
-    expect(await kit.db.website.count({ where: { id: { in: [a, b, foreign] } } })).toBe(1);
+    expect(
+      await inspect(() => kit.db.website.count({ where: { id: { in: [a, b, foreign] } } })),
+    ).toBe(1);
   });
 });
 
@@ -284,7 +291,9 @@ describe('W7 POST /websites/validate', () => {
     ).toEqual(
       ['config.privacyUrl/isUrl', 'language/isLanguage', 'name/isDefined', 'url/unique'].sort(),
     );
-    expect(await kit.db.website.count({ where: { tenantId: A, name: 'v' } })).toBe(0);
+    expect(await inspect(() => kit.db.website.count({ where: { tenantId: A, name: 'v' } }))).toBe(
+      0,
+    );
   });
 });
 
@@ -303,16 +312,22 @@ describe('W11 POST /websites/{id}/migrate', () => {
       movedEvents: 2,
       alreadyOnTarget: 1,
     });
-    const rows = await kit.db.eventWebsite.findMany({ where: { eventId: { in: [e1, e2, e3] } } });
+    const rows = await inspect(() =>
+      kit.db.eventWebsite.findMany({ where: { eventId: { in: [e1, e2, e3] } } }),
+    );
     expect(rows.map((r) => `${r.eventId}:${r.websiteId}`).sort()).toEqual(
       [e1, e2, e3].map((e) => `${e}:${target}`).sort(),
     );
-    expect(await kit.db.website.findUniqueOrThrow({ where: { id: source } })).toMatchObject({
+    expect(
+      await inspect(() => kit.db.website.findUniqueOrThrow({ where: { id: source } })),
+    ).toMatchObject({
       published: false,
     });
-    const outbox = await kit.db.outboxEvent.findMany({
-      where: { subject: 'events.websites.migrated', tenantId: A },
-    });
+    const outbox = await inspect(() =>
+      kit.db.outboxEvent.findMany({
+        where: { subject: 'events.websites.migrated', tenantId: A },
+      }),
+    );
     const mine = outbox.find((o) => (o.payload as { websiteId: string }).websiteId === source);
     expect(mine?.payload).toEqual({
       tenantId: A,
@@ -321,9 +336,11 @@ describe('W11 POST /websites/{id}/migrate', () => {
       eventIds: [e1, e2].sort(),
     });
     // the moved events are announced again: their snapshots name the target and its link
-    const changed = await kit.db.outboxEvent.findMany({
-      where: { subject: 'events.events.changed', tenantId: A },
-    });
+    const changed = await inspect(() =>
+      kit.db.outboxEvent.findMany({
+        where: { subject: 'events.events.changed', tenantId: A },
+      }),
+    );
     const snapshotOf = (e: string) =>
       changed.find((o) => (o.payload as { eventId: string }).eventId === e)?.payload;
     for (const e of [e1, e2]) {
@@ -359,10 +376,12 @@ describe('W11 POST /websites/{id}/migrate', () => {
     expect(
       (await kit.call('POST', `/websites/${source}/migrate`, { targetWebsiteId: 'x' })).status,
     ).toBe(400);
-    expect(await kit.db.eventWebsite.findMany({ where: { eventId: e1 } })).toEqual([
+    expect(await inspect(() => kit.db.eventWebsite.findMany({ where: { eventId: e1 } }))).toEqual([
       expect.objectContaining({ websiteId: source }),
     ]);
-    expect(await kit.db.website.findUniqueOrThrow({ where: { id: source } })).toMatchObject({
+    expect(
+      await inspect(() => kit.db.website.findUniqueOrThrow({ where: { id: source } })),
+    ).toMatchObject({
       published: true,
     });
   });
@@ -390,7 +409,9 @@ describe('W12, W13 publication', () => {
     const publish = await kit.call('PUT', `/websites/${id}/publication`, { published: true });
     expect(publish.status).toBe(409);
     expect(publish.body.errors).toEqual(check.body.data.errors);
-    expect((await kit.db.website.findUniqueOrThrow({ where: { id } })).published).toBe(false);
+    expect(
+      (await inspect(() => kit.db.website.findUniqueOrThrow({ where: { id } }))).published,
+    ).toBe(false);
 
     const noText = await kit.call('PUT', `/websites/${id}`, {
       ...PUBLISHABLE,
@@ -423,7 +444,9 @@ describe('W12, W13 publication', () => {
       expect.objectContaining({ field: 'config.privacyUrl', rule: 'requiredToPublish' }),
       expect.objectContaining({ field: 'config.texts', rule: 'textInLanguage' }),
     ]);
-    expect((await kit.db.website.findUniqueOrThrow({ where: { id } })).config).toMatchObject({
+    expect(
+      (await inspect(() => kit.db.website.findUniqueOrThrow({ where: { id } }))).config,
+    ).toMatchObject({
       privacyUrl: 'https://example.com/privacy',
     });
     const off = await kit.call('PUT', `/websites/${id}/publication`, { published: false });

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { acrossTenants } from '@crm/request-context';
 import { PrismaService } from '../database/prisma.service';
 import type { Prisma, Website as WebsiteRow } from '../generated/prisma/client';
-
-export type Tx = Prisma.TransactionClient;
+import type { Tx } from '../database/tx';
 
 export const WEBSITE_SORT_FIELDS = ['name', 'dateCreated', 'dateModified', 'url', 'id'] as const;
 export type WebsiteSortField = (typeof WEBSITE_SORT_FIELDS)[number];
@@ -70,7 +70,11 @@ export class WebsitesRepository {
 
   /** Whether another website (of any tenant) has this urlKey. */
   async urlKeyTaken(urlKey: string, exceptId?: string): Promise<boolean> {
-    const row = await this.prisma.website.findUnique({ where: { urlKey }, select: { id: true } });
+    // urlKey is unique over every tenant: only the id of the holder is read, nothing of its tenant
+    const row = await acrossTenants(
+      'website urlKey is unique across tenants',
+      async () => await this.prisma.website.findUnique({ where: { urlKey }, select: { id: true } }),
+    );
     return !!row && row.id !== exceptId;
   }
 

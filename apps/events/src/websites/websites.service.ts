@@ -33,7 +33,8 @@ import { EventsChangedNotifier } from '../event-settings/events-changed';
 import { invitationLinkRule } from './invitation-link';
 import { configColumn, toWebsite, toWebsiteConfig } from './website.mapper';
 import { parseWebsiteUrl } from './website-url';
-import { Tx, WEBSITE_SORT_FIELDS, WebsitesRepository } from './websites.repository';
+import type { Tx } from '../database/tx';
+import { WEBSITE_SORT_FIELDS, WebsitesRepository } from './websites.repository';
 import { WebsiteFilesCleanup } from './website-files-cleanup';
 
 const text = (v: string | null | undefined) => (v == null ? null : v.trim() || null);

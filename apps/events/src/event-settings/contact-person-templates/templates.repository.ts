@@ -4,8 +4,8 @@ import type { Actor } from '@crm/persistence';
 import type { SortField } from '@crm/paging';
 import { PrismaService } from '../../database/prisma.service';
 import type { ContactPersonTemplate, Prisma } from '../../generated/prisma/client';
+import type { Tx } from '../../database/tx';
 
-export type Tx = Prisma.TransactionClient;
 export type TemplateRow = ContactPersonTemplate;
 export const TEMPLATE_SORT_FIELDS = ['name', 'lastname', 'dateCreated', 'dateModified'] as const;
 export type TemplateSortField = (typeof TEMPLATE_SORT_FIELDS)[number];

@@ -24,7 +24,8 @@ import {
   templateImageFolder,
   templateImageUrl,
 } from './template-image-rendering';
-import { TEMPLATE_SORT_FIELDS, TemplateRow, TemplatesRepository, Tx } from './templates.repository';
+import type { Tx } from '../../database/tx';
+import { TEMPLATE_SORT_FIELDS, TemplateRow, TemplatesRepository } from './templates.repository';
 
 const NAME_MAX = 200;
 const FIELDS = [

@@ -3,8 +3,7 @@ import type { DocumentPageQuery, DocumentRecord, DocumentStore, NewDocumentRow }
 import { PrismaService } from '../../database/prisma.service';
 import type { EventFile as FileRow, Prisma } from '../../generated/prisma/client';
 import type { EventFileOutput } from './dto/event-file.output';
-
-export type Tx = Prisma.TransactionClient;
+import type { Tx } from '../../database/tx';
 
 export const eventFileUrl = (eventId: string, id: string) =>
   `/v1/crm/events/${eventId}/files/${id}`;

@@ -6,7 +6,8 @@ import type { RequestContext } from '@crm/request-context';
 import { FILE_STORAGE, FileStorage } from '@crm/storage';
 import { eventFileKey } from '../files.storage';
 import type { EventFileOutput } from './dto/event-file.output';
-import { EventFilesRepository, Tx } from './event-files.repository';
+import type { Tx } from '../../database/tx';
+import { EventFilesRepository } from './event-files.repository';
 
 /** Largest event file accepted (E13): 20 MB. */
 export const EVENT_FILE_MAX_BYTES = DEFAULT_DOCUMENT_MAX_BYTES;

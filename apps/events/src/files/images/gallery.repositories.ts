@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { GalleryRow, GalleryStore, NewGalleryRow } from '@crm/files';
 import { PrismaService } from '../../database/prisma.service';
-import type { Prisma } from '../../generated/prisma/client';
-
-export type Tx = Prisma.TransactionClient;
+import type { Tx } from '../../database/tx';
 
 const ROW = {
   id: true,

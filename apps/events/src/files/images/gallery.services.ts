@@ -13,7 +13,8 @@ import {
   GALLERY_SIZES,
   GallerySize,
 } from './gallery-rendering';
-import { EventImagesRepository, Tx, WebsiteImagesRepository } from './gallery.repositories';
+import type { Tx } from '../../database/tx';
+import { EventImagesRepository, WebsiteImagesRepository } from './gallery.repositories';
 
 const notFound = (i18n: I18nService, key: string) => (ctx: RequestContext, id: string) =>
   AppException.notFound(i18n.t(key, { lang: ctx.language }) as string, id);
