@@ -189,10 +189,9 @@ export class BookingsRepository {
    * what the reminder says. Rows locked elsewhere are left to the next sweep.
    */
   claimReminders(tx: Tx, limit: number): Promise<DueReminder[]> {
+    // picked once (a materialised CTE): a subquery may be rescanned, claiming more than `limit`
     return tx.$queryRaw<DueReminder[]>`
-      UPDATE "Booking" b SET "paymentRemindedAt" = now()
-        FROM "EventCopy" e
-       WHERE b.id IN (
+      WITH due AS MATERIALIZED (
                SELECT x.id FROM "Booking" x
                  JOIN "EventCopy" c ON c."tenantId" = x."tenantId" AND c."eventId" = x."eventId"
                 WHERE x.status = 'confirmed' AND x."paymentStatus" = 'open'
@@ -203,6 +202,9 @@ export class BookingsRepository {
                   AND x."paymentDueAt" > (clock_timestamp() AT TIME ZONE 'UTC')
                 ORDER BY x."paymentDueAt" LIMIT ${limit}
                   FOR UPDATE OF x SKIP LOCKED)
+      UPDATE "Booking" b SET "paymentRemindedAt" = now()
+        FROM "EventCopy" e
+       WHERE b.id IN (SELECT id FROM due)
          AND e."tenantId" = b."tenantId" AND e."eventId" = b."eventId"
       RETURNING b.id::text AS "bookingId", b."tenantId", b."eventId"::text, b.language,
                 b."bookerFirstname" || ' ' || b."bookerLastname" AS "bookerName",

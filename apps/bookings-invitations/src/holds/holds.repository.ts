@@ -124,11 +124,13 @@ export class HoldsRepository {
    */
   expireDue(tx: Tx, limit: number): Promise<HoldRow[]> {
     return tx.$queryRawUnsafe<HoldRow[]>(
-      `UPDATE "SeatHold" SET status = 'expired', "dateModified" = now()
-        WHERE id IN (SELECT id FROM "SeatHold"
+      // picked once (a materialised CTE): a subquery may be rescanned, claiming more than `limit`
+      `WITH due AS MATERIALIZED (SELECT id FROM "SeatHold"
                       WHERE status = 'active'
                         AND "expiresAt" <= (clock_timestamp() AT TIME ZONE 'UTC')
                       ORDER BY "expiresAt" LIMIT $1 FOR UPDATE SKIP LOCKED)
+       UPDATE "SeatHold" SET status = 'expired', "dateModified" = now()
+        WHERE id IN (SELECT id FROM due)
         RETURNING ${COLUMNS}`,
       limit,
     );

@@ -149,13 +149,16 @@ export class MailsRepository {
    */
   claim(limit: number, leaseMs: number): Promise<ClaimedMail[]> {
     return this.prisma.$queryRawUnsafe<ClaimedMail[]>(
-      `UPDATE "Mail" m SET "nextAttemptAt" = now() + ($2::int * interval '1 millisecond')
-        WHERE m."id" IN (
+      // picked once (a materialised CTE): a subquery may be rescanned, each rescan skipping
+      // the rows locked so far and claiming more than `limit`
+      `WITH due AS MATERIALIZED (
           SELECT "id" FROM "Mail"
            WHERE "status" = 'queued' AND "nextAttemptAt" <= now()
            ORDER BY "nextAttemptAt"
            LIMIT $1
            FOR UPDATE SKIP LOCKED)
+       UPDATE "Mail" m SET "nextAttemptAt" = now() + ($2::int * interval '1 millisecond')
+        WHERE m."id" IN (SELECT "id" FROM due)
         RETURNING m."id"::text AS "id", m."tenantId", m."kind", m."toAddress", m."toName",
                   m."language", m."subject", m."text", m."attachments", m."attempts", m."headers"`,
       limit,
