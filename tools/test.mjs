@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// Runs the test tiers in order: unit, integration and end-to-end, each with TEST_WORKERS jest
-// workers (default 2: the machines have two cores, and int and e2e files mostly wait on
+// Runs the test tiers in order: unit, integration, end-to-end and the fault drill, the first
+// three each with TEST_WORKERS jest workers (default 2: the machines have two cores, and int and e2e files mostly wait on
 // PostgreSQL and NATS). Integration and e2e workers keep apart: each gets a nats-server of its own
 // and its own database names (tools/jest-worker-env.cjs). Prints one closing line
-// `tests: N passed, N failed`.
-//   node tools/test.mjs [unit|int|e2e ...] [--project name[,name]]
+// `tests: N passed, N failed`. The drill tier is `npm run drill -- --short` (tools/drill: kill -9
+// of every process under a mixed workload, then every effect reconciled; it starts its own
+// PostgreSQL, NATS and stack), counted as one test; not run with --project.
+//   node tools/test.mjs [unit|int|e2e|drill ...] [--project name[,name]]
 // PostgreSQL: TEST_DATABASE_SERVER_URL, else the server on 127.0.0.1:5432 (CI's), else, when
 // nothing answers there, an embedded PostgreSQL started for this run (as npm start does).
 import { spawn, spawnSync } from 'node:child_process';
@@ -18,7 +20,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const pIdx = args.indexOf('--project');
 const projects = pIdx >= 0 ? args.splice(pIdx, 2)[1] : undefined;
-const tiers = args.length ? args : ['unit', 'int', 'e2e'];
+const tiers = args.length
+  ? args
+  : projects
+    ? ['unit', 'int', 'e2e']
+    : ['unit', 'int', 'e2e', 'drill'];
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'crm-tests-'));
 
 /**
@@ -96,11 +102,29 @@ async function privateNats(name = 'nats') {
   return { url: `nats://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
 }
 
+/** The tier's wall time and its ten slowest files: where CI's minutes go. */
+function printSlowest(tier, res, seconds) {
+  const files = (res.testResults ?? [])
+    .map((r) => ({
+      file: path.relative(root, r.name),
+      seconds:
+        ((r.endTime ?? r.perfStats?.end ?? 0) - (r.startTime ?? r.perfStats?.start ?? 0)) / 1000,
+    }))
+    .sort((a, b) => b.seconds - a.seconds);
+  const sum = files.reduce((s, f) => s + f.seconds, 0);
+  console.log(
+    `\ntests: ${tier} took ${seconds.toFixed(0)} s (${files.length} files, ${sum.toFixed(0)} s ` +
+      'summed over the workers); the slowest:',
+  );
+  for (const f of files.slice(0, 10))
+    console.log(`  ${f.seconds.toFixed(1).padStart(6)} s  ${f.file}`);
+}
+
 let passed = 0;
 let failed = 0;
 let exit = 0;
 if ((await run(process.execPath, ['tools/prisma.mjs', 'generate'])) !== 0) process.exit(1);
-const needsServers = tiers.some((t) => t !== 'unit');
+const needsServers = tiers.some((t) => t === 'int' || t === 'e2e');
 const workers = Math.max(1, Number.parseInt(process.env.TEST_WORKERS ?? '2', 10) || 1);
 // One nats-server per jest worker: a service started by one worker's test must not answer the
 // requests (queue groups) or take the stream of another's.
@@ -129,11 +153,25 @@ const stopServers = async () => {
 // Ctrl-C: the embedded PostgreSQL and nats-server go too (jest gets the signal from the terminal).
 for (const signal of ['SIGINT', 'SIGTERM'])
   process.on(signal, () => void stopServers().finally(() => process.exit(130)));
+let built = false;
 for (const tier of tiers) {
-  // End-to-end tests start the built services as processes, as production does.
-  if (tier === 'e2e' && (await run(process.execPath, ['tools/build.mjs'])) !== 0) {
-    await stopServers();
-    process.exit(1);
+  // End-to-end tests and the drill start the built services as processes, as production does.
+  if ((tier === 'e2e' || tier === 'drill') && !built) {
+    built = true;
+    if ((await run(process.execPath, ['tools/build.mjs'])) !== 0) {
+      await stopServers();
+      process.exit(1);
+    }
+  }
+  if (tier === 'drill') {
+    console.log('\n=== drill (npm run drill -- --short) ===');
+    const status = await run(process.execPath, ['tools/drill/run.mjs', '--short', '--no-build']);
+    if (status === 0) passed += 1;
+    else {
+      failed += 1;
+      exit = status;
+    }
+    continue;
   }
   console.log(`\n=== ${tier} tests ===`);
   const out = path.join(tmp, `${tier}.json`);
@@ -157,6 +195,7 @@ for (const tier of tiers) {
     const server = natsServers[i - 1];
     if (server) perWorker[`NATS_URL_WORKER_${i}`] = server.url;
   }
+  const tierStarted = Date.now();
   const status = await run(process.execPath, jestArgs, {
     JEST_TIERS: tier,
     ...(projects ? { JEST_PROJECTS: projects } : {}),
@@ -170,6 +209,7 @@ for (const tier of tiers) {
     const res = JSON.parse(readFileSync(out, 'utf8'));
     passed += res.numPassedTests;
     failed += res.numFailedTests + (res.numRuntimeErrorTestSuites ?? 0);
+    printSlowest(tier, res, (Date.now() - tierStarted) / 1000);
   } catch {
     failed += 1;
   }

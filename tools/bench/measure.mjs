@@ -163,7 +163,8 @@ export const rounds = Number(process.env.BENCH_ROUNDS ?? Math.max(3, Math.round(
  * Measures the targets of one scenario, each entry `{ t, like }`: probes each once (a failing
  * answer is reported and the target not measured; with `like`, a baseline must answer the same
  * data as `like.target`, but for the paths in `like.ignore`), warms each up for 2 s, then measures
- * them in turn for BENCH_ROUNDS rounds of BENCH_DURATION / BENCH_ROUNDS s (rounded up) each.
+ * them in turn for BENCH_ROUNDS rounds of BENCH_DURATION / BENCH_ROUNDS s (rounded up) each,
+ * every other round in reverse order.
  * Taking turns puts every target under the same conditions: on a shared 2-core machine a slower
  * or faster stretch would otherwise land on one side of a ratio only. req/s is over all rounds,
  * p50 the request-weighted mean of the rounds', p99 the worst round's. Every answer that is not
@@ -190,8 +191,11 @@ export async function benchAll(scenario, entries) {
   }
   const live = states.filter((s) => !s.failed);
   for (const s of live) await cannon(s.t, warmUp);
+  // every other round in reverse: whichever target runs first in a round was measured slower
+  // (a pair of identical apps read 0.91-0.96 in a fixed order), so none may always go first
   for (let round = 0; round < rounds; round++) {
-    for (const s of live) s.runs.push(await cannon(s.t, slice));
+    const order = round % 2 ? [...live].reverse() : live;
+    for (const s of order) s.runs.push(await cannon(s.t, slice));
   }
   const results = [];
   for (const s of states) {
@@ -301,4 +305,15 @@ export function printTable(rows) {
       '\n',
     ),
   );
+}
+
+/** The final table, then every failed target (their figures do not count: exit code 1). */
+export function printResults(rows) {
+  console.log('');
+  printTable(rows);
+  if (problems.length) {
+    console.error(`\nbench: ${problems.length} target(s) failed, their figures do not count:`);
+    for (const p of problems) console.error(`- ${p}`);
+    process.exitCode = 1;
+  }
 }

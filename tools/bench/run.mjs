@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- all|list|companies|events|bookings|onsale|onsale-designs|onsale-shapes|consumer]
+// npm run bench [-- all|list|companies|events|bookings|onsale|onsale-designs|onsale-shapes|consumer|observability]
 //
 // No argument: scenarios 1-5 against one stack (built apps from dist/, started once: the whole
 // stack by default, BENCH_STACK below), each
@@ -25,7 +25,9 @@
 // `onsale-designs` the on-sale designs in plain SQL (raw/onsale.mjs: bookings/s of each, exactness);
 // `onsale-shapes` one replica vs two vs two events of a tenant, bookings-invitations alone
 // (onsale-shapes.mjs: rounds of each, medians and ratios);
-// `consumer` what the events service's consumer of people.created costs (consumer.mjs).
+// `consumer` what the events service's consumer of people.created costs (consumer.mjs);
+// `observability` what request lines, request metrics and the request context cost
+// (observability.mjs: observed apps vs REQUEST_OBSERVATION=off, goal within 5 %).
 // A failed request (non-2xx, error, timeout, failed body check) is printed after the table
 // and makes the run exit with 1.
 // Settings: BENCH_DURATION (s, default 10), BENCH_ROUNDS (default BENCH_DURATION / 2, at least 3), BENCH_CONNECTIONS (default 10), BENCH_DATABASE_SERVER
@@ -37,7 +39,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connections, duration, freePort, printTable, problems } from './measure.mjs';
+import { connections, duration, freePort, printResults, problems } from './measure.mjs';
 import { companyScenarios } from './scenarios/companies.mjs';
 import { healthScenario } from './scenarios/health.mjs';
 import { peopleScenarios } from './scenarios/people.mjs';
@@ -129,13 +131,7 @@ async function main(withList) {
       problems.push(`list scenario: ${err.stack ?? err}`);
     }
   }
-  console.log('');
-  printTable(rows);
-  if (problems.length) {
-    console.error(`\nbench: ${problems.length} target(s) failed, their figures do not count:`);
-    for (const p of problems) console.error(`- ${p}`);
-    process.exitCode = 1;
-  }
+  printResults(rows);
 }
 
 const part = process.argv[2] ?? 'default';
@@ -150,6 +146,7 @@ const parts = {
   'onsale-designs': async () => (await import('./raw/onsale.mjs')).main(process.argv.slice(3)),
   'onsale-shapes': async () => (await import('./onsale-shapes.mjs')).main(),
   consumer: async () => (await import('./consumer.mjs')).main(),
+  observability: async () => (await import('./observability.mjs')).main(),
 };
 if (!parts[part]) {
   console.error(

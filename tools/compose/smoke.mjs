@@ -96,13 +96,31 @@ const headers = (tenant, key) => ({
   ...(key ? { Authorization: `Bearer ${key}` } : {}),
 });
 
+/**
+ * A 503 is the stack saying "not now" (a database in crash recovery answers 57P03 and the
+ * services pass that on as 503): a client waits and asks again, for up to 90 s, and says so.
+ * Seen once in CI: the stand-in PostgreSQL lost a backend (signal 13) just as the smoke began.
+ */
+async function patiently(what, attempt) {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const outcome = await attempt();
+    if (!outcome.unavailable || Date.now() > deadline) return outcome;
+    step(`${what}: 503 (${outcome.reason.slice(0, 160)}), asking again in 2 s`);
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
+
 async function call(method, path, { tenant, key, body, requestId, expect = [200, 201] } = {}) {
-  const res = await fetch(`${GATEWAY}${path}`, {
-    method,
-    headers: { ...headers(tenant, key), ...(requestId ? { 'X-Request-Id': requestId } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
+  const { res, text } = await patiently(`${method} ${path}`, async () => {
+    const res = await fetch(`${GATEWAY}${path}`, {
+      method,
+      headers: { ...headers(tenant, key), ...(requestId ? { 'X-Request-Id': requestId } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { res, text, unavailable: res.status === 503 && !expect.includes(503), reason: text };
   });
-  const text = await res.text();
   let json;
   try {
     json = JSON.parse(text);
@@ -114,7 +132,21 @@ async function call(method, path, { tenant, key, body, requestId, expect = [200,
 }
 
 async function admin(...args) {
-  const out = await compose('exec', '-T', 'gateway', 'node', 'tools/admin.mjs', ...args);
+  const { out, error } = await patiently(`admin ${args[0]}`, async () => {
+    try {
+      return { out: await compose('exec', '-T', 'gateway', 'node', 'tools/admin.mjs', ...args) };
+    } catch (err) {
+      const reason = `${err.stderr ?? ''}${err.stdout ?? ''}` || err.message;
+      return {
+        error: err,
+        unavailable: /\b503\b|unavailable|did not answer|cannot be used at the moment/i.test(
+          reason,
+        ),
+        reason,
+      };
+    }
+  });
+  if (error) throw error;
   return JSON.parse(out);
 }
 

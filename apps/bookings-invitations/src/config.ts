@@ -1,5 +1,15 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 import { FileStorageConfig, toBool } from '@crm/config';
 import { SecretsKeyRule } from '@crm/secrets';
 
@@ -147,11 +157,15 @@ export class BookingsInvitationsConfig extends FileStorageConfig {
    * website's invitation link, or without one to its event's website's (a portal page; events
    * service, carried in the event's snapshot; linkTemplateOf). A portal
    * page at this address shows it (IN1) and offers accept (`?action=accept`: a booking with the
-   * token) and reject (`?action=reject`: IN2).
+   * token) and reject (`?action=reject`: IN2). Empty (the default): an event without a website
+   * has no page to open an invitation on, so its invitation mails are refused (409 naming each
+   * invitation) and `publicUrl` is null; the API's own IN1 is no such page (a browser cannot send
+   * its integration headers, and a link cannot reject).
    */
   @IsString()
-  @IsNotEmpty()
-  PUBLIC_INVITATION_URL: string = 'http://localhost:3000/v1/crm/invitations/public/{token}';
+  @ValidateIf((c: { PUBLIC_INVITATION_URL?: string }) => !!c.PUBLIC_INVITATION_URL)
+  @Matches(/\{token\}/, { message: 'PUBLIC_INVITATION_URL must contain {token}' })
+  PUBLIC_INVITATION_URL: string = '';
 
   /**
    * The link of a waiting-list offer mail for an entry WITHOUT a website (or one the event's copy

@@ -61,6 +61,8 @@ async function eventuallyValue(promql: string, ok: (v: number) => boolean, ms = 
   }
 }
 
+jest.setTimeout(180_000); // eventuallyValue waits up to 90 s
+
 describeWithPrometheus('Prometheus scrapes the stack', () => {
   beforeAll(async () => {
     client = new Client(await startStack('metrics', EVENT_SERVICES));
@@ -72,7 +74,9 @@ describeWithPrometheus('Prometheus scrapes the stack', () => {
     writeFileSync(
       path.join(dir, 'prometheus.yml'),
       [
-        'global: { scrape_interval: 1s, evaluation_interval: 1s }',
+        // a scrape may take at most its interval: at 1 s, an app answering /metrics slowly on a
+        // CI machine busy with the soak beside it was down (up 0) for a minute
+        'global: { scrape_interval: 3s, scrape_timeout: 3s, evaluation_interval: 1s }',
         'scrape_configs:',
         '  - job_name: crm',
         '    authorization: { credentials_file: token }',

@@ -60,7 +60,7 @@ export async function createGatewayApp(
   const observe = (outcome: Parameters<AppMetrics['observeRequest']>[0]) =>
     metrics.observeRequest(outcome);
   // after assignRequestId: its lines carry the id it chose
-  requestLogging(fastify, logging, observe);
+  if (config.REQUEST_OBSERVATION === 'on') requestLogging(fastify, logging, observe);
   // The gateway's port is public: /metrics answers only with the internal token (else 404).
   serveMetrics(fastify, metrics, (headers) => scrapeAllowed(headers, config.INTERNAL_TOKEN));
   if (config.METRICS_PORT) {

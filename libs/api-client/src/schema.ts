@@ -6237,10 +6237,10 @@ export interface components {
             /** Format: uuid */
             personId?: string | null;
             /**
-             * @description The link of the invitation mail: the portal page of the invitation’s website (its invitation link template, default `{websiteUrl}/invitations/{token}`), which shows it with IN1 and serves `?action=accept` (BK1 with the token) and `?action=reject` (IN2). Without a website of its own: the event’s website (of several, the one with the lowest id); PUBLIC_INVITATION_URL only when the event has no website
+             * @description The link of the invitation mail: the portal page of the invitation’s website (its invitation link template, default `{websiteUrl}/invitations/{token}`), which shows it with IN1 and serves `?action=accept` (BK1 with the token) and `?action=reject` (IN2). Without a website of its own: the event’s website (of several, the one with the lowest id); PUBLIC_INVITATION_URL only when the event has no website. Null when the event has no website and PUBLIC_INVITATION_URL is not set: there is no page to open it on, and its invitation mail is refused (409) until the event has a website
              * @example https://events.example.com/invitations/3q2-7wQ8QkW3l0Jd9cYb1A
              */
-            publicUrl: string;
+            publicUrl: string | null;
             /** Format: date-time */
             respondedAt?: string | null;
             /** Format: date-time */
@@ -8252,7 +8252,7 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+        /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
         IdempotencyKey: string;
     };
     requestBodies: never;
@@ -8563,7 +8563,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8827,7 +8827,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8944,7 +8944,7 @@ export interface operations {
                 repair?: boolean;
             };
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9123,7 +9123,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9422,7 +9422,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10399,7 +10399,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -10609,7 +10609,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10781,7 +10781,7 @@ export interface operations {
                 addressId?: string;
             };
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10893,7 +10893,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11122,7 +11122,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11268,7 +11268,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11454,7 +11454,7 @@ export interface operations {
                 emailId?: string;
             };
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11615,7 +11615,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11799,7 +11799,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12070,7 +12070,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12257,7 +12257,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12443,7 +12443,7 @@ export interface operations {
                 phoneId?: string;
             };
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12559,7 +12559,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12845,7 +12845,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -13001,7 +13001,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -13112,7 +13112,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -13223,7 +13223,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13639,7 +13639,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13955,7 +13955,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -14165,7 +14165,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -14266,7 +14266,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -14489,7 +14489,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -14804,7 +14804,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -14885,7 +14885,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -14935,7 +14935,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -14985,7 +14985,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -15035,7 +15035,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -15299,7 +15299,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -15509,7 +15509,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -15617,7 +15617,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -15840,7 +15840,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -16122,7 +16122,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -16235,7 +16235,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -16336,7 +16336,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -16586,7 +16586,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -16635,7 +16635,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -16687,7 +16687,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -16793,7 +16793,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -17128,7 +17128,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -17245,7 +17245,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -17314,7 +17314,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -17364,7 +17364,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -17414,7 +17414,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -17622,7 +17622,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -17729,7 +17729,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -17833,7 +17833,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -18277,7 +18277,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -18612,7 +18612,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -18901,7 +18901,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -19098,7 +19098,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -19199,7 +19199,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -19304,7 +19304,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -19498,7 +19498,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -19838,7 +19838,7 @@ export interface operations {
                 cardId?: string;
             };
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -19937,7 +19937,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -20095,7 +20095,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -20145,7 +20145,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -20195,7 +20195,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -20448,7 +20448,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -20726,7 +20726,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -20915,7 +20915,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -21109,7 +21109,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -21206,7 +21206,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -21303,7 +21303,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -21406,7 +21406,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -21654,7 +21654,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -21810,7 +21810,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -21918,7 +21918,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -22267,7 +22267,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not kept (the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
+                /** @description Makes the call safe to repeat (1 to 200 visible characters, unique per tenant, e.g. a UUID). The first call with a key is answered by the service and its answer kept for 24 h; a repeat with the same method, path and body gets that answer again, with `Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with Retry-After; with another method, path or body, 409 naming this header. The service records the key in the transaction of the change, so a repeat after an answer lost on the way (a timeout, a restart) gets that answer and never changes twice. A 5xx answer is not kept (nothing was changed; the repeat is tried again). Bodies up to 1048576 bytes (413 beyond); an answer over 524288 bytes is not kept, and a repeat gets 409 with its status. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;

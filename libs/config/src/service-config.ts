@@ -79,6 +79,15 @@ export class AppConfig {
   @Max(65535)
   METRICS_PORT?: number;
 
+  /**
+   * off: an HTTP request gets no request line, no request metrics and no request context (its
+   * id and trace on the lines logged meanwhile and in the NATS headers it sends). Only for
+   * measuring what they cost (`npm run bench -- observability` runs both side by side); an
+   * operator never wants it. Other lines and the metrics read at a scrape stay.
+   */
+  @IsIn(['on', 'off'])
+  REQUEST_OBSERVATION: 'on' | 'off' = 'on';
+
   /** See shutdownDrainMs. */
   @IsOptional()
   @IsInt()

@@ -76,6 +76,21 @@ export class AppException extends Error {
     );
   }
 
+  /**
+   * A 409 about one field (a body field or a path parameter): the message, and `errors` naming the
+   * field and the rule with the same text, as every other 409 of the API does.
+   */
+  static conflictOn(
+    field: string,
+    rule: string,
+    messageKey: string,
+    args: MessageArgs = {},
+  ): AppException {
+    return new AppException(ErrorCode.CONFLICT, messageKey, args, [
+      { field, rule, args, messageKey },
+    ]);
+  }
+
   static invalidField(field: string, rule: string, args: MessageArgs = {}): AppException {
     return AppException.validation([{ field, rule, args }]);
   }

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { performance } from 'node:perf_hooks';
 import type { AppMetrics } from '@crm/metrics';
 import { scopeSettings, tenantScope, type TenantScope } from '@crm/request-context';
+import { requestTransaction } from './request-transaction';
 
 /**
  * The role the services' connections act as: it owns nothing and cannot bypass row-level
@@ -73,6 +74,14 @@ export class MeteredPool extends pg.Pool {
   override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
     // the caller's scope, read now: the checkout may complete in another's async context
     const scope = tenantScope();
+    // Inside a request that runs as one transaction (a keyed POST): its connection, unless the
+    // work looks across tenants (a lookup by a public token) and needs a connection of its own.
+    const request = requestTransaction();
+    if (request?.pool === this && !request.ended && request.scopeKey === scopeKey(scope)) {
+      const lease = request.lease();
+      if (!callback) return Promise.resolve(lease);
+      return callback(undefined, lease, () => lease.release());
+    }
     // pg-pool queues a checkout behind earlier ones, or when no connection is idle and no new
     // one may be opened.
     const queued =
@@ -128,7 +137,7 @@ export class MeteredPool extends pg.Pool {
    */
   private async bind(client: pg.PoolClient, scope: TenantScope | undefined): Promise<void> {
     const { tenant, all } = scopeSettings(scope);
-    const key = `${all}:${tenant}`;
+    const key = scopeKey(scope);
     const bound = boundScopes.get(client);
     if (bound === key) return;
     // Checked out, the connection has no listener for a socket error until its user adds one
@@ -173,6 +182,12 @@ export class MeteredPool extends pg.Pool {
     }
     boundScopes.set(client, key);
   }
+}
+
+/** What a connection bound to `scope` is bound to: `all:tenant`. */
+export function scopeKey(scope: TenantScope | undefined): string {
+  const { tenant, all } = scopeSettings(scope);
+  return `${all}:${tenant}`;
 }
 
 /** The scope each connection was last given (`all:tenant`), so an unchanged one costs nothing. */

@@ -69,10 +69,21 @@ export function createPgAdapter(
     keepAlive: true,
   });
   if (metrics) meterPgPool(metrics, pool, poolName);
-  return new PrismaPg(pool, {
+  const adapter = new PrismaPg(pool, {
     // The adapter passes the name on to pg; undefined leaves a statement unnamed.
     statementNameGenerator: (q) => statementName(q.sql, q.args.length) as string,
     // $disconnect ends the pool, as it ended the one the adapter made itself
     disposeExternalPool: true,
   });
+  adapterPools.set(adapter, pool);
+  return adapter;
+}
+
+const adapterPools = new WeakMap<PrismaPg, MeteredPool>();
+
+/** The pool under an adapter of createPgAdapter (keyed POSTs run their transaction on it). */
+export function poolOfAdapter(adapter: PrismaPg): MeteredPool {
+  const pool = adapterPools.get(adapter);
+  if (!pool) throw new Error('not an adapter of createPgAdapter');
+  return pool;
 }

@@ -1,4 +1,4 @@
-import { AppException, ErrorCode } from '@crm/errors';
+import { AppException } from '@crm/errors';
 
 interface PrismaKnownError {
   code: string;
@@ -29,7 +29,7 @@ export function mapPrismaError(err: unknown, resource: string, id: string): neve
   if (isPrismaKnownError(err)) {
     if (err.code === 'P2025') throw AppException.notFound(resource, id);
     if (err.code === 'P2002')
-      throw new AppException(ErrorCode.CONFLICT, 'errors.conflict.exists', { resource, id });
+      throw AppException.conflictOn('id', 'exists', 'errors.conflict.exists', { resource, id });
   }
   throw err;
 }

@@ -11,11 +11,12 @@ import { sendErrorEnvelope } from '@crm/errors';
 import { natsServerOptions, natsSubscriptionsRegistered } from '@crm/messaging';
 import { createAppLogging, prettyLogs, requestLogging } from '@crm/logging';
 import { AppMetrics, serveMetrics, startMetricsServer } from '@crm/metrics';
-import { asTenant } from '@crm/request-context';
+import { asTenant, TENANT_ID_HEADER } from '@crm/request-context';
 import { CrmHttpAdapter } from './http-adapter';
 import { requireInternalToken } from './internal-token';
 import { closeGracefullyOnSignals } from './shutdown';
 import { buildOpenApi, OPENAPI_PATH } from './openapi';
+import { carryOutKeyedPostsOnce, KEYED_POSTS, type KeyedPostStore } from './keyed-posts';
 
 export interface ServiceBootOptions {
   service: string;
@@ -45,13 +46,20 @@ export const ROUTER_OPTIONS = {
  */
 function scopeRequestsToTheirTenant(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (req, _reply, done) => {
-    const tenant = req.headers[TENANT_HEADER];
+    const tenant = req.headers[TENANT_ID_HEADER];
     if (typeof tenant === 'string' && tenant) asTenant(tenant.trim(), done);
     else done();
   });
 }
 
-const TENANT_HEADER = 'x-service-tenantid';
+/** A provider of the app when one is registered (app.get throws for a missing one). */
+function optionalProvider<T>(app: INestApplication, token: symbol): T | undefined {
+  try {
+    return app.get<T>(token, { strict: false });
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Creates a service: one process serving REST under /v1/crm, GraphQL at /graphql and NATS
@@ -78,8 +86,12 @@ export async function createServiceApp(
   });
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   const metrics = app.get(AppMetrics);
-  requestLogging(fastify, logging, (outcome) => metrics.observeRequest(outcome));
+  if (opts.config.REQUEST_OBSERVATION === 'on') {
+    requestLogging(fastify, logging, (outcome) => metrics.observeRequest(outcome));
+  }
   scopeRequestsToTheirTenant(fastify);
+  const keyedPosts = optionalProvider<KeyedPostStore>(app, KEYED_POSTS);
+  if (keyedPosts) carryOutKeyedPostsOnce(fastify, keyedPosts);
   // behind the internal token like every other call (requireInternalToken below)
   serveMetrics(fastify, metrics);
   const i18n = app.get<I18nService>(I18nService);

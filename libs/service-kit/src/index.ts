@@ -8,3 +8,4 @@ export * from './http-adapter';
 export * from './internal-token';
 export * from './shutdown';
 export * from './worker-process';
+export * from './keyed-posts';

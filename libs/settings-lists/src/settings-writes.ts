@@ -285,7 +285,7 @@ export class SettingsWrites<L extends string, Db extends SettingsDb, U> extends 
   private readOnly(ctx: RequestContext, list: L, ids: string[]): AppException {
     const system = this.systemViews(list, ctx.language);
     const texts = ids.map((id) => system.find((e) => e.id === id)?.text ?? id);
-    return new AppException(ErrorCode.CONFLICT, this.lists.messages.systemReadOnly, {
+    return AppException.conflictOn('ids', 'systemReadOnly', this.lists.messages.systemReadOnly, {
       text: texts.join('", "'),
       list: this.listName(list, ctx.language),
     });
@@ -334,7 +334,7 @@ export class SettingsWrites<L extends string, Db extends SettingsDb, U> extends 
       .catch((err: unknown) => {
         // a record took the entry between the usage check and the delete (foreign key)
         if ((err as { code?: string })?.code === 'P2003')
-          throw new AppException(ErrorCode.CONFLICT, this.lists.messages.inUseNow);
+          throw AppException.conflictOn('ids', 'inUseNow', this.lists.messages.inUseNow);
         throw err;
       });
   }

@@ -15,3 +15,4 @@ export * from './until';
 export * from './worker-child';
 export * from './lock-probe';
 export * from './row-level-security';
+export * from './metric-value';

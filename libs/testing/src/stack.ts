@@ -138,12 +138,21 @@ async function killProcess(p: StackProcess): Promise<void> {
   p.child = null;
 }
 
+/** The portal page invitation mails link to for an event without a website (tests). */
+export const TEST_INVITATION_PAGE = 'https://portal.example.org/invitations/{token}';
+
 /**
  * bookings-invitations sends mails only to a test's own SMTP server (startSmtpServer): without an
- * SMTP_URL its mail worker stays off (it would retry, and render PDFs, for nothing). `env` on top.
+ * SMTP_URL its mail worker stays off (it would retry, and render PDFs, for nothing). Invitation
+ * mails of events without a website link to TEST_INVITATION_PAGE, as an operator's portal (without
+ * one they are refused). `env` on top.
  */
 export function testMailWorkerEnv(env: Record<string, string> = {}): Record<string, string> {
-  return { ...(env.SMTP_URL ? {} : { MAIL_WORKER_ENABLED: 'false' }), ...env };
+  return {
+    ...(env.SMTP_URL ? {} : { MAIL_WORKER_ENABLED: 'false' }),
+    PUBLIC_INVITATION_URL: TEST_INVITATION_PAGE,
+    ...env,
+  };
 }
 
 /**

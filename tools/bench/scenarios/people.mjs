@@ -2,6 +2,7 @@
 // 2b gateway vs raw, 2c with tags vs without), reading a person with cards, relations and
 // lifecycle (3: direct vs raw, gateway vs direct) and a GraphQL query of it (4: gateway vs the
 // subgraph directly). The raw baselines are in ../raw/people.mjs.
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchAll, freePort, NEW_RECORD, row } from '../measure.mjs';
@@ -100,11 +101,34 @@ async function createScenario(stack, raw, lifecycleId) {
   });
   const rawT = target('raw node:http + pg', raw.url, stack.serviceHeaders);
   const directT = target('direct crm-people', stack.peopleUrl, stack.serviceHeaders);
-  const [base, direct, gateway, noTags] = await benchAll(scenario, [
+  // A key per request, as an integrator sends it: the service then runs each create in one
+  // transaction with the record of its key and answer (IdempotentRequests).
+  const keyed = {
+    ...target('gateway, Idempotency-Key', stack.gatewayUrl, stack.gatewayHeaders),
+    setupRequest: (req) => ({
+      ...req,
+      headers: { ...req.headers, 'idempotency-key': randomUUID() },
+    }),
+  };
+  // The service's part of it: a key and the gateway's fingerprint sent to crm-people directly.
+  const directKeyed = {
+    ...target('direct crm-people, Idempotency-Key', stack.peopleUrl, stack.serviceHeaders),
+    setupRequest: (req) => ({
+      ...req,
+      headers: {
+        ...req.headers,
+        'idempotency-key': randomUUID(),
+        'x-service-idempotency-fingerprint': 'f'.repeat(64),
+      },
+    }),
+  };
+  const [base, direct, gateway, noTags, gatewayKeyed, serviceKeyed] = await benchAll(scenario, [
     { t: rawT, like: { target: directT, ignore: NEW_RECORD } },
     { t: directT },
     { t: target('gateway', stack.gatewayUrl, stack.gatewayHeaders) },
     { t: target('direct crm-people, no tags', stack.peopleUrl, stack.serviceHeaders, untagged) },
+    { t: keyed },
+    { t: directKeyed },
   ]);
   return [
     row(scenario, base),
@@ -112,6 +136,8 @@ async function createScenario(stack, raw, lifecycleId) {
     row('2b create: gateway vs raw', gateway, base, 0.35),
     row('2c create: no tags (base of 2c)', noTags),
     row('2c create: tags vs no tags', direct, noTags, 0.8),
+    row('2d create: gateway with Idempotency-Key vs without', gatewayKeyed, gateway),
+    row('2e create: direct with Idempotency-Key vs without', serviceKeyed, direct),
   ];
 }
 

@@ -33,6 +33,7 @@ import { HoldsRepository, LockedHold } from '../holds/holds.repository';
 import { toSeatHold } from '../holds/hold.mapper';
 import type { SeatHold } from '../holds/dto/hold.output';
 import { ListAllocations } from '../waiting-list/list-allocations';
+import { WaitingListRepository } from '../waiting-list/waiting-list.repository';
 import type { Tx } from '../database/tx';
 
 /** What a tenant's writer is asked for: a booking (BK1) or a hold of seats (BK18). */
@@ -100,6 +101,7 @@ export class BookingBatchWriter {
     private readonly mailbox: MailsRepository,
     private readonly invoiceNumbers: InvoiceCounterRepository,
     private readonly lists: ListAllocations,
+    private readonly waitingList: WaitingListRepository,
   ) {}
 
   write(requests: SaleRequest[]): Promise<SaleOutcome[]> {
@@ -278,8 +280,9 @@ export class BookingBatchWriter {
    * The event's maxTicketsPerBuyer: locks each buyer of the batch (event and booker e-mail in any
    * case, sorted: a fixed lock order) and refuses, in arrival order, a booking that would take
    * the e-mail's tickets of the event over the limit, counting the valid tickets of its earlier
-   * bookings and of the bookings of this batch before it. Under the lock two writers (replicas)
-   * cannot both let the same buyer past it.
+   * bookings, the seats offered to it by open waiting-list holds (but the hold a booking takes:
+   * those seats become its tickets) and the bookings of this batch before it. Under the lock two
+   * writers (replicas) cannot both let the same buyer past it.
    */
   private async limitPerBuyer(
     tx: Tx,
@@ -293,7 +296,11 @@ export class BookingBatchWriter {
     const buyerOf = (b: PreparedBooking) =>
       `${b.event.eventId}/${b.booker.email.trim().toLowerCase()}`;
     const buyers = [...new Set(limited.map(({ b }) => buyerOf(b)))].sort();
-    const booked = await this.repo.lockBuyers(tx, limited[0].b.tenantId, buyers);
+    const tenantId = limited[0].b.tenantId;
+    const booked = await this.repo.lockBuyers(tx, tenantId, buyers);
+    const taking = limited.flatMap(({ b }) => (b.holdToken ? [b.holdToken] : []));
+    const offered = await this.waitingList.offeredTo(tx, tenantId, buyers, taking);
+    for (const [buyer, n] of offered) booked.set(buyer, (booked.get(buyer) ?? 0) + n);
     for (const { b, i } of limited) {
       const buyer = buyerOf(b);
       const max = b.event.maxTicketsPerBuyer!;

@@ -262,14 +262,16 @@ export class BookingsService {
   /** BK8 */
   async cancel(ctx: RequestContext, id: string, input: CancelBookingInput): Promise<Booking> {
     if (!isUuid(id)) throw this.notFound(ctx, id);
-    await this.repo.transaction((tx) =>
-      this.cancellation.cancel(tx, ctx.tenantId, id.toLowerCase(), {
-        reason: 'organiser',
-        note: input.reason ?? null,
-        actor: actorOf(ctx),
-        fee: input.waiveFee ? 'none' : 'tiers',
-        language: ctx.language,
-      }),
+    await this.cancellation.inTenantTurn(ctx.tenantId, () =>
+      this.repo.transaction((tx) =>
+        this.cancellation.cancel(tx, ctx.tenantId, id.toLowerCase(), {
+          reason: 'organiser',
+          note: input.reason ?? null,
+          actor: actorOf(ctx),
+          fee: input.waiveFee ? 'none' : 'tiers',
+          language: ctx.language,
+        }),
+      ),
     );
     return this.get(ctx, id);
   }
@@ -281,14 +283,16 @@ export class BookingsService {
     input: CancelTicketsInput,
   ): Promise<TicketsCancellation> {
     if (!isUuid(id)) throw this.notFound(ctx, id);
-    const done = await this.repo.transaction((tx) =>
-      this.cancellation.cancelTickets(tx, ctx.tenantId, id.toLowerCase(), input.ticketIds, {
-        reason: 'organiser',
-        note: input.reason ?? null,
-        actor: actorOf(ctx),
-        fee: input.waiveFee ? 'none' : 'tiers',
-        language: ctx.language,
-      }),
+    const done = await this.cancellation.inTenantTurn(ctx.tenantId, () =>
+      this.repo.transaction((tx) =>
+        this.cancellation.cancelTickets(tx, ctx.tenantId, id.toLowerCase(), input.ticketIds, {
+          reason: 'organiser',
+          note: input.reason ?? null,
+          actor: actorOf(ctx),
+          fee: input.waiveFee ? 'none' : 'tiers',
+          language: ctx.language,
+        }),
+      ),
     );
     const { quote: _quote, eventId: _eventId, ...answer } = done;
     return { ...answer, booking: await this.get(ctx, id) };
@@ -305,14 +309,16 @@ export class BookingsService {
   ): Promise<TicketsCancellation> {
     const row = isUuid(id) ? await this.repo.find(ctx.tenantId, id.toLowerCase()) : null;
     if (!row || !sameSecret(row.confirmationToken, input.token)) throw this.notFound(ctx, id);
-    const done = await this.repo.transaction((tx) =>
-      this.cancellation.cancelTickets(tx, ctx.tenantId, row.id, input.ticketIds, {
-        reason: 'booker',
-        note: input.reason ?? null,
-        actor: PUBLIC_ACTOR,
-        fee: 'tiers',
-        language: ctx.language,
-      }),
+    const done = await this.cancellation.inTenantTurn(ctx.tenantId, () =>
+      this.repo.transaction((tx) =>
+        this.cancellation.cancelTickets(tx, ctx.tenantId, row.id, input.ticketIds, {
+          reason: 'booker',
+          note: input.reason ?? null,
+          actor: PUBLIC_ACTOR,
+          fee: 'tiers',
+          language: ctx.language,
+        }),
+      ),
     );
     const { quote: _quote, eventId: _eventId, ...answer } = done;
     const after = await this.repo.find(ctx.tenantId, row.id);

@@ -88,20 +88,22 @@ export class PaymentDeadlines implements OnModuleInit, OnModuleDestroy {
 
   /** Cancels the booking under its lock if it is still past its deadline; 1 if it did. */
   private cancelOverdue(tenantId: string, id: string): Promise<number> {
-    return this.repo.transaction(async (tx) => {
-      const row = await this.repo.lock(tx, tenantId, id);
-      const stillDue =
-        row?.status === 'confirmed' &&
-        row.paymentStatus === 'open' &&
-        row.paymentDueAt !== null &&
-        row.paymentDueAt.getTime() <= Date.now();
-      if (!stillDue) return 0;
-      await this.cancellation.cancel(tx, tenantId, id, {
-        reason: 'payment-overdue',
-        actor: SYSTEM_ACTOR,
-        fee: 'unpaid',
-      });
-      return 1;
-    });
+    return this.cancellation.inTenantTurn(tenantId, () =>
+      this.repo.transaction(async (tx) => {
+        const row = await this.repo.lock(tx, tenantId, id);
+        const stillDue =
+          row?.status === 'confirmed' &&
+          row.paymentStatus === 'open' &&
+          row.paymentDueAt !== null &&
+          row.paymentDueAt.getTime() <= Date.now();
+        if (!stillDue) return 0;
+        await this.cancellation.cancel(tx, tenantId, id, {
+          reason: 'payment-overdue',
+          actor: SYSTEM_ACTOR,
+          fee: 'unpaid',
+        });
+        return 1;
+      }),
+    );
   }
 }

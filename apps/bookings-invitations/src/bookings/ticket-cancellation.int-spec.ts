@@ -339,6 +339,32 @@ describe('BK22 the organiser cancels single tickets', () => {
   });
 });
 
+describe('the tiers are those agreed at booking', () => {
+  it('BK22 prices single tickets by the tiers frozen at booking, not the event’s tiers changed since (BK7 quotes the same)', async () => {
+    const eventId = await t.event(t.A, { startsAt: days(10), cancellationTiers: tiers });
+    const type = await t.ticketType(eventId, { price: '80' });
+    const b = await booking(eventId, [{ ticketTypeId: type, n: 3 }]);
+    expect((await paid(b.id)).status).toBe(200);
+    // the organiser makes cancellation free afterwards, then charges 100 %: neither applies
+    for (const changed of ['[]', '[{"daysBeforeStart": 30, "feePercent": 100, "feeFixed": "0"}]']) {
+      await t.sql(
+        `UPDATE "EventCopy" SET "cancellationTiers" = $2::jsonb WHERE "eventId" = $1::uuid`,
+        [eventId, changed],
+      );
+      const quote = await t.call('GET', `/bookings/${b.id}/cancellation-rules`);
+      expect(quote.body.data).toMatchObject({ fee: cents(tierFee('240.00')) }); // feeFixed once
+    }
+    const [x] = b.tickets.map((k) => k.id);
+    const one = await cancelTickets(b.id, { ticketIds: [x] });
+    expect(one.status).toBe(200);
+    expect(one.body.data).toMatchObject({
+      fee: cents(tierFee('80.00')), // 40.00 + 5.00 of the middle tier agreed at booking
+      refund: cents(new Money('80.00').minus(tierFee('80.00'))),
+      paymentStatus: 'partially_refunded',
+    });
+  });
+});
+
 describe('BK23 and BK7 over GraphQL', () => {
   it('quotes chosen tickets and cancels them with the token; a wrong token is NOT_FOUND', async () => {
     const eventId = await t.event(t.A, { startsAt: days(10), cancellationTiers: tiers });

@@ -1,6 +1,11 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppMetrics } from '@crm/metrics';
-import { createPgAdapter, TRANSACTION_DEFAULTS } from '@crm/persistence';
+import {
+  createPgAdapter,
+  type MeteredPool,
+  poolOfAdapter,
+  TRANSACTION_DEFAULTS,
+} from '@crm/persistence';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import { PrismaClient } from '../generated/prisma/client';
 import type { BookingsInvitationsConfig } from '../config';
@@ -8,12 +13,14 @@ import type { BookingsInvitationsConfig } from '../config';
 /** The service's only door to its database (bookings_invitations). */
 @Injectable()
 export class PrismaService extends PrismaClient implements OnApplicationShutdown {
+  /** The client's pool: keyed POSTs run in one transaction on it (IdempotentRequests). */
+  readonly pool: MeteredPool;
+
   constructor(@Inject(SERVICE_CONFIG) config: BookingsInvitationsConfig, metrics: AppMetrics) {
     // its pool's connections and waiting queries are exported on /metrics (db_pool_*)
-    super({
-      adapter: createPgAdapter(config.DATABASE_URL, config.DATABASE_POOL_SIZE, metrics),
-      transactionOptions: TRANSACTION_DEFAULTS,
-    });
+    const adapter = createPgAdapter(config.DATABASE_URL, config.DATABASE_POOL_SIZE, metrics);
+    super({ adapter, transactionOptions: TRANSACTION_DEFAULTS });
+    this.pool = poolOfAdapter(adapter);
   }
 
   // After the HTTP server has closed (Nest closes it between the destroy and the shutdown hooks),

@@ -1,106 +1,71 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { AppMetrics } from '@crm/metrics';
-import { acrossTenants, asTenant } from '@crm/request-context';
 import {
-  actingRoleQuery,
-  freshDatabase,
+  itActsAsCrmApp,
+  itHoldsEveryTenantTable,
+  itShowsEachScopeItsRows,
+  ROW_LEVEL_SECURITY_REFUSAL as REFUSED,
+  rowLevelSecurityFixture,
   runSql,
-  TEST_SERVER_URL,
-  tablesWithoutTenantRows,
 } from '@crm/testing';
 import { BookingsInvitationsConfig } from '../config';
 import { PrismaService } from './prisma.service';
 
-// Tenant isolation in the database (migration row_level_security): through the service's own
-// PrismaService, as production connects (the pool acts as crm_app and binds each connection to
-// the caller's scope), a query that names no tenant sees the rows of its scope only, and a write
-// for another tenant is refused. Rows are arranged as postgres, which row-level security does not
-// hold.
+// Tenant isolation in bookings-invitations' database (migration row_level_security): what every
+// service checks comes from rowLevelSecurityFixture; here, this service's tables, rows and writes.
 
-const run = randomBytes(4).toString('hex');
-const A = `rls-a-${run}`;
-const B = `rls-b-${run}`;
+const rls = rowLevelSecurityFixture({
+  service: 'bookings-invitations',
+  database: `bookings_invitations_it_rls_${process.pid}`,
+  connect: (settings) =>
+    new PrismaService(
+      Object.assign(new BookingsInvitationsConfig(), settings),
+      new AppMetrics('bookings-invitations-rls-test'),
+    ),
+});
+const { run, A, B, asA } = rls;
 const eventA = randomUUID();
 const eventB = randomUUID();
 
-let url: string;
-let prisma: PrismaService;
-
-/** A Prisma query starts when awaited: it is awaited inside the scope, or it would run in none. */
-const inScope =
-  (scope: <T>(fn: () => T) => T) =>
-  <T>(query: () => PromiseLike<T>): Promise<T> =>
-    scope(async () => await query());
-const asA = inScope((fn) => asTenant(A, fn));
-const across = inScope((fn) => acrossTenants('test: rows of both tenants', fn));
-const unscoped = <T>(query: () => PromiseLike<T>): Promise<T> => Promise.resolve(query());
-
-const REFUSED = /row-level security/;
-
+// as postgres, which row-level security does not hold
 beforeAll(async () => {
-  url = await freshDatabase('bookings-invitations', `bookings_invitations_it_rls_${process.pid}`);
   for (const [tenant, event] of [
     [A, eventA],
     [B, eventB],
   ]) {
     await runSql(
-      url,
+      rls.url,
       `INSERT INTO "EventCopy" ("tenantId", "eventId", "sequence", "title", "timeZone", "published", "status")
        VALUES ($1, $2::uuid, 1, 'Conference', 'Europe/Berlin', true, 'planned')`,
       [tenant, event],
     );
     await runSql(
-      url,
+      rls.url,
       `INSERT INTO "SalesLease" ("tenantId", "owner", "expiresAt")
        VALUES ($1, 'replica-1', now() + interval '1 minute')`,
       [tenant],
     );
   }
-  const config = Object.assign(new BookingsInvitationsConfig(), {
-    DATABASE_URL: url,
-    DATABASE_POOL_SIZE: 2,
-  });
-  prisma = new PrismaService(config, new AppMetrics('bookings-invitations-rls-test'));
-});
-
-afterAll(async () => {
-  await prisma?.$disconnect();
-  if (url) {
-    await runSql(
-      TEST_SERVER_URL,
-      `DROP DATABASE IF EXISTS "${new URL(url).pathname.slice(1)}" WITH (FORCE)`,
-    );
-  }
 });
 
 describe('row-level security of bookings-invitations', () => {
-  it('holds every table with a tenant column once migrated', async () => {
-    expect(await tablesWithoutTenantRows(url)).toEqual([]);
-  });
+  itHoldsEveryTenantTable(rls);
 
-  it("shows a query without a tenant filter only its scope's rows", async () => {
-    const copies = (scope: typeof asA) =>
-      scope(() => prisma.eventCopy.findMany({ orderBy: { tenantId: 'asc' } })).then((rows) =>
+  itShowsEachScopeItsRows(rls, {
+    copies: (scope) =>
+      scope(() => rls.prisma.eventCopy.findMany({ orderBy: { tenantId: 'asc' } })).then((rows) =>
         rows.map((r) => r.tenantId),
-      );
-    const raw = (scope: typeof asA) =>
+      ),
+    raw: (scope) =>
       scope(
         () =>
-          prisma.$queryRaw<{ tenantId: string }[]>`
+          rls.prisma.$queryRaw<{ tenantId: string }[]>`
           SELECT "tenantId" FROM "SalesLease" ORDER BY "tenantId"`,
-      ).then((rows) => rows.map((r) => r.tenantId));
-
-    expect(await copies(asA)).toEqual([A]);
-    expect(await raw(asA)).toEqual([A]);
-
-    expect(await copies(unscoped)).toEqual([]);
-    expect(await raw(unscoped)).toEqual([]);
-
-    expect(await copies(across)).toEqual([A, B]);
-    expect(await raw(across)).toEqual([A, B]);
+      ).then((rows) => rows.map((r) => r.tenantId)),
   });
 
   it("refuses to write another tenant's row and leaves its rows alone", async () => {
+    const { prisma } = rls;
     await expect(
       asA(() =>
         prisma.eventCopy.create({
@@ -135,7 +100,7 @@ describe('row-level security of bookings-invitations', () => {
     expect([renamed.count, deleted.count, rawDeleted]).toEqual([0, 0, 0]);
 
     const left = await runSql<{ title: string; leases: number }>(
-      url,
+      rls.url,
       `SELECT c."title", (SELECT count(*)::int FROM "SalesLease" l WHERE l."tenantId" = $2) AS "leases"
          FROM "EventCopy" c WHERE c."eventId" = $1::uuid`,
       [eventB, B],
@@ -148,10 +113,5 @@ describe('row-level security of bookings-invitations', () => {
     expect(own.count).toBe(1);
   });
 
-  it('acts as crm_app, which cannot bypass row-level security', async () => {
-    const [role] = await asA(() =>
-      prisma.$queryRawUnsafe<{ role: string; bypass: boolean }[]>(actingRoleQuery),
-    );
-    expect(role).toEqual({ role: 'crm_app', bypass: false });
-  });
+  itActsAsCrmApp(rls);
 });

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import { createPublicKey, randomUUID, verify } from 'node:crypto';
 import pg from 'pg';
-import { pdfText } from '@crm/testing';
+import { pdfQrCodes, pdfText } from '@crm/testing';
 import { Subjects } from '@crm/messaging';
 import { asTenant } from '@crm/request-context';
 import { MailAttachments } from '../mails/mail-attachments';
@@ -782,7 +782,7 @@ describe('ET6-ET8 mails, ET12 PDF', () => {
     expect(foreign.status).toBe(404);
   });
 
-  it('renders the ticket PDF with event, date in its zone, participant, type and the code', async () => {
+  it('renders the ticket PDF with event, date in its zone, participant, type and the code (text and QR)', async () => {
     const ev = await ticketedEvent(t, t.A, { title: 'Jazz Night' });
     const { ticketIds } = await book(t, t.A, ev, [{ firstname: 'Jörg', lastname: 'Öhler' }]);
     const code = await codeOf(ticketIds[0]);
@@ -796,6 +796,8 @@ describe('ET6-ET8 mails, ET12 PDF', () => {
     expect(text).toContain('Europe/Berlin');
     expect(text).toContain('10:00'); // 08:00Z is 10:00 in Berlin in June
     expect(text.replace(/\s+/g, '')).toContain(code);
+    // what the door's scanner reads is the signed code itself
+    expect(await pdfQrCodes(res.bytes)).toEqual([code]);
     expect((await t.call('GET', `/event-tickets/${ticketIds[0]}/pdf`, undefined, t.B)).status).toBe(
       404,
     );

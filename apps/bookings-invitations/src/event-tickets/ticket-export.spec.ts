@@ -1,5 +1,6 @@
 import { exportLocale } from '../common/export-locale';
 import { csvStream, defuse, EXPORT_COLUMNS, ExportCells } from './ticket-export';
+import { pdfQrCodes } from '@crm/testing';
 import { eventWhen } from './ticket-pdf';
 
 async function* rowsOf(n: number): AsyncIterable<ExportCells> {
@@ -97,5 +98,23 @@ describe('the ticket PDF', () => {
       'en',
     );
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('prints the signed code as a QR code a scanner reads back, and none on a cancelled ticket', async () => {
+    const { renderTicketPdf } = await import('./ticket-pdf');
+    // a code as long as a real one: v1.<key id>.<payload>.<signature>, base64url
+    const code = `v1.k2026.${'eyJ0IjoiMDAwMDAwMDAtMDAwMC00MDAwLTgwMDAtMDAwMDAwMDAwMDAwIn0'.repeat(2)}.${'A'.repeat(86)}`;
+    const facts = {
+      ticketId: '00000000-0000-4000-8000-000000000000',
+      participant: 'Ada Lovelace',
+      ticketTypeName: 'Standard',
+      bookingId: '00000000-0000-4000-8000-000000000001',
+      code,
+      event: null,
+    };
+    const valid = await renderTicketPdf({ ...facts, status: 'valid' }, 'en');
+    const cancelled = await renderTicketPdf({ ...facts, status: 'cancelled' }, 'en');
+    expect(await pdfQrCodes(valid)).toEqual([code]);
+    expect(await pdfQrCodes(cancelled)).toEqual([null]);
   });
 });

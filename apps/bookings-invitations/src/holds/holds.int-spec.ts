@@ -1,4 +1,4 @@
-import { tenantHeaders, TestAnswer, until } from '@crm/testing';
+import { metricValue, tenantHeaders, TestAnswer, until } from '@crm/testing';
 import { BookingTestKit } from '../bookings/test/booking-test-kit';
 
 // Seat holds (BK18-BK20) on two replicas of the service sharing one database, with the real
@@ -380,10 +380,7 @@ it('the consistency check (BK15) counts held seats against the active holds and 
 });
 
 it('/metrics counts the holds open (holds_open), read when scraped', async () => {
-  const scrape = async () => {
-    const text = await (await fetch(`${t.api.url}/metrics`)).text();
-    return Number(/^holds_open\{[^}]*\} (\d+)$/m.exec(text)?.[1]);
-  };
+  const scrape = () => metricValue(t.api.url, 'holds_open');
   const before = await scrape();
   expect(Number.isInteger(before)).toBe(true);
   const eventId = await t.event();

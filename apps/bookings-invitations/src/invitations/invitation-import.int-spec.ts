@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { ServiceTestClient, tenantHeaders } from '@crm/testing';
+import { metricValue, ServiceTestClient, tenantHeaders } from '@crm/testing';
 import { startReplica } from '../test/service-harness';
 import type { TicketTestKit } from '../ticket-types/test/ticket-test-kit';
 import { IMPORT_LOCK_SPACE } from './import-jobs.repository';
@@ -349,11 +349,15 @@ describe('IN14 workers', () => {
       expect((await finished(next.body.data.jobId)).status).toBe('done');
       const [row] = await t.sql(`SELECT status FROM "ImportJob" WHERE id = $1::uuid`, [held]);
       expect(row.status).toBe('queued');
+      // what an operator sees: one job queued that does not start (every other one is done)
+      expect(await metricValue(t.api.url, 'import_jobs', 'status="queued"')).toBe(1);
+      expect(await metricValue(t.api.url, 'import_jobs', 'status="running"')).toBe(0);
       await other.query('ROLLBACK'); // the other worker is gone
     } finally {
       await other.end();
     }
     expect(await finished(held)).toMatchObject({ status: 'done', created: 1 });
+    expect(await metricValue(t.api.url, 'import_jobs', 'status="queued"')).toBe(0);
   });
 });
 

@@ -10,6 +10,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { AppException, ErrorCode, isUuid } from '@crm/errors';
 import type { Language } from '@crm/i18n';
 import { acrossTenants, asTenant, type RequestContext } from '@crm/request-context';
+import { afterCommit } from '@crm/persistence';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { BookingsInvitationsConfig } from '../config';
 import { TombstonesRepository } from '../cross-service/tombstones.repository';
@@ -260,7 +261,8 @@ export class InvitationImportService implements OnApplicationBootstrap, OnModule
       rows: stored as unknown as Prisma.InputJsonValue,
       actor: ctx.integrationName,
     });
-    this.kick();
+    // once the job is committed: a keyed POST commits after its answer is written
+    afterCommit(() => this.kick());
     return { jobId: id };
   }
 

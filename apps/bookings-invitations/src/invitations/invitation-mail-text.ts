@@ -24,14 +24,14 @@ export const publicLink = (template: string, token: string) =>
  * the event's website, and of several the one with the lowest id. Any portal of the event can
  * serve the page (IN1 needs the tenant and the token, not the website), and a fixed choice keeps
  * the mail and IN3/IN4's `publicUrl` equal. `fallback` (PUBLIC_INVITATION_URL) only for an event
- * without a website.
+ * without a website; null when there is none either (no page to open).
  */
 export function linkTemplateOf(
   row: Pick<InvitationRow, 'websiteId'>,
   websiteLinks: unknown,
   fallback: string,
-): string {
-  if (!websiteLinks || typeof websiteLinks !== 'object') return fallback;
+): string | null {
+  if (!websiteLinks || typeof websiteLinks !== 'object') return fallback || null;
   const links = new Map(
     Object.entries(websiteLinks as Record<string, unknown>)
       .filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].includes('{token}'))
@@ -40,7 +40,7 @@ export function linkTemplateOf(
   const own = row.websiteId ? links.get(row.websiteId.toLowerCase()) : undefined;
   if (own) return own;
   const [first] = [...links.keys()].sort();
-  return first ? links.get(first)! : fallback;
+  return first ? links.get(first)! : fallback || null;
 }
 
 const fullName = (r: Pick<InvitationRow, 'firstname' | 'lastname'>) =>
@@ -64,12 +64,12 @@ export function invitationMail(
   i18n: I18nService,
   row: InvitationRow,
   event: MailEvent,
-  fallbackTemplate: string,
+  template: string,
 ): MailDraft {
   const lang = row.language;
   const t = (key: string, args: Record<string, string> = {}) =>
     i18n.t(`invitations.mail.${key}`, { lang, args }) as string;
-  const link = publicLink(linkTemplateOf(row, event.websiteLinks, fallbackTemplate), row.token);
+  const link = publicLink(template, row.token);
   const joiner = link.includes('?') ? '&' : '?';
   const name = fullName(row);
   const text = [

@@ -13,7 +13,7 @@ import type {
   InvitationMailsFilterInput,
 } from './dto/invitation.input';
 import type { InvitationMail, InvitationMailsQueued } from './dto/invitation.output';
-import { freeTextMail, invitationMail, MailEvent } from './invitation-mail-text';
+import { freeTextMail, invitationMail, linkTemplateOf, MailEvent } from './invitation-mail-text';
 import { toInvitationMail } from './invitation.mapper';
 import { InvitationRow, InvitationsRepository } from './invitations.repository';
 import { InvitationsService, problem } from './invitations.service';
@@ -53,9 +53,9 @@ export class InvitationMailsService {
     const bad = rows.filter((r) => !allowed.has(r.status));
     if (!bad.length) return;
     const args = (r: InvitationRow) => ({ id: r.id, from: r.status, to: 'sent' });
-    const order = new Map((raw as string[]).map((v, i) => [v.toLowerCase(), i]));
+    const fieldOf = idsFieldOf(raw);
     const problemOf = (r: InvitationRow) =>
-      problem(`ids[${order.get(r.id)}]`, freeText ? 'noMail' : 'transition', args(r));
+      problem(fieldOf(r), freeText ? 'noMail' : 'transition', args(r));
     if (bad.length === 1) {
       const key = freeText ? 'invitations.noMail' : 'invitations.transition';
       throw new AppException(ErrorCode.CONFLICT, key, args(bad[0]), [problemOf(bad[0])]);
@@ -90,15 +90,37 @@ export class InvitationMailsService {
     return out;
   }
 
-  /** Queues the invitation mail for each row and marks them sent, in `tx`. */
+  /**
+   * Queues the invitation mail for each row and marks them sent, in `tx`. All or nothing: a row
+   * whose event has no page to open it on (no website, no PUBLIC_INVITATION_URL) is a 409 naming
+   * it (`fieldOf`), and nothing is sent.
+   */
   private async sendInvitations(
     tx: Tx,
     ctx: RequestContext,
     rows: InvitationRow[],
+    fieldOf: (row: InvitationRow) => string,
   ): Promise<InvitationMailsQueued> {
     const events = await this.mailEvents(tx, ctx.tenantId, rows);
-    const drafts: MailDraft[] = rows.map((r) =>
-      invitationMail(this.i18n, r, events.get(r.eventId)!, this.config.PUBLIC_INVITATION_URL),
+    const templates = rows.map((r) =>
+      linkTemplateOf(r, events.get(r.eventId)!.websiteLinks, this.config.PUBLIC_INVITATION_URL),
+    );
+    const pageless = rows.filter((_, i) => !templates[i]);
+    if (pageless.length) {
+      const title = (r: InvitationRow) => events.get(r.eventId)!.title;
+      throw new AppException(
+        ErrorCode.CONFLICT,
+        'invitations.noPage',
+        { title: title(pageless[0]) },
+        [
+          ...new Map(
+            pageless.map((r) => [fieldOf(r), problem(fieldOf(r), 'noPage', { title: title(r) })]),
+          ).values(),
+        ],
+      );
+    }
+    const drafts: MailDraft[] = rows.map((r, i) =>
+      invitationMail(this.i18n, r, events.get(r.eventId)!, templates[i]!),
     );
     await this.mailbox.enqueueMany(tx, drafts);
     await this.repo.updateMany(
@@ -115,7 +137,7 @@ export class InvitationMailsService {
     return this.repo.transaction(async (tx) => {
       const rows = await this.invitations.lockAll(tx, ctx, ids);
       this.refuseUnsendable(rows, ids, SENDABLE);
-      return this.sendInvitations(tx, ctx, rows);
+      return this.sendInvitations(tx, ctx, rows, idsFieldOf(ids));
     });
   }
 
@@ -135,7 +157,7 @@ export class InvitationMailsService {
         })
       ).filter((r) => SENDABLE.has(r.status));
       if (!rows.length) return { queued: 0, invitationIds: [] };
-      return this.sendInvitations(tx, ctx, rows);
+      return this.sendInvitations(tx, ctx, rows, () => 'eventId');
     });
   }
 
@@ -161,4 +183,10 @@ export class InvitationMailsService {
     if (!row) throw this.invitations.notFound(ctx, id);
     return (await this.mailbox.ofInvitation(ctx.tenantId, row.id)).map(toInvitationMail);
   }
+}
+
+/** `ids[i]`: where an invitation stands in the `ids` the request gave (any case). */
+function idsFieldOf(raw: unknown): (row: InvitationRow) => string {
+  const order = new Map((raw as string[]).map((v, i) => [v.toLowerCase(), i]));
+  return (r) => `ids[${order.get(r.id)}]`;
 }

@@ -5,13 +5,13 @@ import type { InvitationRow } from './invitations.repository';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-/** `urlTemplate`: the link template of the invitation's website (linkTemplateOf). */
-export function toInvitation(row: InvitationRow, urlTemplate: string): Invitation {
+/** `urlTemplate`: the link template of the invitation's website (linkTemplateOf), null: none. */
+export function toInvitation(row: InvitationRow, urlTemplate: string | null): Invitation {
   return {
     id: row.id,
     eventId: row.eventId,
     token: row.token,
-    publicUrl: publicLink(urlTemplate, row.token),
+    publicUrl: urlTemplate ? publicLink(urlTemplate, row.token) : null,
     personId: row.personId,
     email: row.email,
     firstname: row.firstname,

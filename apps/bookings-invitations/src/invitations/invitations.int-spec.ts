@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Subjects } from '@crm/messaging';
 import type { TicketTestKit } from '../ticket-types/test/ticket-test-kit';
 import { fieldOfHeader } from './import-file';
+import { ServiceTestClient } from '@crm/testing';
+import { startReplica } from '../test/service-harness';
 import { copiedEvent, PeopleStandIn, startInvitationKit } from './test/invitation-test-kit';
 
 // IN1-IN12, IN15-IN17 against the real service, database and its own NATS, with stand-ins for
@@ -48,7 +50,7 @@ describe('IN7 create', () => {
       bookingId: null,
     });
     expect(Buffer.from(inv.token, 'base64url')).toHaveLength(16);
-    expect(inv.publicUrl).toBe(`http://localhost:3000/v1/crm/invitations/public/${inv.token}`);
+    expect(inv.publicUrl).toBe(`https://portal.example.org/invitations/${inv.token}`);
     const [row] = await t.sql(`SELECT "emailKey", "createdBy" FROM "Invitation" WHERE id = $1`, [
       inv.id,
     ]);
@@ -515,9 +517,61 @@ describe('IN9-IN11, IN17 mails', () => {
 
     const bare = await copiedEvent(t, t.A, { websiteIds: [], websites: [] });
     const global = await invite(bare, {});
-    expect(await urlOf(global.id)).toBe(
-      `http://localhost:3000/v1/crm/invitations/public/${global.token}`,
-    );
+    expect(await urlOf(global.id)).toBe(`https://portal.example.org/invitations/${global.token}`);
+  });
+
+  it('an event without a website and no PUBLIC_INVITATION_URL: publicUrl null, its mails refused naming each invitation, nothing sent', async () => {
+    const bare = await copiedEvent(t, t.A, { title: 'Barn dance', websiteIds: [], websites: [] });
+    const site = randomUUID();
+    const onSite = await copiedEvent(t, t.A, {
+      websiteIds: [site],
+      websites: [{ id: site, invitationLink: 'https://portal.example.org/i/{token}' }],
+    });
+    const [a, b, c] = [await invite(onSite), await invite(bare), await invite(bare)];
+    // a replica on the same database, deployed without PUBLIC_INVITATION_URL (the default)
+    const replica = await startReplica(t.svc.databaseUrl, {
+      NATS_URL: `nats://${t.nc.getServer()}`,
+      PUBLIC_INVITATION_URL: '',
+    });
+    try {
+      const api = new ServiceTestClient(replica.url);
+      const shown = await api.restAs(t.A, 'GET', `/invitations/${b.id}`);
+      expect(shown.body.data.publicUrl).toBeNull();
+      const own = await api.restAs(t.A, 'GET', `/invitations/${a.id}`);
+      expect(own.body.data.publicUrl).toBe(`https://portal.example.org/i/${a.token}`);
+
+      const refused = await api.restAs(t.A, 'POST', '/invitations/mails', {
+        ids: [a.id, b.id, c.id],
+      });
+      expect(refused.status).toBe(409);
+      expect(refused.body.message).toBe(
+        'The event Barn dance has no website to open the invitation on: give the event a website (or set PUBLIC_INVITATION_URL); no mail was sent',
+      );
+      expect(refused.body.errors.map((e: { field: string; rule: string }) => e)).toEqual([
+        expect.objectContaining({ field: 'ids[1]', rule: 'noPage' }),
+        expect.objectContaining({ field: 'ids[2]', rule: 'noPage' }),
+      ]);
+      const filtered = await api.restAs(
+        t.A,
+        'POST',
+        '/invitations/mails/filtered',
+        { eventId: bare },
+        { 'Accept-Language': 'de' },
+      );
+      expect(filtered.status).toBe(409);
+      expect(filtered.body.errors).toEqual([
+        expect.objectContaining({ field: 'eventId', rule: 'noPage' }),
+      ]);
+      expect(filtered.body.message).toContain('hat keine Website');
+      // all or nothing: not even the invitation with a page got its mail
+      expect(await t.count('Mail', `"invitationId" = ANY($1::uuid[])`, [[a.id, b.id, c.id]])).toBe(
+        0,
+      );
+      for (const inv of [a, b, c])
+        expect((await t.call('GET', `/invitations/${inv.id}`)).body.data.status).toBe('created');
+    } finally {
+      await replica.app.close();
+    }
   });
 
   it('queues the invitation mail in the invitee’s language and marks it sent', async () => {
@@ -545,7 +599,7 @@ describe('IN9-IN11, IN17 mails', () => {
     });
     expect(deMail.text).toContain('Guten Tag Dora');
     expect(deMail.text).toContain('18:00'); // 16:00 UTC is 18:00 in Berlin in July
-    expect(deMail.text).toContain(`/invitations/public/${de.token}`);
+    expect(deMail.text).toContain(`https://portal.example.org/invitations/${de.token}`);
     expect(deMail.text).toContain('action=reject');
     const [enMail] = await t.sql<Record<string, string>>(
       `SELECT subject, text FROM "Mail" WHERE "invitationId" = $1`,

@@ -62,6 +62,9 @@ describe('invitation rules', () => {
     expect(
       linkTemplateOf({ websiteId: null }, { [W]: 'https://x.example/no-token' }, fallback),
     ).toBe(fallback);
+    // nor a configured address (PUBLIC_INVITATION_URL empty): no page at all
+    expect(linkTemplateOf({ websiteId: W }, null, '')).toBeNull();
+    expect(linkTemplateOf({ websiteId: null }, { [W]: 42 }, '')).toBeNull();
   });
 
   it('keeps spreadsheet formulas out of the CSV export', () => {

@@ -121,11 +121,10 @@ export class WaitingListOffers implements OnModuleInit, OnModuleDestroy {
       ]),
     );
     return chosen.map((e) => {
-      const template = linkTemplateOf(
-        e,
-        event.waitingListLinks,
-        this.config.PUBLIC_WAITING_LIST_URL,
-      );
+      // PUBLIC_WAITING_LIST_URL is never empty: an offer is made by the sweeper, nobody to refuse
+      const template =
+        linkTemplateOf(e, event.waitingListLinks, this.config.PUBLIC_WAITING_LIST_URL) ??
+        this.config.PUBLIC_WAITING_LIST_URL;
       return this.mails.waitingListOffer(
         {
           tenantId: event.tenantId,

@@ -1,4 +1,4 @@
-import { tenantHeaders, until } from '@crm/testing';
+import { metricValue, tenantHeaders, until } from '@crm/testing';
 import { BookingTestKit } from '../bookings/test/booking-test-kit';
 import { RunningService, startReplica } from '../test/service-harness';
 
@@ -19,6 +19,8 @@ afterAll(async () => {
   await sweeper?.app.close();
   await t?.close();
 });
+
+const gauge = (name: string, labels = '') => metricValue(t.api.url, name, labels);
 
 it('seats freed while nobody sweeps are offered by the next replica that starts', async () => {
   const eventId = await t.event();
@@ -50,6 +52,9 @@ it('seats freed while nobody sweeps are offered by the next replica that starts'
   expect(await t.count('SeatHold', `"eventId" = $1::uuid`, [eventId])).toBe(0);
   // the freed seats are the list's even before an offer is made
   expect((await t.book(eventId, [{ ticketTypeId: type }])).status).toBe(409);
+  // what an operator sees meanwhile: three waiting, nothing offered (the file's only event)
+  expect(await gauge('waiting_list_entries', 'status="waiting"')).toBe(3);
+  expect(await gauge('waiting_list_entries', 'status="offered"')).toBe(0);
 
   sweeper = await startReplica(t.svc.databaseUrl, { SALE_SWEEP_INTERVAL_MS: '200' });
   const status = async (token: string) =>
@@ -75,4 +80,13 @@ it('seats freed while nobody sweeps are offered by the next replica that starts'
     [type],
   );
   expect(c).toEqual({ sold: 0, held: 2 });
+  expect(await gauge('waiting_list_entries', 'status="waiting"')).toBe(1);
+  expect(await gauge('waiting_list_entries', 'status="offered"')).toBe(2);
+  expect(await gauge('holds_open')).toBe(2);
+  // the mail outbox's gauges are its table's: the worker is off here, so the offers' mails wait
+  // queued with the bookings' and cancellations'
+  const mails = (status: string) => t.count('Mail', `status = $1`, [status]);
+  expect(await t.count('Mail', `kind = 'waiting-list-offer'`)).toBe(2);
+  expect(await gauge('mails_pending')).toBe(await mails('queued'));
+  expect(await gauge('mails_failed')).toBe(await mails('failed'));
 });

@@ -297,6 +297,110 @@ describe('offers', () => {
     );
     expect(await counters(type)).toEqual({ sold: 2, held: 4 });
   });
+
+  it('seats offered to an e-mail count towards the event’s maxTicketsPerBuyer; the booking that takes the offer does not count them twice', async () => {
+    const { eventId, type, bookings } = await soldOut(
+      3,
+      { maxPerBooking: 4 },
+      { waitingListOfferMinutes: 30 },
+    );
+    // the limit set once sold out (the kit's bookings share one booker e-mail)
+    await t.sql(`UPDATE "EventCopy" SET "maxTicketsPerBuyer" = 2 WHERE "eventId" = $1::uuid`, [
+      eventId,
+    ]);
+    const other = await t.ticketType(eventId, { quota: 10, price: '0', name: 'Other' });
+    const to = email('max');
+    const buyer = { booker: { firstname: 'Max', lastname: 'Buyer', email: to.toUpperCase() } };
+    const mine = await join(eventId, { ticketTypeId: type, email: to, quantity: 2 });
+    expect(mine.status).toBe(201);
+    for (const id of bookings.slice(0, 2)) expect((await cancel(id)).status).toBe(200);
+    const offered = await until(
+      'the offer of 2',
+      () => entry(mine.body.data.token),
+      (r) => r.body.data.status === 'offered',
+    );
+
+    // the 2 offered seats are the buyer's: one more ticket of another type is over the limit
+    const more = await t.book(eventId, [{ ticketTypeId: other }], buyer);
+    expect(more.status).toBe(409);
+    expect(more.body.errors).toEqual([
+      expect.objectContaining({ field: 'booker.email', rule: 'maxTicketsPerBuyer' }),
+    ]);
+    expect(more.body.errors[0].message).toContain('2 are booked or held');
+    // another buyer is not limited by them
+    expect((await t.book(eventId, [{ ticketTypeId: other }])).status).toBe(201);
+
+    // taking the offer turns the held seats into tickets: 2, not 2 + 2
+    const taken = await t.book(eventId, [{ ticketTypeId: type, n: 2 }], {
+      ...buyer,
+      holdToken: offered.body.data.offer.holdToken,
+    });
+    expect(taken.status).toBe(201);
+    expect((await t.book(eventId, [{ ticketTypeId: other }], buyer)).status).toBe(409);
+  });
+
+  it('a public hold that expires frees its seat for the list, not the public', async () => {
+    const eventId = await t.event(t.A);
+    const type = await t.ticketType(eventId, { quota: 2, price: '0' });
+    await t.booked(eventId, [{ ticketTypeId: type }]);
+    const held = await t.api.rest(
+      'POST',
+      '/bookings/public/holds',
+      { eventId, tickets: [{ ticketTypeId: type, count: 1 }] },
+      tenantHeaders(t.A),
+    );
+    expect(held.status).toBe(201);
+    // sold 1 + held 1 of 2: sold out, so a visitor may join
+    const waiting = await join(eventId, { ticketTypeId: type });
+    expect(waiting.status).toBe(201);
+    await t.sql(
+      `UPDATE "SeatHold" SET "expiresAt" = (now() AT TIME ZONE 'UTC') - interval '1 second' WHERE token = $1`,
+      [held.body.data.token],
+    );
+    // seen taking up to 30 s here (not the sweeps: they run every 500 ms; the cause is not found)
+    await until(
+      'the expired hold’s seat offered',
+      () => entry(waiting.body.data.token),
+      (r) => r.body.data.status === 'offered',
+      60_000,
+    );
+    const [old] = await t.sql<{ status: string }>(
+      `SELECT status FROM "SeatHold" WHERE token = $1`,
+      [held.body.data.token],
+    );
+    expect(old.status).toBe('expired');
+    expect(await counters(type)).toEqual({ sold: 1, held: 1 });
+    const pub = await t.book(eventId, [{ ticketTypeId: type }]);
+    expect([pub.status, pub.body.errors[0].rule]).toEqual([409, 'soldOut']);
+  });
+
+  it('an unpaid booking cancelled at its payment deadline frees its seats for the list', async () => {
+    const eventId = await t.event(t.A);
+    await t.sql(`UPDATE "EventCopy" SET "paymentDeadlineHours" = 48 WHERE "eventId" = $1::uuid`, [
+      eventId,
+    ]);
+    const type = await t.ticketType(eventId, { quota: 1, price: '20' });
+    const unpaid = await t.booked(eventId, [{ ticketTypeId: type }]);
+    const waiting = await join(eventId, { ticketTypeId: type });
+    expect(waiting.status).toBe(201);
+    // BK21: the deadline moved to a moment from now; the sweeper cancels the booking then
+    const due = new Date(Date.now() + 1500).toISOString();
+    const moved = await t.call('PUT', `/bookings/${unpaid.id}/payment-deadline`, {
+      paymentDueAt: due,
+    });
+    expect(moved.status).toBe(200);
+    await until(
+      'the overdue booking’s seat offered',
+      () => entry(waiting.body.data.token),
+      (r) => r.body.data.status === 'offered',
+    );
+    const [b] = await t.sql<{ status: string }>(
+      `SELECT status FROM "Booking" WHERE id = $1::uuid`,
+      [unpaid.id],
+    );
+    expect(b.status).toBe('cancelled');
+    expect(await counters(type)).toEqual({ sold: 0, held: 1 });
+  });
 });
 
 describe('races', () => {
@@ -325,26 +429,32 @@ describe('races', () => {
         await new Promise((r) => setTimeout(r, 10));
       }
     })();
-    const [cancelled, publicTries] = await Promise.all([
-      Promise.all(bookings.map((id, i) => cancel(id, i % 2 ? t.replicaApi! : t.api))),
-      // buyers trying meanwhile: every freed seat is the list's
-      Promise.all(
-        Array.from({ length: 40 }, (_, i) =>
-          t.book(eventId, [{ ticketTypeId: type }], {}, t.A, {}, i % 2 ? t.replicaApi! : t.api),
+    // stopped however the test ends: a sampler left running queried the database after the
+    // file's teardown and failed the next file of the jest worker
+    try {
+      const [cancelled, publicTries] = await Promise.all([
+        Promise.all(bookings.map((id, i) => cancel(id, i % 2 ? t.replicaApi! : t.api))),
+        // buyers trying meanwhile: every freed seat is the list's
+        Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            t.book(eventId, [{ ticketTypeId: type }], {}, t.A, {}, i % 2 ? t.replicaApi! : t.api),
+          ),
         ),
-      ),
-    ]);
-    expect(statuses(cancelled)).toEqual({ 200: 50 });
-    expect(statuses(publicTries)).toEqual({ 409: 40 });
-    await until(
-      '50 offers',
-      () => t.count('WaitingListEntry', `"ticketTypeId" = $1::uuid AND status = 'offered'`, [type]),
-      (n) => n >= 50,
-    );
-    // a few more sweeps of both replicas: nothing more may be offered
-    await new Promise((r) => setTimeout(r, 1500));
-    sampling = false;
-    await sampler;
+      ]);
+      expect(statuses(cancelled)).toEqual({ 200: 50 });
+      expect(statuses(publicTries)).toEqual({ 409: 40 });
+      await until(
+        '50 offers',
+        () =>
+          t.count('WaitingListEntry', `"ticketTypeId" = $1::uuid AND status = 'offered'`, [type]),
+        (n) => n >= 50,
+      );
+      // a few more sweeps of both replicas: nothing more may be offered
+      await new Promise((r) => setTimeout(r, 1500));
+    } finally {
+      sampling = false;
+      await sampler;
+    }
     expect(worst).toBeLessThanOrEqual(50);
 
     const rows = await entries(type);

@@ -224,6 +224,30 @@ export class WaitingListRepository {
        WHERE w.id = x.id AND w.status = 'waiting'`;
   }
 
+  /**
+   * The seats offered to each buyer (`<eventId>/<e-mail in lower case>`) by holds still open
+   * (active, not expired), but those of `exceptHolds` (the holds a booking is taking now): what
+   * the buyer holds towards the event's maxTicketsPerBuyer. Read under the buyers' locks.
+   */
+  async offeredTo(
+    tx: Tx,
+    tenantId: string,
+    buyers: string[],
+    exceptHolds: string[],
+  ): Promise<Map<string, number>> {
+    const rows = await tx.$queryRaw<{ buyer: string; n: number }[]>`
+      SELECT w."eventId"::text || '/' || lower(w.email) AS buyer, sum(w.quantity)::int AS n
+        FROM "WaitingListEntry" w
+        JOIN "SeatHold" h ON h.id = w."holdId" AND h."tenantId" = w."tenantId"
+       WHERE w."tenantId" = ${tenantId}
+         AND w."eventId" = ANY(${[...new Set(buyers.map((k) => k.split('/')[0]))]}::uuid[])
+         AND (w."eventId"::text || '/' || lower(w.email)) = ANY(${buyers}::text[])
+         AND h.status = 'active' AND h."expiresAt" > (clock_timestamp() AT TIME ZONE 'UTC')
+         AND h.token <> ALL(${exceptHolds}::text[])
+       GROUP BY 1`;
+    return new Map(rows.map((r) => [r.buyer, r.n]));
+  }
+
   /** Ends an entry in one of the `from` statuses (left, removed); false when it was in none. */
   async end(
     tx: Tx,

@@ -103,9 +103,11 @@ export class ContactLists {
     if (problems.length) throw AppException.validation(problems);
     const [conflict] = conflicts;
     if (conflict) {
-      throw new AppException(ErrorCode.CONFLICT, `contact.conflict.${conflict.rule}`, {
-        value: conflict.args?.value,
-      });
+      const messageKey = `contact.conflict.${conflict.rule}`;
+      const args = { value: conflict.args?.value };
+      throw new AppException(ErrorCode.CONFLICT, messageKey, args, [
+        { ...conflict, args, messageKey },
+      ]);
     }
   }
 

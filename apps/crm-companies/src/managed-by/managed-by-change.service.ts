@@ -1,12 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  AppException,
-  checkItems,
-  ErrorCode,
-  FieldProblem,
-  orThrow,
-  throwIfProblems,
-} from '@crm/errors';
+import { AppException, checkItems, FieldProblem, orThrow, throwIfProblems } from '@crm/errors';
 import type { RequestContext } from '@crm/request-context';
 import type { CompanyManager } from './dto/company-manager.output';
 import {
@@ -140,7 +133,8 @@ export class ManagedByChangeService {
             rows.get(it.id.toLowerCase())!.personId !== before.get(it.id.toLowerCase())!.personId,
         );
         // another write changed a kept person since it was read: that one is not held here
-        if (moved) throw new AppException(ErrorCode.CONFLICT, 'managers.conflict.concurrent');
+        if (moved)
+          throw AppException.conflictOn('items', 'concurrent', 'managers.conflict.concurrent');
         this.periodCheck(items, rows, path);
         const changes = items.map((it) => merged(rows.get(it.id.toLowerCase())!, it));
 
@@ -228,7 +222,7 @@ export class ManagedByChangeService {
       const deleted = await this.repo.delete(tx, ctx.tenantId, companyId.toLowerCase(), unique);
       // a people-deleted event applied meanwhile (it does not lock companies): roll back
       if (deleted !== unique.length) {
-        throw new AppException(ErrorCode.CONFLICT, 'managers.conflict.concurrent');
+        throw AppException.conflictOn('items', 'concurrent', 'managers.conflict.concurrent');
       }
       return unique.map((id) => toCompanyManager(byId.get(id)!));
     });

@@ -80,7 +80,7 @@ export class ManagerChecks {
   /** Two writers raced past the duplicate check: the unique index decides, the loser gets 409. */
   raceToConflict(err: unknown): never {
     if ((err as { code?: string })?.code === 'P2002') {
-      throw new AppException(ErrorCode.CONFLICT, 'managers.conflict.concurrent');
+      throw AppException.conflictOn('items', 'concurrent', 'managers.conflict.concurrent');
     }
     throw err;
   }
@@ -155,7 +155,7 @@ export class ManagerChecks {
     const gone = await this.tombstones.deletedPeople(tx, ctx.tenantId, people);
     this.refuseUnknownPeople(ctx, refs, gone);
     if (kept.some((id) => gone.has(id.toLowerCase()))) {
-      throw new AppException(ErrorCode.CONFLICT, 'managers.conflict.concurrent');
+      throw AppException.conflictOn('items', 'concurrent', 'managers.conflict.concurrent');
     }
   }
 }

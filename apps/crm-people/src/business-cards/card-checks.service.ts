@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { I18nService } from 'nestjs-i18n';
-import { AppException, ErrorCode, FieldProblem } from '@crm/errors';
+import { AppException, FieldProblem } from '@crm/errors';
 import type { Language } from '@crm/i18n';
 import { CompanyExistsReply, CompanyExistsRequest, MessageBus, Subjects } from '@crm/messaging';
 import type { RequestContext } from '@crm/request-context';
@@ -82,7 +82,9 @@ export class CardChecks {
   }
 
   privateCard(cardId: string): AppException {
-    return new AppException(ErrorCode.CONFLICT, 'cards.errors.privateCard', { id: cardId });
+    return AppException.conflictOn('cardId', 'privateCard', 'cards.errors.privateCard', {
+      id: cardId,
+    });
   }
 
   /** Asks crm-companies; no answer in time is a 503 naming it (nothing has been written yet). */

@@ -1,98 +1,72 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { AppMetrics } from '@crm/metrics';
 import {
-  actingRoleQuery,
-  freshDatabase,
+  itActsAsCrmApp,
+  itHoldsEveryTenantTable,
+  itShowsEachScopeItsRows,
+  ROW_LEVEL_SECURITY_REFUSAL as REFUSED,
+  rowLevelSecurityFixture,
   runSql,
-  TEST_SERVER_URL,
-  tablesWithoutTenantRows,
 } from '@crm/testing';
 import { CrmPeopleConfig } from '../config';
-import { inTenant, overAllTenants } from '../test/tenant-scope';
 import { PrismaService } from './prisma.service';
 
-// Tenant isolation in the database (migration row_level_security): through crm-people's own
-// PrismaService, as production connects (the pool acts as crm_app and binds each connection to
-// the caller's scope), a query that names no tenant sees the rows of its scope only, and a write
-// for another tenant is refused. Rows are arranged as postgres, which row-level security does not
-// hold.
+// Tenant isolation in crm-people's database (migration row_level_security): what every service
+// checks comes from rowLevelSecurityFixture; here, crm-people's own tables, rows and writes.
 
-const run = randomBytes(4).toString('hex');
-const A = `rls-a-${run}`;
-const B = `rls-b-${run}`;
+const rls = rowLevelSecurityFixture({
+  service: 'crm-people',
+  database: `crm_people_it_rls_${process.pid}`,
+  connect: (settings) =>
+    new PrismaService(
+      Object.assign(new CrmPeopleConfig(), settings),
+      new AppMetrics('crm-people-rls-test'),
+    ),
+  setupTimeout: 120_000,
+});
+const { A, B, asA } = rls;
 const personA = randomUUID();
 const personB = randomUUID();
 
-let url: string;
-let prisma: PrismaService;
-
-const asA = <T>(query: () => PromiseLike<T>) => inTenant(A, query);
-/** No scope: the query is awaited (and so started) outside any. */
-const unscoped = <T>(query: () => PromiseLike<T>): Promise<T> => Promise.resolve(query());
-
-const REFUSED = /row-level security/;
-
+// as postgres, which row-level security does not hold
 beforeAll(async () => {
-  url = await freshDatabase('crm-people', `crm_people_it_rls_${process.pid}`);
   for (const [tenant, person] of [
     [A, personA],
     [B, personB],
   ]) {
     await runSql(
-      url,
+      rls.url,
       `INSERT INTO "Person" ("id", "tenantId", "firstname", "dateModified")
        VALUES ($1::uuid, $2, 'Anna', now())`,
       [person, tenant],
     );
     await runSql(
-      url,
+      rls.url,
       `INSERT INTO "BusinessCard" ("id", "tenantId", "personId", "business", "dateModified")
        VALUES ($1::uuid, $2, $3::uuid, 'Acme', now())`,
       [randomUUID(), tenant, person],
     );
   }
-  const config = Object.assign(new CrmPeopleConfig(), { DATABASE_URL: url, DATABASE_POOL_SIZE: 2 });
-  prisma = new PrismaService(config, new AppMetrics('crm-people-rls-test'));
-}, 120_000);
-
-afterAll(async () => {
-  await prisma?.$disconnect();
-  if (url) {
-    await runSql(
-      TEST_SERVER_URL,
-      `DROP DATABASE IF EXISTS "${new URL(url).pathname.slice(1)}" WITH (FORCE)`,
-    );
-  }
 });
 
 describe('row-level security of crm-people', () => {
-  it('holds every table with a tenant column once migrated', async () => {
-    expect(await tablesWithoutTenantRows(url)).toEqual([]);
-  });
+  itHoldsEveryTenantTable(rls);
 
-  it("shows a query without a tenant filter only its scope's rows", async () => {
-    const people = (scope: typeof asA) =>
-      scope(() => prisma.person.findMany({ orderBy: { tenantId: 'asc' } })).then((rows) =>
+  itShowsEachScopeItsRows(rls, {
+    people: (scope) =>
+      scope(() => rls.prisma.person.findMany({ orderBy: { tenantId: 'asc' } })).then((rows) =>
         rows.map((r) => r.tenantId),
-      );
-    const cards = (scope: typeof asA) =>
+      ),
+    cards: (scope) =>
       scope(
         () =>
-          prisma.$queryRaw<{ tenantId: string }[]>`
+          rls.prisma.$queryRaw<{ tenantId: string }[]>`
             SELECT "tenantId" FROM "BusinessCard" ORDER BY "tenantId"`,
-      ).then((rows) => rows.map((r) => r.tenantId));
-
-    expect(await people(asA)).toEqual([A]);
-    expect(await cards(asA)).toEqual([A]);
-
-    expect(await people(unscoped)).toEqual([]);
-    expect(await cards(unscoped)).toEqual([]);
-
-    expect(await people(overAllTenants)).toEqual([A, B]);
-    expect(await cards(overAllTenants)).toEqual([A, B]);
+      ).then((rows) => rows.map((r) => r.tenantId)),
   });
 
   it("refuses to write another tenant's row and leaves its rows alone", async () => {
+    const { prisma } = rls;
     await expect(
       asA(() => prisma.person.create({ data: { tenantId: B, firstname: 'Planted' } })),
     ).rejects.toThrow(REFUSED);
@@ -121,7 +95,7 @@ describe('row-level security of crm-people', () => {
     expect([renamed.count, cardsDeleted.count, rawDeleted]).toEqual([0, 0, 0]);
 
     const left = await runSql<{ firstname: string; cards: number }>(
-      url,
+      rls.url,
       `SELECT p."firstname", (SELECT count(*)::int FROM "BusinessCard" c WHERE c."personId" = p."id") AS "cards"
          FROM "Person" p WHERE p."id" = $1::uuid AND p."tenantId" = $2`,
       [personB, B],
@@ -134,10 +108,5 @@ describe('row-level security of crm-people', () => {
     expect(own.count).toBe(1);
   });
 
-  it('acts as crm_app, which cannot bypass row-level security', async () => {
-    const [role] = await asA(() =>
-      prisma.$queryRawUnsafe<{ role: string; bypass: boolean }[]>(actingRoleQuery),
-    );
-    expect(role).toEqual({ role: 'crm_app', bypass: false });
-  });
+  itActsAsCrmApp(rls);
 });

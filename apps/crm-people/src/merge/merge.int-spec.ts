@@ -302,6 +302,10 @@ describe('all or nothing', () => {
     expect(res.body.message).toBe(
       'The joined notes would have 10007 characters, more than 10000: shorten the notes first; nothing was merged',
     );
+    // like every 409: errors names the field and the rule
+    expect(res.body.errors).toEqual([
+      { field: 'sourceIds', rule: 'mergedNoteTooLong', message: res.body.message },
+    ]);
     const de = await t.rest(A, 'POST', '/people/merge', body, { 'Accept-Language': 'de' });
     expect(de.body.message).toMatch(/^Die zusammengeführten Notizen hätten 10007 Zeichen/);
     expect(await t.snapshot(A)).toBe(before);

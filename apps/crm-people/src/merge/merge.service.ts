@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { actorOf } from '@crm/persistence';
-import { AppException, ErrorCode, FieldProblem, isUuid } from '@crm/errors';
+import { AppException, FieldProblem, isUuid } from '@crm/errors';
 import { addOutboxEvent, PeopleMergedEvent, Subjects } from '@crm/messaging';
 import type { RequestContext } from '@crm/request-context';
 import { PeopleFiles, PersonFilesService } from '../files/person-files.service';
@@ -52,7 +52,8 @@ export class MergeService {
       const records = await this.repo.lockAndLoad(tx, ctx.tenantId, [targetId, ...sourceIds]);
       const planned = this.plan(ctx, targetId, sourceIds, records);
       if (planned.noteTooLong) {
-        throw new AppException(ErrorCode.CONFLICT, 'merge.noteTooLong', {
+        // the notes of the sources together: the field to change is which sources merge
+        throw AppException.conflictOn('sourceIds', 'mergedNoteTooLong', 'merge.noteTooLong', {
           length: planned.noteLength,
           max: MERGED_NOTE_MAX,
         });

@@ -197,7 +197,7 @@ export class RelationsService {
   /** Two requests relating the same people at once: the unique index decides, the loser gets 409. */
   raceToConflict(err: unknown): never {
     if ((err as { code?: string })?.code === 'P2002')
-      throw new AppException(ErrorCode.CONFLICT, 'relations.conflict.concurrent');
+      throw AppException.conflictOn('relations', 'concurrent', 'relations.conflict.concurrent');
     throw err;
   }
 

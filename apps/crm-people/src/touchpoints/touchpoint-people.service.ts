@@ -34,7 +34,7 @@ export class TouchpointPeopleService {
       const people = await this.repo.participants(tx, ctx.tenantId, id);
       if (!people.includes(personId)) throw notInvolved();
       if (people.length === 1)
-        throw new AppException(ErrorCode.CONFLICT, 'touchpoints.errors.lastPerson', {
+        throw AppException.conflictOn('personId', 'lastPerson', 'touchpoints.errors.lastPerson', {
           id,
           personId,
         });

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
-import { READINESS_CHECKS, ReadinessCheck } from '@crm/service-kit';
+import { KEYED_POSTS, READINESS_CHECKS, ReadinessCheck } from '@crm/service-kit';
+import { IdempotentRequests } from '@crm/persistence';
 import { PrismaService } from './prisma.service';
 
 @Global()
@@ -11,6 +12,12 @@ import { PrismaService } from './prisma.service';
       useFactory: (prisma: PrismaService): ReadinessCheck[] => [
         { name: 'database', check: async () => void (await prisma.$queryRaw`SELECT 1`) },
       ],
+      inject: [PrismaService],
+    },
+    {
+      // keyed POSTs carried out once (service-kit carryOutKeyedPostsOnce)
+      provide: KEYED_POSTS,
+      useFactory: (prisma: PrismaService) => new IdempotentRequests(prisma.pool),
       inject: [PrismaService],
     },
   ],

@@ -1,103 +1,71 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { AppMetrics } from '@crm/metrics';
-import { acrossTenants, asTenant } from '@crm/request-context';
 import {
-  actingRoleQuery,
-  freshDatabase,
+  itActsAsCrmApp,
+  itHoldsEveryTenantTable,
+  itShowsEachScopeItsRows,
+  ROW_LEVEL_SECURITY_REFUSAL as REFUSED,
+  rowLevelSecurityFixture,
   runSql,
-  TEST_SERVER_URL,
-  tablesWithoutTenantRows,
 } from '@crm/testing';
 import { EventsConfig } from '../config';
 import { PrismaService } from './prisma.service';
 
-// Tenant isolation in the database (migration row_level_security): through the service's own
-// PrismaService, as production connects (the pool acts as crm_app and binds each connection to
-// the caller's scope), a query that names no tenant sees the rows of its scope only, and a write
-// for another tenant is refused. Rows are arranged as postgres, which row-level security does not
-// hold.
+// Tenant isolation in events' database (migration row_level_security): what every service checks
+// comes from rowLevelSecurityFixture; here, events' own tables, rows and writes.
 
-const run = randomBytes(4).toString('hex');
-const A = `rls-a-${run}`;
-const B = `rls-b-${run}`;
+const rls = rowLevelSecurityFixture({
+  service: 'events',
+  database: `events_it_rls_${process.pid}`,
+  connect: (settings) =>
+    new PrismaService(
+      Object.assign(new EventsConfig(), settings),
+      new AppMetrics('events-rls-test'),
+    ),
+});
+const { run, A, B, asA } = rls;
 const eventA = randomUUID();
 const eventB = randomUUID();
 
-let url: string;
-let prisma: PrismaService;
-
-/** A Prisma query starts when awaited: it is awaited inside the scope, or it would run in none. */
-const inScope =
-  (scope: <T>(fn: () => T) => T) =>
-  <T>(query: () => PromiseLike<T>): Promise<T> =>
-    scope(async () => await query());
-const asA = inScope((fn) => asTenant(A, fn));
-const across = inScope((fn) => acrossTenants('test: rows of both tenants', fn));
-const unscoped = <T>(query: () => PromiseLike<T>): Promise<T> => Promise.resolve(query());
-
-const REFUSED = /row-level security/;
-
+// as postgres, which row-level security does not hold
 beforeAll(async () => {
-  url = await freshDatabase('events', `events_it_rls_${process.pid}`);
   for (const [tenant, event] of [
     [A, eventA],
     [B, eventB],
   ]) {
     await runSql(
-      url,
+      rls.url,
       `INSERT INTO "Event" ("id", "tenantId", "title", "timeZone", "dateModified")
        VALUES ($1::uuid, $2, 'Conference', 'Europe/Berlin', now())`,
       [event, tenant],
     );
     await runSql(
-      url,
+      rls.url,
       `INSERT INTO "Website" ("id", "tenantId", "name", "url", "urlKey", "dateModified")
        VALUES ($1::uuid, $2, 'Portal', $3, $4, now())`,
       [randomUUID(), tenant, `https://${tenant}.example.com/`, `${tenant}.example.com`],
     );
   }
-  const config = Object.assign(new EventsConfig(), { DATABASE_URL: url, DATABASE_POOL_SIZE: 2 });
-  prisma = new PrismaService(config, new AppMetrics('events-rls-test'));
-});
-
-afterAll(async () => {
-  await prisma?.$disconnect();
-  if (url) {
-    await runSql(
-      TEST_SERVER_URL,
-      `DROP DATABASE IF EXISTS "${new URL(url).pathname.slice(1)}" WITH (FORCE)`,
-    );
-  }
 });
 
 describe('row-level security of events', () => {
-  it('holds every table with a tenant column once migrated', async () => {
-    expect(await tablesWithoutTenantRows(url)).toEqual([]);
-  });
+  itHoldsEveryTenantTable(rls);
 
-  it("shows a query without a tenant filter only its scope's rows", async () => {
-    const events = (scope: typeof asA) =>
-      scope(() => prisma.event.findMany({ orderBy: { tenantId: 'asc' } })).then((rows) =>
+  itShowsEachScopeItsRows(rls, {
+    events: (scope) =>
+      scope(() => rls.prisma.event.findMany({ orderBy: { tenantId: 'asc' } })).then((rows) =>
         rows.map((r) => r.tenantId),
-      );
-    const raw = (scope: typeof asA) =>
+      ),
+    raw: (scope) =>
       scope(
         () =>
-          prisma.$queryRaw<{ tenantId: string }[]>`
+          rls.prisma.$queryRaw<{ tenantId: string }[]>`
           SELECT "tenantId" FROM "Website" ORDER BY "tenantId"`,
-      ).then((rows) => rows.map((r) => r.tenantId));
-
-    expect(await events(asA)).toEqual([A]);
-    expect(await raw(asA)).toEqual([A]);
-
-    expect(await events(unscoped)).toEqual([]);
-    expect(await raw(unscoped)).toEqual([]);
-
-    expect(await events(across)).toEqual([A, B]);
-    expect(await raw(across)).toEqual([A, B]);
+      ).then((rows) => rows.map((r) => r.tenantId)),
   });
 
   it("refuses to write another tenant's row and leaves its rows alone", async () => {
+    const { prisma } = rls;
     await expect(
       asA(() =>
         prisma.event.create({ data: { tenantId: B, title: 'Planted', timeZone: 'Europe/Berlin' } }),
@@ -123,7 +91,7 @@ describe('row-level security of events', () => {
     expect([renamed.count, deleted.count, rawDeleted]).toEqual([0, 0, 0]);
 
     const left = await runSql<{ title: string; websites: number }>(
-      url,
+      rls.url,
       `SELECT e."title", (SELECT count(*)::int FROM "Website" w WHERE w."tenantId" = $2) AS "websites"
          FROM "Event" e WHERE e."id" = $1::uuid`,
       [eventB, B],
@@ -136,10 +104,5 @@ describe('row-level security of events', () => {
     expect(own.count).toBe(1);
   });
 
-  it('acts as crm_app, which cannot bypass row-level security', async () => {
-    const [role] = await asA(() =>
-      prisma.$queryRawUnsafe<{ role: string; bypass: boolean }[]>(actingRoleQuery),
-    );
-    expect(role).toEqual({ role: 'crm_app', bypass: false });
-  });
+  itActsAsCrmApp(rls);
 });

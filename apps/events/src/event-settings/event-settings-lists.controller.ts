@@ -9,7 +9,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { Paged } from '@crm/envelope';
-import { AppException, BATCH_MAX, ErrorCode } from '@crm/errors';
+import { AppException, BATCH_MAX } from '@crm/errors';
 import { PageQuery } from '@crm/paging';
 import { Ctx, RequestContext } from '@crm/request-context';
 import { ApiEnvelope } from '@crm/service-kit';
@@ -145,7 +145,8 @@ export class EventSettingsListsController {
   @ApiResponse(READ_ONLY)
   create(@Ctx() ctx: RequestContext, @Param('list') list: string, @Body() body: unknown) {
     if (isVendorListSlug(list)) throw this.vendor.readOnly(ctx, list);
-    if (list === AD_HOC_SLUG) throw new AppException(ErrorCode.CONFLICT, 'settings.orgaTags.adHoc');
+    if (list === AD_HOC_SLUG)
+      throw AppException.conflictOn('list', 'adHoc', 'settings.orgaTags.adHoc');
     return this.writes.createEntries(ctx, list, body);
   }
 

@@ -30,7 +30,10 @@ const A = newTenant();
 const B = newTenant();
 
 beforeAll(async () => {
-  svc = await startEvents('events_it_settings_lists');
+  // 25 connections: the 50 concurrent creators below race in the database, half of them at
+  // once, instead of queueing for 10 connections (on a loaded CI machine the last ones gave up
+  // after the pool's 10 s, which is not what that test is about)
+  svc = await startEvents('events_it_settings_lists', { DATABASE_POOL_SIZE: '25' });
   t = settingsTestClient(svc);
   db = svc.app.get(PrismaService);
   lookup = svc.app.get(EventSettingsLookup);
@@ -353,11 +356,17 @@ describe('ES5 the tenant lists', () => {
     const adHoc = await t.rest(A, 'POST', '/event-settings/orga-tags', { text: 'Manual' });
     expect(adHoc.status).toBe(409);
     expect(adHoc.body.message).toContain('naming a tag on an event');
+    expect(adHoc.body.errors).toEqual([
+      { field: 'list', rule: 'adHoc', message: adHoc.body.message },
+    ]);
     const vendor = await t.rest(A, 'POST', '/event-settings/tax-rates', { text: 'Zero' });
     expect(vendor.status).toBe(409);
     expect(vendor.body.message).toBe(
       'The list tax rates is shipped with the service and is read-only',
     );
+    expect(vendor.body.errors).toEqual([
+      { field: 'list', rule: 'readOnly', message: vendor.body.message },
+    ]);
   });
 
   it('delete of an entry in use is a 409 naming how many events; force clears the reference', async () => {

@@ -1,5 +1,5 @@
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { AppException, checkObject, ErrorCode, orThrow } from '@crm/errors';
+import { AppException, checkObject, orThrow } from '@crm/errors';
 import { PageQuery } from '@crm/paging';
 import { Ctx, RequestContext } from '@crm/request-context';
 import { BookingFormField, CancellationTier } from './dto/entry-data.input';
@@ -109,7 +109,8 @@ export class EventSettingsResolver {
   }
 
   private refuseAdHoc(list: string): void {
-    if (list === AD_HOC_SLUG) throw new AppException(ErrorCode.CONFLICT, 'settings.orgaTags.adHoc');
+    if (list === AD_HOC_SLUG)
+      throw AppException.conflictOn('list', 'adHoc', 'settings.orgaTags.adHoc');
   }
 
   @Mutation(() => EventSettingsEntry, { description: 'ES5 Create an entry of a tenant list' })

@@ -223,6 +223,10 @@ describe.each(['disk', 's3'] as const)('on %s storage', (backend) => {
       const statuses = answers.map((a) => a.status);
       expect(statuses.filter((s) => s === 201)).toHaveLength(50);
       expect(statuses.filter((s) => s === 409)).toHaveLength(5);
+      for (const full of answers.filter((a) => a.status === 409))
+        expect(full.body.errors).toEqual([
+          { field: 'file', rule: 'galleryFull', message: full.body.message },
+        ]);
       expect(await inspect(() => kit.db.websiteImage.count({ where: { websiteId: id } }))).toBe(50);
       const folders = new Set(
         (await kit.svc.filesOf(A)).filter((f) => f.includes(id)).map((f) => f.split('/')[3]),

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { I18nService } from 'nestjs-i18n';
 import { Paged, paged } from '@crm/envelope';
-import { AppException, ErrorCode, isUuid, throwIfProblems } from '@crm/errors';
+import { AppException, isUuid, throwIfProblems } from '@crm/errors';
 import { PageQuery, parseSort, skipTake, toOrderBy } from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
 import { SERVICE_CONFIG } from '@crm/service-kit';
@@ -91,7 +91,7 @@ export class WebhookEndpointsService {
       await this.repo.lockTenant(tx, ctx.tenantId);
       const max = this.config.WEBHOOK_MAX_ENDPOINTS_PER_TENANT;
       if ((await this.repo.countEndpoints(tx, ctx.tenantId)) >= max) {
-        throw new AppException(ErrorCode.CONFLICT, 'webhooks.conflict.tooMany', { max });
+        throw AppException.conflictOn('endpoints', 'tooMany', 'webhooks.conflict.tooMany', { max });
       }
       return this.repo.createEndpoint(tx, {
         tenantId: ctx.tenantId,

@@ -13,8 +13,10 @@ const PARAMETER: ParameterObject = {
     `The first call with a key is answered by the service and its answer kept for ${IDEMPOTENCY_TTL_MS / 3_600_000} h; ` +
     'a repeat with the same method, path and body gets that answer again, with ' +
     '`Idempotent-Replayed: true`, and changes nothing; while the first is still running, 409 with ' +
-    'Retry-After; with another method, path or body, 409 naming this header. A 5xx answer is not ' +
-    `kept (the repeat is tried again). Bodies up to ${IDEMPOTENT_BODY_BYTES} bytes (413 beyond); ` +
+    'Retry-After; with another method, path or body, 409 naming this header. The service records ' +
+    'the key in the transaction of the change, so a repeat after an answer lost on the way (a ' +
+    'timeout, a restart) gets that answer and never changes twice. A 5xx answer is not ' +
+    `kept (nothing was changed; the repeat is tried again). Bodies up to ${IDEMPOTENT_BODY_BYTES} bytes (413 beyond); ` +
     `an answer over ${KEPT_ANSWER_BYTES} bytes is not kept, and a repeat gets 409 with its status.`,
 };
 const REF: ReferenceObject = { $ref: '#/components/parameters/IdempotencyKey' };

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { AppException, ErrorCode } from '@crm/errors';
+import { HEADERS_NOT_REPLAYED } from '@crm/service-kit';
 import type { IdempotencyRecord, IdempotencyStore } from './idempotency-store';
 import type { ServiceAnswer } from './service-call';
 import type { RestRoute } from './services';
@@ -13,15 +14,6 @@ const KEY_FORMAT = /^[\x21-\x7e](?:[\x20-\x7e]{0,198}[\x21-\x7e])?$/;
 export const IDEMPOTENT_BODY_BYTES = 1024 * 1024;
 /** Answers up to this size are kept for a retry (NATS carries at most 1 MiB per message). */
 export const KEPT_ANSWER_BYTES = 512 * 1024;
-/** Headers of the answer not replayed: they belong to the first call's connection and time. */
-const NOT_KEPT = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'content-length',
-  'date',
-  'x-request-id',
-]);
 
 /**
  * The Idempotency-Key of a call the gateway makes idempotent, or null: keyed (not public) POSTs
@@ -56,7 +48,8 @@ export class IdempotentCalls {
     res: ServerResponse,
     tenantId: string,
     key: string,
-    send: (body: Buffer | null) => Promise<ServiceAnswer>,
+    /** Forwards the call with its body and fingerprint (the service keeps the key as well). */
+    send: (body: Buffer | null, fingerprint: string) => Promise<ServiceAnswer>,
   ): Promise<ServiceAnswer> {
     if (!KEY_FORMAT.test(key)) {
       throw AppException.validation([
@@ -99,7 +92,7 @@ export class IdempotentCalls {
 
     let answer: ServiceAnswer;
     try {
-      answer = await send(body);
+      answer = await send(body, fingerprint);
     } catch (err) {
       await this.forget(slot, revision);
       throw err;
@@ -163,7 +156,7 @@ function replay(found: IdempotencyRecord, key: string): ServiceAnswer {
 function keptHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers))
-    if (value !== undefined && !NOT_KEPT.has(name)) out[name] = value;
+    if (value !== undefined && !HEADERS_NOT_REPLAYED.has(name)) out[name] = value;
   return out;
 }
 
@@ -172,14 +165,7 @@ function conflict(
   key: string,
   args: Record<string, string | number | undefined> = {},
 ): AppException {
-  const messageKey = `gateway.idempotency.${reason}`;
+  const rule = `idempotency${reason[0].toUpperCase()}${reason.slice(1)}`;
   const shown = { key: key.slice(0, 200), ...args };
-  return new AppException(ErrorCode.CONFLICT, messageKey, shown, [
-    {
-      field: IDEMPOTENCY_HEADER,
-      rule: `idempotency${reason[0].toUpperCase()}${reason.slice(1)}`,
-      args: shown,
-      messageKey,
-    },
-  ]);
+  return AppException.conflictOn(IDEMPOTENCY_HEADER, rule, `gateway.idempotency.${reason}`, shown);
 }

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { VerifyApiKeyReply } from '@crm/messaging';
 import { Subjects } from '@crm/messaging';
-import { tenantHeaders } from '@crm/testing';
+import { metricSamples, tenantHeaders } from '@crm/testing';
 import {
   bootGateway,
   closedPortUrl,
@@ -40,6 +40,7 @@ let stub: TenantInfoStub;
 let people: Upstream;
 let events: Upstream;
 let gw: RunningGateway;
+let gatewayEnv: Record<string, string>;
 
 const withKey = (tenant: string, key: string, extra: Record<string, string> = {}) => ({
   ...tenantHeaders(tenant),
@@ -76,7 +77,7 @@ beforeAll(async () => {
   }));
   people = await startUpstream();
   events = await startUpstream();
-  gw = await bootGateway({
+  gatewayEnv = {
     CRM_PEOPLE_URL: people.url,
     EVENTS_URL: events.url,
     CRM_COMPANIES_URL: await closedPortUrl(),
@@ -86,7 +87,8 @@ beforeAll(async () => {
     KEY_CACHE_TTL_MS: '600000',
     // above the slow service below (4.5 s), below the test timeout
     UPSTREAM_ANSWER_TIMEOUT_MS: '7000',
-  });
+  };
+  gw = await bootGateway(gatewayEnv);
 });
 
 afterAll(async () => {
@@ -726,5 +728,39 @@ describe("every method's answer, written back by the one REST proxy (rest-proxy.
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body.toString()).data).toMatchObject({ method: 'GET' });
     expect(apiCalls(events).at(-1)!.headers['x-caller-id']).toBeUndefined();
+  });
+});
+
+describe('REQUEST_OBSERVATION', () => {
+  /** The proxied calls counted on a gateway's /metrics (the REST proxy's route templates). */
+  async function proxiedCounts(url: string): Promise<number> {
+    const samples = await metricSamples(url, 'http_request_duration_seconds_count', {
+      'X-Internal-Token': INTERNAL_TOKEN,
+    });
+    return samples
+      .filter((s) => s.labels.includes('route="/v1/crm/people/*"'))
+      .reduce((n, s) => n + s.value, 0);
+  }
+
+  it('on (the default): each proxied call is counted; off (only for the bench): proxied alike, counted nowhere', async () => {
+    const before = await proxiedCounts(gw.url);
+    const call = (url: string) =>
+      fetch(`${url}/v1/crm/people/p-observed`, {
+        headers: withKey('tenant-a', KEY_A, { 'X-Request-Id': 'observed-1' }),
+      });
+    expect((await call(gw.url)).status).toBe(200);
+    await eventually(async () => expect(await proxiedCounts(gw.url)).toBe(before + 1));
+
+    const bare = await bootGateway({ ...gatewayEnv, REQUEST_OBSERVATION: 'off' });
+    try {
+      const res = await call(bare.url);
+      expect(res.status).toBe(200);
+      // the id is still the caller's and still passed on: only the observing stops
+      expect(res.headers.get('x-request-id')).toBe('observed-1');
+      expect(apiCalls(people).at(-1)!.headers['x-request-id']).toBe('observed-1');
+      expect(await proxiedCounts(bare.url)).toBe(0);
+    } finally {
+      await bare.app.close();
+    }
   });
 });

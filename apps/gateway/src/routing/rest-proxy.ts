@@ -130,8 +130,20 @@ export class RestProxy {
     const started = performance.now();
     const requestId = takeRequestId(req.headers);
     res.setHeader(REQUEST_ID_HEADER, requestId);
-    const fields = requestFields(req.headers, requestId);
     const route = resolveRestRoute(req.url!);
+    const answer = () =>
+      this.checkAndForward(req, res, route)
+        .then((reply) => writeAnswer(req, res, reply))
+        .catch((err: unknown) => {
+          // Unread body: let the client finish sending so it receives the answer.
+          req.resume();
+          sendRawErrorEnvelope(this.deps.i18n, req, res, err);
+        });
+    if (this.deps.config.REQUEST_OBSERVATION === 'off') {
+      void answer();
+      return true;
+    }
+    const fields = requestFields(req.headers, requestId);
     runInRequest(fields, () => {
       res.once('close', () => {
         const outcome = {
@@ -143,13 +155,7 @@ export class RestProxy {
         logRequest(this.deps.logging.log, outcome, fields);
         this.deps.observe(outcome);
       });
-      this.checkAndForward(req, res, route)
-        .then((answer) => writeAnswer(req, res, answer))
-        .catch((err: unknown) => {
-          // Unread body: let the client finish sending so it receives the answer.
-          req.resume();
-          sendRawErrorEnvelope(this.deps.i18n, req, res, err);
-        });
+      void answer();
     });
     return true;
   };
@@ -194,11 +200,17 @@ export class RestProxy {
     };
     const key = idempotencyKeyOf(req, route);
     if (key === null) return this.deps.forwarder.forward(req, res, target, identity);
-    return this.deps.idempotency.run(req, res, caller.context.tenantId, key, (body) =>
-      this.deps.forwarder.forward(req, res, target, identity, {
-        body,
-        bufferUpTo: KEPT_ANSWER_BYTES,
-      }),
+    return this.deps.idempotency.run(req, res, caller.context.tenantId, key, (body, fingerprint) =>
+      this.deps.forwarder.forward(
+        req,
+        res,
+        target,
+        { ...identity, idempotencyFingerprint: fingerprint },
+        {
+          body,
+          bufferUpTo: KEPT_ANSWER_BYTES,
+        },
+      ),
     );
   }
 }

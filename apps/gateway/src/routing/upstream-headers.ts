@@ -1,5 +1,9 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import { CALLER_ID_HEADER, INTERNAL_TOKEN_HEADER } from '@crm/request-context';
+import {
+  CALLER_ID_HEADER,
+  IDEMPOTENCY_FINGERPRINT_HEADER,
+  INTERNAL_TOKEN_HEADER,
+} from '@crm/request-context';
 
 /** Headers of one connection, not of the message (RFC 9110 7.6.1): never forwarded. */
 const HOP_BY_HOP = new Set([
@@ -18,7 +22,11 @@ const HOP_BY_HOP = new Set([
 const FRAMING = new Set(['transfer-encoding']);
 
 /** Only the gateway may set these: a client sending them is ignored. */
-const GATEWAY_ONLY = new Set([CALLER_ID_HEADER.toLowerCase(), INTERNAL_TOKEN_HEADER.toLowerCase()]);
+const GATEWAY_ONLY = new Set(
+  [CALLER_ID_HEADER, INTERNAL_TOKEN_HEADER, IDEMPOTENCY_FINGERPRINT_HEADER].map((h) =>
+    h.toLowerCase(),
+  ),
+);
 
 /**
  * The tenant's API key ends at the gateway: services learn the verified key id (X-Caller-Id),
@@ -61,6 +69,8 @@ export interface UpstreamIdentity {
   host: string;
   /** Address of the client, appended to X-Forwarded-For. */
   clientAddress?: string;
+  /** A keyed POST's fingerprint: the service carries it out once (IDEMPOTENCY_FINGERPRINT_HEADER). */
+  idempotencyFingerprint?: string;
 }
 
 /** What the service receives: the client's headers, minus hop-by-hop and spoofed ones, plus ours. */
@@ -84,6 +94,8 @@ export function upstreamRequestHeaders(
   }
   if (identity.callerId) out[CALLER_ID_HEADER.toLowerCase()] = identity.callerId;
   if (identity.internalToken) out[INTERNAL_TOKEN_HEADER.toLowerCase()] = identity.internalToken;
+  if (identity.idempotencyFingerprint)
+    out[IDEMPOTENCY_FINGERPRINT_HEADER.toLowerCase()] = identity.idempotencyFingerprint;
   return out;
 }
 

@@ -29,7 +29,7 @@ export async function bootGateway(
     NODE_ENV: 'test',
     PORT: String(port),
     NATS_URL: NATS_TEST_URL,
-    NATS_REQUEST_TIMEOUT_MS: '1000',
+    NATS_REQUEST_TIMEOUT_MS: '5000', // a busy CI machine (2 jest workers, a stressed core) took over 1 s
     ADMIN_TOKEN,
     INTERNAL_TOKEN,
     SUPERGRAPH_RETRY_MS: '200',

@@ -1,113 +1,76 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppMetrics } from '@crm/metrics';
-import { acrossTenants, asTenant } from '@crm/request-context';
 import {
-  actingRoleQuery,
-  freshDatabase,
+  itActsAsCrmApp,
+  itHoldsEveryTenantTable,
+  itShowsEachScopeItsRows,
+  ROW_LEVEL_SECURITY_REFUSAL as REFUSED,
+  rowLevelSecurityFixture,
   runSql,
-  TEST_SERVER_URL,
-  tablesWithoutTenantRows,
 } from '@crm/testing';
 import { TenantInfoConfig } from '../config';
 import { PrismaService } from './prisma.service';
 
-// Tenant isolation in the database (migration row_level_security): through the service's own
-// PrismaService, as production connects (the pool acts as crm_app and binds each connection to
-// the caller's scope), a query that names no tenant sees the rows of its scope only, and a write
-// for another tenant is refused. Rows are arranged as postgres, which row-level security does not
-// hold.
+// Tenant isolation in tenant_info (migration row_level_security): what every service checks comes
+// from rowLevelSecurityFixture; here, tenant-info's own tables (Tenant held by its id), rows and
+// writes.
 
-const run = randomBytes(4).toString('hex');
-const A = `rls-a-${run}`;
-const B = `rls-b-${run}`;
+const rls = rowLevelSecurityFixture({
+  service: 'tenant-info',
+  database: `tenant_info_it_rls_${process.pid}`,
+  connect: (settings) =>
+    new PrismaService(
+      Object.assign(new TenantInfoConfig(), settings),
+      new AppMetrics('tenant-info-rls-test'),
+    ),
+});
+const { run, A, B, asA } = rls;
 const keyA = randomUUID();
 const keyB = randomUUID();
 
-let url: string;
-let prisma: PrismaService;
-
-/** A Prisma query starts when awaited: it is awaited inside the scope, or it would run in none. */
-const inScope =
-  (scope: <T>(fn: () => T) => T) =>
-  <T>(query: () => PromiseLike<T>): Promise<T> =>
-    scope(async () => await query());
-const asA = inScope((fn) => asTenant(A, fn));
-const across = inScope((fn) => acrossTenants('test: rows of both tenants', fn));
-const unscoped = <T>(query: () => PromiseLike<T>): Promise<T> => Promise.resolve(query());
-
-const REFUSED = /row-level security/;
-
+// as postgres, which row-level security does not hold
 beforeAll(async () => {
-  url = await freshDatabase('tenant-info', `tenant_info_it_rls_${process.pid}`);
   for (const [tenant, key] of [
     [A, keyA],
     [B, keyB],
   ]) {
     await runSql(
-      url,
+      rls.url,
       `INSERT INTO "Tenant" ("id", "name", "tariffId", "dateModified") VALUES ($1, $2, 'starter', now())`,
       [tenant, tenant],
     );
-    await runSql(url, `INSERT INTO "Subscription" ("tenantId") VALUES ($1)`, [tenant]);
+    await runSql(rls.url, `INSERT INTO "Subscription" ("tenantId") VALUES ($1)`, [tenant]);
     await runSql(
-      url,
+      rls.url,
       `INSERT INTO "ApiKey" ("id", "tenantId", "name", "prefix", "hash", "scopes")
        VALUES ($1::uuid, $2, 'key', 'crm_x', $3, ARRAY['crm:read'])`,
       [key, tenant, randomBytes(32).toString('hex')],
     );
   }
-  const config = Object.assign(new TenantInfoConfig(), {
-    DATABASE_URL: url,
-    DATABASE_POOL_SIZE: 2,
-  });
-  prisma = new PrismaService(config, new AppMetrics('tenant-info-rls-test'));
-});
-
-afterAll(async () => {
-  await prisma?.$disconnect();
-  if (url) {
-    await runSql(
-      TEST_SERVER_URL,
-      `DROP DATABASE IF EXISTS "${new URL(url).pathname.slice(1)}" WITH (FORCE)`,
-    );
-  }
 });
 
 describe('row-level security of tenant_info', () => {
-  it('holds every table with a tenant column (Tenant by its id) once migrated', async () => {
-    expect(await tablesWithoutTenantRows(url, { Tenant: 'id' })).toEqual([]);
-  });
+  itHoldsEveryTenantTable(rls, { Tenant: 'id' });
 
-  it("shows a query without a tenant filter only its scope's rows", async () => {
-    const keys = (scope: typeof asA) =>
-      scope(() => prisma.apiKey.findMany({ orderBy: { tenantId: 'asc' } })).then((rows) =>
+  itShowsEachScopeItsRows(rls, {
+    keys: (scope) =>
+      scope(() => rls.prisma.apiKey.findMany({ orderBy: { tenantId: 'asc' } })).then((rows) =>
         rows.map((r) => r.tenantId),
-      );
-    const tenants = (scope: typeof asA) =>
-      scope(() => prisma.tenant.findMany({ orderBy: { id: 'asc' } })).then((rows) =>
+      ),
+    tenants: (scope) =>
+      scope(() => rls.prisma.tenant.findMany({ orderBy: { id: 'asc' } })).then((rows) =>
         rows.map((r) => r.id),
-      );
-    const raw = (scope: typeof asA) =>
+      ),
+    raw: (scope) =>
       scope(
         () =>
-          prisma.$queryRaw<{ tenantId: string }[]>`
+          rls.prisma.$queryRaw<{ tenantId: string }[]>`
           SELECT "tenantId" FROM "Subscription" ORDER BY "tenantId"`,
-      ).then((rows) => rows.map((r) => r.tenantId));
-
-    expect(await keys(asA)).toEqual([A]);
-    expect(await tenants(asA)).toEqual([A]);
-    expect(await raw(asA)).toEqual([A]);
-
-    expect(await keys(unscoped)).toEqual([]);
-    expect(await tenants(unscoped)).toEqual([]);
-    expect(await raw(unscoped)).toEqual([]);
-
-    expect(await keys(across)).toEqual([A, B]);
-    expect(await tenants(across)).toEqual([A, B]);
-    expect(await raw(across)).toEqual([A, B]);
+      ).then((rows) => rows.map((r) => r.tenantId)),
   });
 
   it("refuses to write another tenant's row and leaves its rows alone", async () => {
+    const { prisma } = rls;
     await expect(
       asA(() =>
         prisma.apiKey.create({
@@ -127,7 +90,7 @@ describe('row-level security of tenant_info', () => {
     expect([renamed.count, deleted.count, tenantDeleted.count]).toEqual([0, 0, 0]);
 
     const left = await runSql<{ name: string }>(
-      url,
+      rls.url,
       `SELECT k."name" FROM "ApiKey" k JOIN "Tenant" t ON t."id" = k."tenantId" WHERE k."id" = $1`,
       [keyB],
     );
@@ -139,10 +102,5 @@ describe('row-level security of tenant_info', () => {
     expect(own.count).toBe(1);
   });
 
-  it('acts as crm_app, which cannot bypass row-level security', async () => {
-    const [role] = await asA(() =>
-      prisma.$queryRawUnsafe<{ role: string; bypass: boolean }[]>(actingRoleQuery),
-    );
-    expect(role).toEqual({ role: 'crm_app', bypass: false });
-  });
+  itActsAsCrmApp(rls);
 });

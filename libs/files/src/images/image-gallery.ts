@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { AppException, ErrorCode, isUuid } from '@crm/errors';
+import { AppException, isUuid } from '@crm/errors';
 import { Actor, actorOf, InTurn } from '@crm/persistence';
 import type { RequestContext } from '@crm/request-context';
 import { FileStorage, ReceivedFile, renderVariants, sanitizeFileName } from '@crm/storage';
@@ -150,7 +150,9 @@ export class ImageGallery<S extends string, Tx> {
   }
 
   private full(): AppException {
-    return new AppException(ErrorCode.CONFLICT, 'files.gallery.full', { max: this.maxImages });
+    return AppException.conflictOn('file', 'galleryFull', 'files.gallery.full', {
+      max: this.maxImages,
+    });
   }
 
   /** Renders every size, stores them in a new folder, then inserts the row (appended last). */

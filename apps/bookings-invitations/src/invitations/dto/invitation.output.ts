@@ -21,11 +21,15 @@ export class Invitation {
       'invitation link template, default `{websiteUrl}/invitations/{token}`), which shows it ' +
       'with IN1 and serves `?action=accept` (BK1 with the token) and `?action=reject` (IN2). ' +
       'Without a website of its own: the event’s website (of several, the one with the lowest ' +
-      'id); PUBLIC_INVITATION_URL only when the event has no website',
+      'id); PUBLIC_INVITATION_URL only when the event has no website. Null when the event has ' +
+      'no website and PUBLIC_INVITATION_URL is not set: there is no page to open it on, and ' +
+      'its invitation mail is refused (409) until the event has a website',
     example: 'https://events.example.com/invitations/3q2-7wQ8QkW3l0Jd9cYb1A',
+    type: String,
+    nullable: true,
   })
-  @Field()
-  publicUrl!: string;
+  @Field(() => String, { nullable: true })
+  publicUrl!: string | null;
 
   @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true })
   @Field(() => ID, { nullable: true })

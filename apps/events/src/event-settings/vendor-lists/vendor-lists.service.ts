@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { I18nService } from 'nestjs-i18n';
 import { Paged, paged } from '@crm/envelope';
-import { AppException, ErrorCode } from '@crm/errors';
+import { AppException } from '@crm/errors';
 import type { Language } from '@crm/i18n';
 import { PageQuery, parseSort, skipTake } from '@crm/paging';
 import type { RequestContext } from '@crm/request-context';
@@ -86,7 +86,7 @@ export class VendorListsService {
 
   /** The 409 of a write to a vendor list. */
   readOnly(ctx: RequestContext, slug: string): AppException {
-    return new AppException(ErrorCode.CONFLICT, 'settings.vendorLists.readOnly', {
+    return AppException.conflictOn('list', 'readOnly', 'settings.vendorLists.readOnly', {
       list: this.t(`settings.vendorLists.names.${slug}`, ctx.language),
     });
   }

@@ -1,0 +1,147 @@
+// npm run bench -- observability: what request lines, request metrics and the request context
+// cost (issue 22's goal: every ratio within 5 %). A core stack (tenant-info, crm-people,
+// crm-companies, gateway) for the tenant, its key and its data; beside it two sides started
+// alike, each a crm-people on the stack's database and a gateway in front of it: one observed
+// (the default), one with REQUEST_OBSERVATION=off. The two targets of each pair are measured in
+// the same rounds (benchAll), so both see the same machine: observed / unobserved is the cost.
+// BENCH_AA=1 observes both sides: the ratios then show what the bench's own bias is. The pairs: the health
+// route (the lightest request, where a fixed cost shows most), a person read with cards and
+// relations, a create with the seed's full body (direct), and the read through the gateway.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchAll, connections, duration, freePort, printResults, row } from './measure.mjs';
+import { personBody } from './scenarios/people.mjs';
+import {
+  apiClient,
+  benchDbName,
+  benchServer,
+  recreateDatabase,
+  secret,
+  startApp,
+  startBenchStack,
+} from './stack.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const GOAL = 0.95;
+
+export async function main() {
+  console.log('bench: building');
+  execFileSync(process.execPath, [path.join(root, 'tools/build.mjs')], { stdio: 'inherit' });
+  const server = benchServer();
+  const db = (name, service) => recreateDatabase(server, benchDbName(name), service);
+  const peopleDb = await db('crm_people', 'crm-people');
+  const companiesDb = await db('crm_companies', 'crm-companies');
+  const tenantDb = await db('tenant_info', 'tenant-info');
+  const ports = {
+    gateway: await freePort(),
+    people: await freePort(),
+    companies: await freePort(),
+    tenant: await freePort(),
+  };
+  const stack = await startBenchStack({
+    peopleDb,
+    companiesDb,
+    tenantDb,
+    ports,
+    tenantId: 'bench',
+  });
+  const rows = [];
+  try {
+    const service = {
+      NATS_URL: stack.natsUrl,
+      INTERNAL_TOKEN: stack.internalToken,
+      HOST: '127.0.0.1',
+    };
+    // Both sides started alike, outside the stack: the stack's own crm-people also serves the
+    // gateway's and the other services' background calls, and measured against a fresh one it
+    // read 0.91 with both sides observed (BENCH_AA=1 below).
+    const side = async (mode) => {
+      const env = { ...service, REQUEST_OBSERVATION: mode };
+      const people = await startApp('crm-people', await freePort(), {
+        ...env,
+        DATABASE_URL: peopleDb,
+      });
+      stack.add(people);
+      const gatewayPort = await freePort();
+      stack.add(
+        await startApp('gateway', gatewayPort, {
+          ...env,
+          ADMIN_TOKEN: secret(),
+          CRM_PEOPLE_URL: people.url,
+          CRM_COMPANIES_URL: stack.companiesUrl,
+          TENANT_INFO_URL: `http://127.0.0.1:${ports.tenant}`,
+          GRAPHQL_SUBGRAPHS: 'crm-people,tenant-info,crm-companies',
+          KEY_RATE_LIMIT_PER_MINUTE: '1000000000',
+        }),
+      );
+      return { people: people.url, gateway: `http://127.0.0.1:${gatewayPort}` };
+    };
+    // BENCH_AA=1: both sides observed, to see that the bench itself favours neither (ratios ~1)
+    const sides = {
+      on: await side('on'),
+      off: await side(process.env.BENCH_AA === '1' ? 'on' : 'off'),
+    };
+    console.log(
+      `bench: ${connections} connections, 2 s warm-up and ${duration} s per target; observed ` +
+        `apps vs the same build with REQUEST_OBSERVATION=${process.env.BENCH_AA === '1' ? 'on (BENCH_AA=1)' : 'off'}, measured in turns`,
+    );
+    const api = apiClient(stack.gatewayUrl, stack.gatewayHeaders);
+    const [lifecycle] = await api('POST', '/v1/crm/people-settings/lifecycles', [
+      { text: 'Bench customer', color: '#336699' },
+    ]);
+    const person = await api('POST', '/v1/crm/people', personBody(lifecycle.id));
+    await api('POST', `/v1/crm/people/${person.id}/business-cards`, {
+      business: 'Bench Works',
+      emails: [{ type: { id: 'business', text: 'Business' }, mail: 'bench@example.com' }],
+    });
+
+    const pair = async (scenario, target) => {
+      const [observed, unobserved] = await benchAll(scenario, [
+        { t: target('observed', 'on') },
+        { t: target('REQUEST_OBSERVATION=off', 'off') },
+      ]);
+      rows.push(row(scenario, unobserved), row(scenario, observed, unobserved, GOAL));
+    };
+    // A tenant's call on each side first, as every process in use has served: the first one
+    // switches on the promise hooks of AsyncLocalStorage (the tenant scope), which a side that
+    // had answered only /health/live would not pay.
+    for (const mode of ['on', 'off']) {
+      const res = await fetch(`${sides[mode].people}/v1/crm/people/${person.id}`, {
+        headers: stack.serviceHeaders,
+      });
+      if (!res.ok) throw new Error(`the ${mode} side answered ${res.status}`);
+    }
+    await stack.waitQuiet('before the pairs');
+    await pair('o1 GET /health/live (crm-people)', (name, mode) => ({
+      name,
+      url: sides[mode].people,
+      path: '/health/live',
+      headers: {},
+    }));
+    await pair('o2 GET /v1/crm/people/{id} (direct)', (name, mode) => ({
+      name,
+      url: sides[mode].people,
+      path: `/v1/crm/people/${person.id}`,
+      headers: stack.serviceHeaders,
+    }));
+    await pair('o3 POST /v1/crm/people (direct)', (name, mode) => ({
+      name,
+      url: sides[mode].people,
+      method: 'POST',
+      path: '/v1/crm/people',
+      body: personBody(lifecycle.id),
+      headers: stack.serviceHeaders,
+    }));
+    await stack.waitQuiet('before the gateway pair');
+    await pair('o4 GET /v1/crm/people/{id} (gateway)', (name, mode) => ({
+      name,
+      url: sides[mode].gateway,
+      path: `/v1/crm/people/${person.id}`,
+      headers: stack.gatewayHeaders,
+    }));
+  } finally {
+    await stack.stop();
+  }
+  printResults(rows);
+}
