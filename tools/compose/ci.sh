@@ -63,6 +63,9 @@ export COMPOSE_PROJECT_NAME=${COMPOSE_PROJECT_NAME:-crmci}
 export GATEWAY_PORT=${GATEWAY_PORT:-$(free_port)} MAILBOX_PORT=${MAILBOX_PORT:-$(free_port)}
 export GIT_REVISION=${GIT_REVISION:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
 export COMPOSE="${COMPOSE_BIN[*]}" GATEWAY_URL="http://127.0.0.1:$GATEWAY_PORT" MAILBOX_URL="http://127.0.0.1:$MAILBOX_PORT"
+# traces on, caught by the compose file's trace catcher (profile traces): the smoke finds one
+export COMPOSE_PROFILES=${COMPOSE_PROFILES:-traces} TRACES_PORT=${TRACES_PORT:-$(free_port)}
+export OTEL_EXPORTER_OTLP_ENDPOINT=${OTEL_EXPORTER_OTLP_ENDPOINT-http://traces:4318} TRACES_URL="http://127.0.0.1:$TRACES_PORT"
 compose() { "${COMPOSE_BIN[@]}" "$@"; }
 STATE=$(mktemp)
 cleanup() {

@@ -5,9 +5,10 @@
 //        container), a person created and read, GraphQL, an event with a ticket type published,
 //        a public booking and its confirmation mail at the mailbox, the docs page; the JSON log
 //        lines of one call in the gateway's and crm-people's output; a real Prometheus on the
-//        compose network with deploy/monitoring/prometheus.yml scraping every app
+//        compose network with deploy/monitoring/prometheus.yml scraping every app; with
+//        TRACES_URL, a company's deletion as one trace at the trace catcher
 //   node tools/compose/smoke.mjs again <state.json>   after `down` and `up`: the same data answers
-// Environment: GATEWAY_URL, MAILBOX_URL, COMPOSE (the compose command, e.g. "docker-compose -p x").
+// Environment: GATEWAY_URL, MAILBOX_URL, TRACES_URL, COMPOSE (the compose command, e.g. "docker-compose -p x").
 // Prints one line per step; exits 1 at the first step that fails, saying what it got.
 import { execFile, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -255,6 +256,7 @@ async function first(stateFile) {
   if (docs.status !== 200) fail(`/docs: ${docs.status}`);
   step('docs page');
   await logLines(createRequestId, key);
+  await traces(tenant, key);
   await prometheus();
   writeFileSync(
     stateFile,
@@ -290,6 +292,38 @@ async function logLines(requestId, key) {
     return parsed;
   });
   step(`${lines.length} JSON log lines; the create's request id in the gateway's and crm-people's`);
+}
+
+/**
+ * With TRACES_URL (the `traces` profile, the apps exporting to it): a company's deletion is one
+ * trace at the trace catcher, from the gateway through crm-companies and its outbox relay to
+ * crm-people's consumer, with the tenant on it.
+ */
+async function traces(tenant, key) {
+  const url = process.env.TRACES_URL;
+  if (!url) return step('traces: skipped (no TRACES_URL)');
+  const company = await call('POST', '/v1/crm/companies', {
+    tenant,
+    key,
+    body: { name: 'Traced GmbH' },
+  });
+  await call('DELETE', `/v1/crm/companies/${company.data.id}`, { tenant, key });
+  const wanted = ['gateway', 'crm-companies', 'crm-people'];
+  const trace = await until(
+    'the trace of a company deletion at the trace catcher',
+    60,
+    async () => {
+      const res = await fetch(`${url}/traces.json?name=consume%20crm-companies.companies.deleted`);
+      const list = await res.json();
+      const found = list.find(
+        (t) => t.tenant === tenant && wanted.every((s) => t.services.includes(s)),
+      );
+      if (!found) throw new Error(`traces so far: ${JSON.stringify(list).slice(0, 400)}`);
+      return found;
+    },
+  );
+  if (!trace.root.startsWith('gateway: DELETE')) fail(`trace root: ${JSON.stringify(trace)}`);
+  step(`trace of a company deletion: ${trace.spans} spans of ${trace.services.join(', ')}`);
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

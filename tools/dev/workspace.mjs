@@ -49,8 +49,17 @@ export const WORKER_PROCESSES = Object.freeze({
 export const workersOf = (services) =>
   services.flatMap((app) => (WORKER_PROCESSES[app] ?? []).map((w) => ({ ...w, app })));
 
-/** Variables any Node process may be given without its config class reading them. */
-export const RUNTIME_ENV = Object.freeze(['APOLLO_TELEMETRY_DISABLED', 'NODE_OPTIONS', 'TZ']);
+/**
+ * Variables any Node process may be given without its config class reading them (the OTEL_ ones
+ * are read by libs/telemetry and OpenTelemetry's SDK).
+ */
+export const RUNTIME_ENV = Object.freeze([
+  'APOLLO_TELEMETRY_DISABLED',
+  'NODE_OPTIONS',
+  'TZ',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_BSP_SCHEDULE_DELAY',
+]);
 
 /** `crm-people` -> `CRM_PEOPLE` (prefix of CRM_PEOPLE_PORT, CRM_PEOPLE_URL). */
 export const envPrefix = (app) => app.toUpperCase().replace(/[^A-Z0-9]+/g, '_');

@@ -226,9 +226,9 @@ async function ownFiles(target) {
     };
   if (target === DEV_TOOLS)
     return {
-      entries: ['tools/dev/mailbox.mjs'],
+      entries: ['tools/dev/mailbox.mjs', 'tools/dev/traces.mjs'],
       extra: ['s3rver'],
-      copies: ['tools/dev/mailbox.mjs', 'tools/compose/init-secrets.mjs'],
+      copies: ['tools/dev/mailbox.mjs', 'tools/dev/traces.mjs', 'tools/compose/init-secrets.mjs'],
     };
   const copies = [
     `dist/apps/${target}`,

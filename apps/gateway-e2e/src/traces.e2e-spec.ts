@@ -1,55 +1,55 @@
 import { freePort, startStack } from '@crm/testing';
-import http from 'node:http';
+import { ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
 import { Client, SERVICES, TestTenant } from './client';
 
 // Traces (issue 22): with OTEL_EXPORTER_OTLP_ENDPOINT set, every app exports spans over OTLP/HTTP
-// to this test's own receiver; deleting a company is one trace through the gateway,
-// crm-companies, its outbox relay and crm-people's consumer, with the tenant on the spans; a NATS
-// request is a client span in the caller and a server span under it in the service answering.
+// to the development trace catcher (tools/dev/traces.mjs, as compose runs it); deleting a company
+// is one trace through the gateway, crm-companies, its outbox relay and crm-people's consumer,
+// with the tenant on the spans; a NATS request is a client span in the caller and a server span
+// under it in the service answering.
 
-interface Span {
+/** A span as the catcher gives it (GET /spans.json). */
+interface ExportedSpan {
   traceId: string;
   spanId: string;
   parentSpanId?: string;
+  service: string;
   name: string;
   kind: number;
-  attributes: { key: string; value: { stringValue?: string } }[];
-}
-interface ExportedSpan extends Span {
-  service: string;
+  attributes: Record<string, unknown>;
 }
 
-const spans: ExportedSpan[] = [];
-let receiver: http.Server;
+const ROOT = path.resolve(__dirname, '../../..');
+let catcher: ChildProcess;
+let catcherUrl: string;
 let client: Client;
 let t: TestTenant;
 
-/** An OTLP/HTTP trace receiver (JSON, as @opentelemetry/exporter-trace-otlp-http sends it). */
-function startReceiver(port: number): Promise<http.Server> {
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      if (req.url === '/v1/traces') {
-        const doc = JSON.parse(body) as {
-          resourceSpans: {
-            resource: { attributes: Span['attributes'] };
-            scopeSpans: { spans: Span[] }[];
-          }[];
-        };
-        for (const rs of doc.resourceSpans) {
-          const service =
-            rs.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue ?? '';
-          for (const ss of rs.scopeSpans) for (const s of ss.spans) spans.push({ ...s, service });
-        }
-      }
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+/** Starts tools/dev/traces.mjs on `port`; resolves when it listens. */
+function startCatcher(port: number): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['tools/dev/traces.mjs', '--port', String(port)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let out = '';
+    proc.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      if (out.includes('traces:')) resolve(proc);
+    });
+    proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+    proc.once('exit', (code) => reject(new Error(`trace catcher exited (${code}): ${out}`)));
   });
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
 }
 
-const attr = (s: Span, key: string) => s.attributes.find((a) => a.key === key)?.value.stringValue;
+/** Every span the catcher has so far. */
+async function caught(): Promise<ExportedSpan[]> {
+  const res = await fetch(`${catcherUrl}/spans.json`);
+  return (await res.json()) as ExportedSpan[];
+}
+
+const attr = (s: ExportedSpan, key: string) => s.attributes[key] as string | undefined;
 
 /** `service: name` of a span, or a pattern of it. */
 type Wanted = string | RegExp;
@@ -70,6 +70,7 @@ async function traceWith(
 ): Promise<{ trace: ExportedSpan[]; names: string[] }> {
   const until = Date.now() + ms;
   for (;;) {
+    const spans = await caught();
     const first = spans.find(root);
     const trace = first ? spans.filter((s) => s.traceId === first.traceId) : [];
     const names = trace.map((s) => `${s.service}: ${s.name}`);
@@ -81,7 +82,8 @@ async function traceWith(
 
 beforeAll(async () => {
   const port = await freePort();
-  receiver = await startReceiver(port);
+  catcher = await startCatcher(port);
+  catcherUrl = `http://127.0.0.1:${port}`;
   client = new Client(
     await startStack('traces', SERVICES, {
       env: {
@@ -94,7 +96,7 @@ beforeAll(async () => {
 }, 180000);
 afterAll(async () => {
   await client?.stack.shutdown();
-  receiver?.close();
+  catcher?.kill('SIGTERM');
 });
 
 it('deleting a company is one trace: gateway, crm-companies, its outbox relay, crm-people consumer', async () => {
@@ -180,6 +182,7 @@ it('an event sent without an outbox is a producer span, the parent of its consum
   let sent: ExportedSpan | undefined;
   let heard: ExportedSpan | undefined;
   while (!(sent && heard) && Date.now() < until) {
+    const spans = await caught();
     // any pair: client.tenant() in beforeAll made some too, each as its admin call's child
     sent = spans
       .filter((s) => s.service === 'tenant-info' && s.name === `send ${SUBJECT}`)
