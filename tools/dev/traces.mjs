@@ -10,6 +10,7 @@
 //   node tools/dev/traces.mjs [--port 4318] [--host 127.0.0.1] [--max-spans 50000]
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 
 /** A batch larger than this is refused (413): the SDK's batches are far smaller. */
 const MAX_BODY = 16 * 1024 * 1024;
@@ -282,17 +283,18 @@ export async function startTraceCatcher({ port = 4318, host = '127.0.0.1', maxSp
   };
 }
 
-function argValue(argv, name, fallback) {
-  const i = argv.indexOf(name);
-  return i >= 0 && argv[i + 1] ? argv[i + 1] : fallback;
-}
-
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const argv = process.argv.slice(2);
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '4318' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'max-spans': { type: 'string', default: '50000' },
+    },
+  });
   const catcher = await startTraceCatcher({
-    port: Number(argValue(argv, '--port', '4318')),
-    host: argValue(argv, '--host', '127.0.0.1'),
-    maxSpans: Number(argValue(argv, '--max-spans', '50000')),
+    port: Number(values.port),
+    host: values.host,
+    maxSpans: Number(values['max-spans']),
   });
   console.log(`traces: OTLP/HTTP at ${catcher.url}/v1/traces, page ${catcher.url}/`);
   const stop = () => catcher.stop().then(() => process.exit(0));
