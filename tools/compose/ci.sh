@@ -63,9 +63,14 @@ export COMPOSE_PROJECT_NAME=${COMPOSE_PROJECT_NAME:-crmci}
 export GATEWAY_PORT=${GATEWAY_PORT:-$(free_port)} MAILBOX_PORT=${MAILBOX_PORT:-$(free_port)}
 export GIT_REVISION=${GIT_REVISION:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
 export COMPOSE="${COMPOSE_BIN[*]}" GATEWAY_URL="http://127.0.0.1:$GATEWAY_PORT" MAILBOX_URL="http://127.0.0.1:$MAILBOX_PORT"
-# traces on, caught by the compose file's trace catcher (profile traces): the smoke finds one
-export COMPOSE_PROFILES=${COMPOSE_PROFILES:-traces} TRACES_PORT=${TRACES_PORT:-$(free_port)}
-export OTEL_EXPORTER_OTLP_ENDPOINT=${OTEL_EXPORTER_OTLP_ENDPOINT-http://traces:4318} TRACES_URL="http://127.0.0.1:$TRACES_PORT"
+# COMPOSE_TRACES=1: traces on, caught by the compose file's trace catcher (profile traces), and the
+# smoke finds a company deletion's trace there. Not in CI: with every app tracing, crm-people's
+# health checks exceeded their 3 s during the rolling-update drill in one of two runs on a busy
+# 2-core machine (the smoke's trace was found in both).
+if [[ "${COMPOSE_TRACES:-0}" == 1 ]]; then
+  export COMPOSE_PROFILES=${COMPOSE_PROFILES:-traces} TRACES_PORT=${TRACES_PORT:-$(free_port)}
+  export OTEL_EXPORTER_OTLP_ENDPOINT=${OTEL_EXPORTER_OTLP_ENDPOINT-http://traces:4318} TRACES_URL="http://127.0.0.1:$TRACES_PORT"
+fi
 compose() { "${COMPOSE_BIN[@]}" "$@"; }
 STATE=$(mktemp)
 cleanup() {
