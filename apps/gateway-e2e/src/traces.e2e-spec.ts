@@ -1,6 +1,5 @@
-import { freePort, startStack } from '@crm/testing';
-import { ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
+import { freePort, startStack, startToolProcess } from '@crm/testing';
+import type { ChildProcess } from 'node:child_process';
 import { Client, SERVICES, TestTenant } from './client';
 
 // Traces (issue 22): with OTEL_EXPORTER_OTLP_ENDPOINT set, every app exports spans over OTLP/HTTP
@@ -20,28 +19,10 @@ interface ExportedSpan {
   attributes: Record<string, unknown>;
 }
 
-const ROOT = path.resolve(__dirname, '../../..');
 let catcher: ChildProcess;
 let catcherUrl: string;
 let client: Client;
 let t: TestTenant;
-
-/** Starts tools/dev/traces.mjs on `port`; resolves when it listens. */
-function startCatcher(port: number): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['tools/dev/traces.mjs', '--port', String(port)], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    proc.stdout!.on('data', (b: Buffer) => {
-      out += b.toString();
-      if (out.includes('traces:')) resolve(proc);
-    });
-    proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-    proc.once('exit', (code) => reject(new Error(`trace catcher exited (${code}): ${out}`)));
-  });
-}
 
 /** Every span the catcher has so far. */
 async function caught(): Promise<ExportedSpan[]> {
@@ -82,7 +63,7 @@ async function traceWith(
 
 beforeAll(async () => {
   const port = await freePort();
-  catcher = await startCatcher(port);
+  catcher = await startToolProcess('tools/dev/traces.mjs', ['--port', String(port)], 'traces:');
   catcherUrl = `http://127.0.0.1:${port}`;
   client = new Client(
     await startStack('traces', SERVICES, {

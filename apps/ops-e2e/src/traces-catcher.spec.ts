@@ -1,5 +1,5 @@
-import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { freePort } from '@crm/testing';
+import { ChildProcess, execFile } from 'node:child_process';
+import { freePort, startToolProcess } from '@crm/testing';
 import { ROOT } from './support/esm';
 
 // The development trace catcher (tools/dev/traces.mjs), run as compose and the e2e tests run it:
@@ -11,24 +11,14 @@ jest.setTimeout(60_000);
 let child: ChildProcess;
 let url: string;
 
-function startCatcher(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  return freePort().then(
-    (port) =>
-      new Promise((resolve, reject) => {
-        const proc = spawn(
-          process.execPath,
-          ['tools/dev/traces.mjs', '--port', String(port), ...args],
-          { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-        );
-        let out = '';
-        proc.stdout!.on('data', (b: Buffer) => {
-          out += b.toString();
-          if (out.includes('traces:')) resolve({ child: proc, url: `http://127.0.0.1:${port}` });
-        });
-        proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-        proc.once('exit', (code) => reject(new Error(`traces exited (${code}): ${out}`)));
-      }),
+async function startCatcher(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const proc = await startToolProcess(
+    'tools/dev/traces.mjs',
+    ['--port', String(port), ...args],
+    'traces:',
   );
+  return { child: proc, url: `http://127.0.0.1:${port}` };
 }
 
 const stopCatcher = (proc: ChildProcess) =>

@@ -16,3 +16,4 @@ export * from './worker-child';
 export * from './lock-probe';
 export * from './row-level-security';
 export * from './metric-value';
+export * from './tool-process';
