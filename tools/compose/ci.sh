@@ -73,6 +73,14 @@ if [[ "${COMPOSE_TRACES:-0}" == 1 ]]; then
 fi
 compose() { "${COMPOSE_BIN[@]}" "$@"; }
 STATE=$(mktemp)
+# step <name> <command...>: runs a step of the stage with its output kept, so that a failure ends
+# with the step that failed and its last lines, below the containers' logs (CI keeps only the
+# tail of its output: a landing run failed once with nothing but the log dump to read).
+STEP=setup STEP_LOG=$(mktemp)
+step() {
+  STEP=$1; shift
+  "$@" 2>&1 | tee "$STEP_LOG"
+}
 cleanup() {
   local code=$?
   if ((code != 0)); then
@@ -85,9 +93,11 @@ cleanup() {
     echo '--- PostgreSQL: processes that ended abnormally, PANICs (whole log: /tmp/compose-logs.txt) ---'
     # with the statement the lost backend was running (the DETAIL line after it)
     grep -E -A1 'postgres.*(terminated by signal|exited with exit code|PANIC|was terminated|all server processes terminated)' /tmp/compose-logs.txt | grep -v 'not yet accepting' | tail -24 || true
+    echo "--- the step that failed: $STEP (exit $code, at $((SECONDS - STARTED)) s); its last lines ---"
+    tail -30 "$STEP_LOG" || true
   fi
   compose down -v --remove-orphans >/dev/null 2>&1 || true
-  rm -f "$STATE"
+  rm -f "$STATE" "$STEP_LOG"
   exit "$code"
 }
 trap cleanup EXIT
@@ -103,7 +113,7 @@ if (($(df --output=avail -k /var/lib/docker 2>/dev/null | tail -1 || echo 0) < 2
   docker image prune -f >/dev/null 2>&1 || true
 fi
 say "disk: $(df -h --output=avail /var/lib/docker 2>/dev/null | tail -1 | tr -d ' ') free for Docker"
-say "build (revision $GIT_REVISION)"
+STEP=build; say "build (revision $GIT_REVISION)"
 build_started=$SECONDS
 if ! COMPOSE_DOCKER_CLI_BUILD=0 DOCKER_BUILDKIT=0 compose build >/tmp/compose-build.log 2>&1; then
   grep -v '^ ---> \|^Step \|^Removing intermediate' /tmp/compose-build.log | tail -40
@@ -111,20 +121,20 @@ if ! COMPOSE_DOCKER_CLI_BUILD=0 DOCKER_BUILDKIT=0 compose build >/tmp/compose-bu
 fi
 say "build done in $((SECONDS - build_started)) s"
 docker images --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep '^crm-events/' | sort | sed 's/^/  image /'
-compose up -d
-node tools/compose/smoke.mjs wait
-node tools/compose/smoke.mjs first "$STATE"
+step up compose up -d
+step 'smoke wait' node tools/compose/smoke.mjs wait
+step 'smoke first' node tools/compose/smoke.mjs first "$STATE"
 
 # ---- 4. drills (COMPOSE_DRILLS=0 skips them) ----
 if [[ "${COMPOSE_DRILLS:-1}" != 0 ]]; then
-  node tools/compose/drill.mjs roll "$STATE"
-  node tools/compose/drill.mjs kill "$STATE"
+  step 'drill roll' node tools/compose/drill.mjs roll "$STATE"
+  step 'drill kill' node tools/compose/drill.mjs kill "$STATE"
 fi
 
 # ---- 5. data survives down + up ----
 say 'down, then up again'
-compose down
-compose up -d
-node tools/compose/smoke.mjs wait
-node tools/compose/smoke.mjs again "$STATE"
+step down compose down
+step 'up again' compose up -d
+step 'smoke wait again' node tools/compose/smoke.mjs wait
+step 'smoke again' node tools/compose/smoke.mjs again "$STATE"
 say 'passed'
