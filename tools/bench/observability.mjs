@@ -4,10 +4,13 @@
 // alike, each a crm-people on the stack's database and a gateway in front of it: one observed
 // (the default), one with REQUEST_OBSERVATION=off. The two targets of each pair are measured in
 // the same rounds (benchAll), so both see the same machine: observed / unobserved is the cost.
-// BENCH_AA=1 observes both sides: the ratios then show what the bench's own bias is. The pairs: the health
+// BENCH_AA=1 observes both sides: the ratios then show what the bench's own bias is. A third
+// side, observed and tracing every request to a trace catcher (tools/dev/traces.mjs, a process
+// of its own), shows what OpenTelemetry costs when it is switched on (no goal: it is off unless
+// OTEL_EXPORTER_OTLP_ENDPOINT is set; BENCH_TRACES=0 leaves it out). The pairs: the health
 // route (the lightest request, where a fixed cost shows most), a person read with cards and
 // relations, a create with the seed's full body (direct), and the read through the gateway.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchAll, connections, duration, freePort, printResults, row } from './measure.mjs';
@@ -24,6 +27,31 @@ import {
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const GOAL = 0.95;
+
+/** The development trace catcher as its own process on a free port: `{ url, stop }`. */
+async function startTraceCatcherProcess() {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [path.join(root, 'tools/dev/traces.mjs'), '--port', String(port)],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  await new Promise((resolve, reject) => {
+    child.stdout.on('data', (b) => b.toString().includes('traces: OTLP') && resolve());
+    child.once('exit', (code) => reject(new Error(`the trace catcher exited (${code})`)));
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
 
 export async function main() {
   console.log('bench: building');
@@ -56,8 +84,8 @@ export async function main() {
     // Both sides started alike, outside the stack: the stack's own crm-people also serves the
     // gateway's and the other services' background calls, and measured against a fresh one it
     // read 0.91 with both sides observed (BENCH_AA=1 below).
-    const side = async (mode) => {
-      const env = { ...service, REQUEST_OBSERVATION: mode };
+    const side = async (mode, extraEnv = {}) => {
+      const env = { ...service, REQUEST_OBSERVATION: mode, ...extraEnv };
       const people = await startApp('crm-people', await freePort(), {
         ...env,
         DATABASE_URL: peopleDb,
@@ -82,6 +110,13 @@ export async function main() {
       on: await side('on'),
       off: await side(process.env.BENCH_AA === '1' ? 'on' : 'off'),
     };
+    const withTraces = process.env.BENCH_TRACES !== '0';
+    if (withTraces) {
+      const catcher = await startTraceCatcherProcess();
+      stack.add(catcher);
+      // every request sampled (the SDK's default), exported in the SDK's default batches
+      sides.traced = await side('on', { OTEL_EXPORTER_OTLP_ENDPOINT: catcher.url });
+    }
     console.log(
       `bench: ${connections} connections, 2 s warm-up and ${duration} s per target; observed ` +
         `apps vs the same build with REQUEST_OBSERVATION=${process.env.BENCH_AA === '1' ? 'on (BENCH_AA=1)' : 'off'}, measured in turns`,
@@ -97,16 +132,18 @@ export async function main() {
     });
 
     const pair = async (scenario, target) => {
-      const [observed, unobserved] = await benchAll(scenario, [
+      const [observed, unobserved, traced] = await benchAll(scenario, [
         { t: target('observed', 'on') },
         { t: target('REQUEST_OBSERVATION=off', 'off') },
+        ...(withTraces ? [{ t: target('observed + traced', 'traced') }] : []),
       ]);
       rows.push(row(scenario, unobserved), row(scenario, observed, unobserved, GOAL));
+      if (traced) rows.push(row(scenario, traced, unobserved));
     };
     // A tenant's call on each side first, as every process in use has served: the first one
     // switches on the promise hooks of AsyncLocalStorage (the tenant scope), which a side that
     // had answered only /health/live would not pay.
-    for (const mode of ['on', 'off']) {
+    for (const mode of Object.keys(sides)) {
       const res = await fetch(`${sides[mode].people}/v1/crm/people/${person.id}`, {
         headers: stack.serviceHeaders,
       });
