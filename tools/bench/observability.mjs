@@ -7,7 +7,8 @@
 // BENCH_AA=1 observes both sides: the ratios then show what the bench's own bias is. A third
 // side, observed and tracing every request to a trace catcher (tools/dev/traces.mjs, a process
 // of its own), shows what OpenTelemetry costs when it is switched on (no goal: it is off unless
-// OTEL_EXPORTER_OTLP_ENDPOINT is set; BENCH_TRACES=0 leaves it out). The pairs: the health
+// OTEL_EXPORTER_OTLP_ENDPOINT is set; BENCH_TRACES=0 leaves it out; OTEL_TRACES_SAMPLER=
+// parentbased_traceidratio OTEL_TRACES_SAMPLER_ARG=0.05 measures it sampling a share). The pairs: the health
 // route (the lightest request, where a fixed cost shows most), a person read with cards and
 // relations, a create with the seed's full body (direct), and the read through the gateway.
 import { execFileSync, spawn } from 'node:child_process';
@@ -111,10 +112,13 @@ export async function main() {
       off: await side(process.env.BENCH_AA === '1' ? 'on' : 'off'),
     };
     const withTraces = process.env.BENCH_TRACES !== '0';
+    const sampler = process.env.OTEL_TRACES_SAMPLER;
+    const tracedName = `traced (${sampler ? `${sampler} ${process.env.OTEL_TRACES_SAMPLER_ARG ?? ''}`.trim() : 'every call'})`;
     if (withTraces) {
       const catcher = await startTraceCatcherProcess();
       stack.add(catcher);
-      // every request sampled (the SDK's default), exported in the SDK's default batches
+      // exported in the SDK's default batches; every request sampled (the SDK's default) unless
+      // the bench runs with OTEL_TRACES_SAMPLER(_ARG), which the apps inherit
       sides.traced = await side('on', { OTEL_EXPORTER_OTLP_ENDPOINT: catcher.url });
     }
     console.log(
@@ -135,7 +139,7 @@ export async function main() {
       const [observed, unobserved, traced] = await benchAll(scenario, [
         { t: target('observed', 'on') },
         { t: target('REQUEST_OBSERVATION=off', 'off') },
-        ...(withTraces ? [{ t: target('observed + traced', 'traced') }] : []),
+        ...(withTraces ? [{ t: target(tracedName, 'traced') }] : []),
       ]);
       rows.push(row(scenario, unobserved), row(scenario, observed, unobserved, GOAL));
       if (traced) rows.push(row(scenario, traced, unobserved));

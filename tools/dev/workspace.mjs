@@ -59,6 +59,8 @@ export const RUNTIME_ENV = Object.freeze([
   'TZ',
   'OTEL_EXPORTER_OTLP_ENDPOINT',
   'OTEL_BSP_SCHEDULE_DELAY',
+  'OTEL_TRACES_SAMPLER',
+  'OTEL_TRACES_SAMPLER_ARG',
 ]);
 
 /** `crm-people` -> `CRM_PEOPLE` (prefix of CRM_PEOPLE_PORT, CRM_PEOPLE_URL). */
