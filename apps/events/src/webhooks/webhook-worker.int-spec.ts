@@ -12,6 +12,7 @@ import { RunningService, startEvents } from '../test/service-harness';
 import { eventually, WebhookReceiver } from './test/webhook-receiver';
 import { WebhookFanout } from './webhook-fanout.service';
 import { WebhookWorker } from './webhook-worker.service';
+import { type AttemptRecord, WebhooksRepository } from './webhooks.repository';
 
 // The delivery worker with two replicas (two apps on one database, as two pods would be): each
 // attempt is sent once; and an endpoint that keeps failing is disabled, its owner sees why.
@@ -198,4 +199,64 @@ it('retention deletes old messages with their deliveries, but never one a delive
   );
   expect(left.map((m) => m.id).sort()).toEqual([waiting.id, recent.id].sort());
   expect(await inspect(() => db.webhookDelivery.count({ where: { endpointId: id } }))).toBe(2);
+});
+
+it("a delivery deleted while it was being sent does not cost the round's other results", async () => {
+  const tenant = `tenant-x-${randomUUID().slice(0, 8)}`;
+  const [gone, kept] = [await endpoint(tenant, () => 200), await endpoint(tenant, () => 200)];
+  const message = { id: randomUUID(), tenantId: tenant, type: 'company.deleted', payload: {} };
+  // due in an hour: the workers leave them alone, this test records the round itself
+  const later = new Date(Date.now() + 3_600_000);
+  await asTenantDo(tenant, async () => {
+    await db.webhookMessage.create({ data: message });
+    await db.webhookDelivery.createMany({
+      data: [gone, kept].map((e) => ({
+        tenantId: tenant,
+        endpointId: e.id,
+        messageId: message.id,
+        nextAttemptAt: later,
+      })),
+    });
+  });
+  const claimed = await inspect(() =>
+    db.webhookDelivery.findMany({ where: { messageId: message.id } }),
+  );
+  const record = (endpointId: string): AttemptRecord => {
+    const d = claimed.find((c) => c.endpointId === endpointId)!;
+    return {
+      delivery: {
+        ...d,
+        payload: {},
+        headers: null,
+        url: '',
+        secret: '',
+        previousSecret: null,
+        previousSecretExpiresAt: null,
+      },
+      attemptedAt: new Date(),
+      responseCode: 200,
+      durationMs: 5,
+      error: null,
+      status: 'succeeded',
+      nextAttemptAt: null,
+      gone: false,
+    };
+  };
+  // the organiser removes one endpoint (its deliveries go by cascade) while the round is sent
+  expect(
+    (await t.call('DELETE', `/integrations/webhooks/${gone.id}`, undefined, tenant)).status,
+  ).toBe(200);
+  const repo = svc.app.get(WebhooksRepository);
+  await asTenantDo(tenant, () =>
+    repo.transaction((tx) => repo.recordAttempts(tx, [record(gone.id), record(kept.id)])),
+  );
+  const after = await inspect(() =>
+    db.webhookDelivery.findMany({
+      where: { messageId: message.id },
+      include: { attemptLog: true },
+    }),
+  );
+  expect(after).toHaveLength(1);
+  expect(after[0]).toMatchObject({ endpointId: kept.id, status: 'succeeded', attempts: 1 });
+  expect(after[0].attemptLog).toHaveLength(1);
 });

@@ -347,11 +347,16 @@ export class WebhooksRepository {
    * statements for the whole round. A delivery is updated only if it is still the claimed run
    * (pending, same attempt count): a redelivery (I4, I5) meanwhile started a new one. (`= ANY`
    * keeps the update on the primary key whatever the statistics say: during an on-sale the
-   * pending deliveries are many and a fresh table's statistics do not know it yet.)
+   * pending deliveries are many and a fresh table's statistics do not know it yet.) A delivery
+   * deleted while it was being sent (its endpoint removed) gets no attempt row: the round's other
+   * results are recorded all the same (the foreign key failed the whole round once, and every
+   * other delivery of the tenant in it would have been sent again).
    */
   async recordAttempts(tx: Tx, records: AttemptRecord[]): Promise<void> {
     if (!records.length) return;
     const col = <T>(f: (r: AttemptRecord) => T) => records.map(f);
+    // FOR KEY SHARE: a delivery deleted by a transaction that commits meanwhile drops out of the
+    // join instead of failing the foreign key check
     await tx.$executeRaw`
       INSERT INTO "WebhookAttempt"
         (id, "tenantId", "deliveryId", "attemptedAt", "responseCode", "durationMs", error)
@@ -359,7 +364,9 @@ export class WebhooksRepository {
       FROM unnest(${col((r) => r.delivery.tenantId)}::text[],
         ${col((r) => r.delivery.id)}::uuid[], ${col((r) => ts(r.attemptedAt))}::timestamp(3)[],
         ${col((r) => r.responseCode)}::int[], ${col((r) => r.durationMs)}::int[],
-        ${col((r) => r.error)}::text[]) AS x(tenant, delivery, at, code, ms, error)`;
+        ${col((r) => r.error)}::text[]) AS x(tenant, delivery, at, code, ms, error)
+      JOIN "WebhookDelivery" d ON d.id = x.delivery
+      FOR KEY SHARE OF d`;
     await tx.$executeRaw`
       UPDATE "WebhookDelivery" d SET status = x.status, attempts = x.attempts + 1,
         "nextAttemptAt" = x.next, "lastResponseCode" = x.code, "lastDurationMs" = x.ms,
