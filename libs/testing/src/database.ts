@@ -17,13 +17,16 @@ export function databaseUrl(name: string, server = TEST_SERVER_URL): string {
   return url.toString();
 }
 
-/** Drops database `name` on the test server (connections and all) and creates it empty; its URL. */
-export async function recreateDatabase(name: string): Promise<string> {
+/**
+ * Drops database `name` on the test server (connections and all) and creates it again, empty or
+ * as a copy of `template`; its URL.
+ */
+export async function recreateDatabase(name: string, template?: string): Promise<string> {
   const admin = new Client({ connectionString: TEST_SERVER_URL });
   await admin.connect();
   try {
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
   } finally {
     await admin.end();
   }
@@ -102,18 +105,11 @@ async function buildTemplateOnce(service: string): Promise<string> {
  * few hundred times per CI run; a copy takes a fraction of a second).
  */
 export async function freshDatabase(service: string, baseName: string): Promise<string> {
-  const template = await migratedTemplate(service);
   // Two checkouts testing at once on one server (worktrees, CI beside a developer) keep apart.
-  const name = `${process.env.TEST_DATABASE_PREFIX ?? ''}${baseName}`;
-  const admin = new Client({ connectionString: TEST_SERVER_URL });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
-  } finally {
-    await admin.end();
-  }
-  return databaseUrl(name);
+  return recreateDatabase(
+    `${process.env.TEST_DATABASE_PREFIX ?? ''}${baseName}`,
+    await migratedTemplate(service),
+  );
 }
 
 /** One SQL statement on database `url`, on a connection of its own: for arranging or inspecting rows. */
