@@ -18,7 +18,14 @@ import { ownNats, seedEvent, seedTypes } from './bookings.mjs';
 import { sell } from './bookings-onsale.mjs';
 import { cpuSnapshot, cpuUse, formatCpuUse } from './cpu-use.mjs';
 import { freePort, problems } from './measure.mjs';
-import { benchDbName, benchServer, recreateDatabase, secret, startApp } from './stack.mjs';
+import {
+  benchDbName,
+  benchServer,
+  recreateDatabase,
+  secret,
+  serverWithAutovacuum,
+  startApp,
+} from './stack.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SEATS = Number(process.env.ONSALE_SEATS ?? 3000);
@@ -31,6 +38,17 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 export async function main() {
   console.log('bench onsale-shapes: building');
   execFileSync(process.execPath, [path.join(root, 'tools/build.mjs')], { stdio: 'inherit' });
+  // its rounds write thousands of bookings: on a server without autovacuum each round would
+  // scan what the earlier ones left dead (ONSALE_DATABASE=server keeps the server anyway)
+  const database = await serverWithAutovacuum('onsale');
+  try {
+    await shapesOn();
+  } finally {
+    await database.stop();
+  }
+}
+
+async function shapesOn() {
   const databaseUrl = await recreateDatabase(
     benchServer(),
     benchDbName('shapes_bookings_invitations'),

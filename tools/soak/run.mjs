@@ -18,21 +18,18 @@
 // flight; the soak then offers half of it at a steady rate (open loop: requests are sent on
 // schedule whether or not earlier ones have answered, as independent clients do).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { Pool } from 'undici';
 import { freePort } from '../bench/measure.mjs';
-import { redactUrl, startEmbeddedPostgres } from '../dev/database.mjs';
 import { personBody } from '../bench/scenarios/people.mjs';
 import {
   apiClient,
   benchDbName,
-  benchServer,
   recreateDatabase,
+  serverWithAutovacuum,
   startBenchStack,
 } from '../bench/stack.mjs';
 
@@ -211,40 +208,10 @@ function drift(values) {
   return first ? last / first - 1 : 0;
 }
 
-/**
- * The server of the soak's databases. The deletes of the mix leave dead rows that only
- * (auto)vacuum takes away; on a server with autovacuum off every scan grows slower and the p99s
- * with it, which no production server shows (the first 30-minute run on the steady mix, on this
- * project's test server, whose autovacuum is off: people 219 live rows and 20,819 dead ones
- * after 30 minutes, crm-people's p99 +90 %). There the soak starts an embedded PostgreSQL of its
- * own, autovacuum on as PostgreSQL ships; SOAK_DATABASE=server keeps the server anyway.
- */
-async function soakServer() {
-  const server = benchServer();
-  const asIs = { server, stop: async () => undefined };
-  if (process.env.SOAK_DATABASE === 'server') return asIs;
-  const client = new pg.Client({ connectionString: server });
-  await client.connect();
-  const { rows } = await client.query('SHOW autovacuum').finally(() => client.end());
-  if (rows[0]?.autovacuum === 'on') return asIs;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'soak-postgres-'));
-  const embedded = await startEmbeddedPostgres({ dataDir, port: await freePort() });
-  console.log(
-    `soak: ${redactUrl(server)} runs with autovacuum off: the soak's databases are on an embedded PostgreSQL of its own (autovacuum on) at ${redactUrl(embedded.url)}`,
-  );
-  return {
-    server: embedded.url,
-    stop: async () => {
-      await embedded.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 async function main() {
   if (!process.env.SOAK_SKIP_BUILD)
     execFileSync(process.execPath, [path.join(root, 'tools/build.mjs')], { stdio: 'inherit' });
-  const database = await soakServer();
+  const database = await serverWithAutovacuum('soak');
   try {
     await soakOn(database.server);
   } finally {
