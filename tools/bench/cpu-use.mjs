@@ -39,7 +39,9 @@ function labelOf(pid) {
     const role = /(?:^|\0)PROCESS_ROLE=([\w-]+)/.exec(readFileSync(`/proc/${pid}/environ`, 'utf8'));
     return role && role[1] !== 'api' ? `${app} (${role[1]})` : app;
   }
-  const db = /^postgres: [^:]+: \S+ (\S+)/.exec(line)?.[1];
+  // a backend: `postgres: [cluster: ]user database host(port)|[local] state` (the cluster name
+  // only where it is set: Debian's server has one, an embedded PostgreSQL none)
+  const db = /^postgres: (?:[^:\s]+: )?\S+ (\S+) (?:\S+\(\d+\)|\[local\])/.exec(line)?.[1];
   if (db) return `postgres ${db.replace(/^bench_\w+?_os_/, '')}`;
   if (/^postgres: /.test(line)) return 'postgres (background)';
   if (/nats-server/.test(line)) return 'nats-server';
