@@ -23,7 +23,7 @@ import {
   benchServer,
   recreateDatabase,
   secret,
-  serverWithAutovacuum,
+  onServerWithAutovacuum,
   startApp,
 } from './stack.mjs';
 
@@ -40,12 +40,7 @@ export async function main() {
   execFileSync(process.execPath, [path.join(root, 'tools/build.mjs')], { stdio: 'inherit' });
   // its rounds write thousands of bookings: on a server without autovacuum each round would
   // scan what the earlier ones left dead (ONSALE_DATABASE=server keeps the server anyway)
-  const database = await serverWithAutovacuum('onsale');
-  try {
-    await shapesOn();
-  } finally {
-    await database.stop();
-  }
+  await onServerWithAutovacuum('onsale', shapesOn);
 }
 
 async function shapesOn() {

@@ -31,7 +31,8 @@
 // seats (a tenth of the seats, at least 100) warms the processes up; it is printed, not counted.
 // Settings: ONSALE_SEATS, ONSALE_CLIENTS, ONSALE_ONLY, ONSALE_WARMUP, ONSALE_DRAIN_TIMEOUT_S (900),
 // BENCH_DATABASE_SERVER, NATS_URL (else a nats-server of its own). A server with autovacuum off
-// is swapped for an embedded PostgreSQL (serverWithAutovacuum); ONSALE_DATABASE=server keeps it.
+// is swapped for an embedded PostgreSQL (onServerWithAutovacuum in stack.mjs);
+// ONSALE_DATABASE=server keeps it.
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
@@ -49,7 +50,7 @@ import {
   benchDbName,
   benchServer,
   recreateDatabase,
-  serverWithAutovacuum,
+  onServerWithAutovacuum,
   startApp,
   startBenchStack,
 } from './stack.mjs';
@@ -508,12 +509,7 @@ export async function main() {
   execFileSync(process.execPath, [path.join(root, 'tools/build.mjs')], { stdio: 'inherit' });
   // every phase writes 6,000 bookings, mails and deliveries, and the workers update each: without
   // autovacuum the later phases scan what the earlier ones left dead
-  const database = await serverWithAutovacuum('onsale');
-  try {
-    await onsaleOn();
-  } finally {
-    await database.stop();
-  }
+  await onServerWithAutovacuum('onsale', onsaleOn);
 }
 
 async function onsaleOn() {

@@ -34,9 +34,18 @@ export const benchServer = () =>
  * and an on-sale's later phases ran on 50,400 dead mail rows and 50,400 dead webhook deliveries.
  * `<label>_DATABASE=server` (SOAK_DATABASE, ONSALE_DATABASE) keeps the server anyway. While the
  * embedded one runs, `benchServer()` names it (BENCH_DATABASE_SERVER), so every database of the
- * run is on it, a raw baseline's too. `{ server, stop }`.
+ * run is on it, a raw baseline's too. Runs `run(server)` there and stops what it started.
  */
-export async function serverWithAutovacuum(label) {
+export async function onServerWithAutovacuum(label, run) {
+  const database = await serverWithAutovacuum(label);
+  try {
+    return await run(database.server);
+  } finally {
+    await database.stop();
+  }
+}
+
+async function serverWithAutovacuum(label) {
   const server = benchServer();
   const asIs = { server, stop: async () => undefined };
   if (process.env[`${label.toUpperCase()}_DATABASE`] === 'server') return asIs;

@@ -29,7 +29,7 @@ import {
   apiClient,
   benchDbName,
   recreateDatabase,
-  serverWithAutovacuum,
+  onServerWithAutovacuum,
   startBenchStack,
 } from '../bench/stack.mjs';
 
@@ -211,12 +211,7 @@ function drift(values) {
 async function main() {
   if (!process.env.SOAK_SKIP_BUILD)
     execFileSync(process.execPath, [path.join(root, 'tools/build.mjs')], { stdio: 'inherit' });
-  const database = await serverWithAutovacuum('soak');
-  try {
-    await soakOn(database.server);
-  } finally {
-    await database.stop();
-  }
+  await onServerWithAutovacuum('soak', soakOn);
 }
 
 async function soakOn(server) {
