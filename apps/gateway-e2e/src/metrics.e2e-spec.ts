@@ -56,8 +56,30 @@ async function eventuallyValue(promql: string, ok: (v: number) => boolean, ms = 
     } catch (err) {
       last = (err as Error).message;
     }
-    if (Date.now() > until) throw new Error(`${promql}: last answer ${JSON.stringify(last)}`);
+    if (Date.now() > until) {
+      throw new Error(`${promql}: last answer ${JSON.stringify(last)}${await targetsNotUp()}`);
+    }
     await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** The targets Prometheus finds down, with its error and whether the app's process still runs. */
+async function targetsNotUp(): Promise<string> {
+  try {
+    const res = await fetch(`${promUrl}/api/v1/targets`);
+    const body = (await res.json()) as {
+      data: { activeTargets: { scrapeUrl: string; health: string; lastError: string }[] };
+    };
+    const down = body.data.activeTargets.filter((t) => t.health !== 'up');
+    const lines = down.map((t) => {
+      const app = apps().find((p) => new URL(p.url).host === new URL(t.scrapeUrl).host);
+      const child = app?.child;
+      const state = child ? `exit ${child.exitCode ?? child.signalCode ?? 'none (running)'}` : '';
+      return `\n  ${app?.name ?? t.scrapeUrl}: ${t.health}, ${t.lastError} (${state})`;
+    });
+    return lines.length ? `; targets not up:${lines.join('')}` : '; every target up';
+  } catch (err) {
+    return `; targets unknown: ${(err as Error).message}`;
   }
 }
 

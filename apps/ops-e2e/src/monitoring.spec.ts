@@ -68,8 +68,9 @@ it('every metric the alerts and the dashboard use is exported by an app', () => 
     .map((f) => readFileSync(f, 'utf8'))
     .join('\n');
   const exported = new Set<string>(
-    [...code.matchAll(/'([a-z_]+)',\s*\n?\s*'[A-Z]/g)]
-      .map((m) => m[1])
+    // app.gauge('name', 'Help', ...) and new Counter({ name: 'name', ... })
+    [...code.matchAll(/'([a-z_]+)',\s*\n?\s*'[A-Z]|\bname: '([a-z_]+)'/g)]
+      .map((m) => m[1] ?? m[2])
       .concat(
         // prom-client's defaults and the histogram's series; Prometheus's own `up`
         ['up', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes'],
@@ -89,6 +90,8 @@ it('every metric the alerts and the dashboard use is exported by an app', () => 
   ];
   const PROMQL = new Set([
     'sum',
+    'increase',
+    'metric',
     'by',
     'rate',
     'max',

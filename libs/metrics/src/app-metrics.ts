@@ -28,6 +28,13 @@ const DURATION_BUCKETS = [
 ];
 
 /**
+ * How long a scrape waits for the gauges read from the database or NATS, at most: less than the
+ * 10 s Prometheus waits by default, and shortened to half of a shorter scrape timeout (text()).
+ */
+const READ_BUDGET_MS = 2000;
+const LATE = Symbol('late');
+
+/**
  * The Prometheus metrics of one app (prom-client), every series labelled with `app`: the
  * process's own (CPU, heap, event-loop delay, GC, handles: prom-client's defaults), requests by
  * route template (rate, errors and duration from one histogram), and the gauges the app's modules
@@ -36,6 +43,8 @@ const DURATION_BUCKETS = [
 export class AppMetrics {
   readonly registry = new Registry();
   private readonly requests: Histogram<'method' | 'route' | 'status'>;
+  private readonly readFailures: Counter<'metric' | 'reason'>;
+  private readBudgetMs = READ_BUDGET_MS;
 
   constructor(readonly app: string) {
     this.registry.setDefaultLabels({ app });
@@ -45,6 +54,12 @@ export class AppMetrics {
       help: 'HTTP requests answered, by method, route template and status, with their duration',
       labelNames: ['method', 'route', 'status'],
       buckets: DURATION_BUCKETS,
+      registers: [this.registry],
+    });
+    this.readFailures = new Counter({
+      name: 'metrics_read_failures_total',
+      help: 'Gauges left out of a scrape: their read failed (error) or outlasted the scrape (timeout)',
+      labelNames: ['metric', 'reason'],
       registers: [this.registry],
     });
   }
@@ -66,8 +81,10 @@ export class AppMetrics {
   }
 
   /**
-   * A gauge read when scraped. A read that fails leaves the gauge without samples for that
-   * scrape (an absent series, which alerts can see) instead of failing the whole scrape.
+   * A gauge read when scraped. A read that fails, or is still running when the scrape's budget
+   * is spent, leaves the gauge without samples for that scrape (an absent series, which alerts
+   * can see) instead of failing or stalling the whole scrape, and counts in
+   * `metrics_read_failures_total`.
    */
   gauge(
     name: string,
@@ -75,6 +92,7 @@ export class AppMetrics {
     read: () => Promise<number | GaugeSample[]> | number | GaugeSample[],
     labelNames: string[] = [],
   ): void {
+    const sample = this.boundedRead(name, read);
     new Gauge({
       name,
       help,
@@ -82,12 +100,9 @@ export class AppMetrics {
       registers: [this.registry],
       async collect() {
         this.reset();
-        let value: number | GaugeSample[];
-        try {
-          value = await read();
-        } catch {
-          return;
-        }
+        const value = await sample();
+        // absent, not 0: an unlabelled series comes back from reset() as 0 ("nothing pending")
+        if (value === null) return labelNames.length ? undefined : this.remove({});
         if (typeof value === 'number') return this.set(value);
         for (const s of value) this.set(s.labels ?? {}, s.value);
       },
@@ -97,7 +112,7 @@ export class AppMetrics {
   /**
    * A counter kept by someone else (a total that only grows while the process runs, e.g. a
    * pool's acquisitions that had to wait), read when scraped like `gauge`; the name ends in
-   * `_total`. A read that fails leaves it without samples for that scrape.
+   * `_total`. A read that fails or is late leaves it without samples for that scrape.
    */
   counter(
     name: string,
@@ -105,6 +120,7 @@ export class AppMetrics {
     read: () => Promise<number | GaugeSample[]> | number | GaugeSample[],
     labelNames: string[] = [],
   ): void {
+    const sample = this.boundedRead(name, read);
     new Counter({
       name,
       help,
@@ -112,16 +128,48 @@ export class AppMetrics {
       registers: [this.registry],
       async collect() {
         this.reset();
-        let value: number | GaugeSample[];
-        try {
-          value = await read();
-        } catch {
-          return;
-        }
+        const value = await sample();
+        // absent, not 0: an unlabelled series comes back from reset() as 0 ("nothing pending")
+        if (value === null) return labelNames.length ? undefined : this.remove({});
         if (typeof value === 'number') return this.inc(value);
         for (const s of value) this.inc(s.labels ?? {}, s.value);
       },
     });
+  }
+
+  /**
+   * `read` within the scrape's budget, or null. A scrape answers with what it has when a query
+   * waits for a pool that is full or a NATS that is slow: that is when an operator needs the
+   * rest of the page (the pool, the event loop), and a scrape that times out reads as the app
+   * being down. A read still running is joined, not started again, so a stuck dependency holds
+   * one query per gauge, not one per scrape.
+   */
+  private boundedRead<T>(name: string, read: () => Promise<T> | T): () => Promise<T | null> {
+    let running: Promise<T> | null = null;
+    return async () => {
+      if (!running) {
+        const started = Promise.resolve().then(read);
+        running = started;
+        const done = () => {
+          if (running === started) running = null;
+        };
+        started.then(done, done);
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<typeof LATE>((resolve) => {
+        timer = setTimeout(() => resolve(LATE), this.readBudgetMs);
+      });
+      try {
+        const value = await Promise.race([running, late]);
+        if (value !== LATE) return value;
+        this.readFailures.inc({ metric: name, reason: 'timeout' });
+      } catch {
+        this.readFailures.inc({ metric: name, reason: 'error' });
+      } finally {
+        clearTimeout(timer);
+      }
+      return null;
+    };
   }
 
   /**
@@ -137,8 +185,17 @@ export class AppMetrics {
     };
   }
 
-  /** The exposition text (Prometheus text format 0.0.4). */
-  text(): Promise<string> {
+  /**
+   * The exposition text (Prometheus text format 0.0.4). `scrapeTimeoutSeconds` is what the
+   * scraper waits (Prometheus sends it in X-Prometheus-Scrape-Timeout-Seconds): the reads get
+   * half of it, the rest is left for a busy event loop and the network. Two scrapers at once
+   * share the budget last given (a budget, not a correctness matter).
+   */
+  text(scrapeTimeoutSeconds?: number): Promise<string> {
+    this.readBudgetMs =
+      scrapeTimeoutSeconds !== undefined && scrapeTimeoutSeconds > 0
+        ? Math.min(READ_BUDGET_MS, (scrapeTimeoutSeconds * 1000) / 2)
+        : READ_BUDGET_MS;
     return this.registry.metrics();
   }
 

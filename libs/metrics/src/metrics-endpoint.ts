@@ -17,7 +17,7 @@ export function serveMetrics(
 ): void {
   fastify.get(METRICS_PATH, async (req, reply) => {
     if (!allow(req.headers)) return reply.code(404).send({ statusCode: 404, message: 'Not Found' });
-    const text = await metrics.text();
+    const text = await metrics.text(scrapeTimeoutSeconds(req.headers));
     return reply.type(metrics.contentType).send(text);
   });
 }
@@ -37,7 +37,7 @@ export async function startMetricsServer(
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
       return;
     }
-    metrics.text().then(
+    metrics.text(scrapeTimeoutSeconds(req.headers)).then(
       (text) => res.writeHead(200, { 'Content-Type': metrics.contentType }).end(text),
       (err: Error) => res.writeHead(500, { 'Content-Type': 'text/plain' }).end(`${err.message}\n`),
     );
@@ -61,4 +61,10 @@ export function scrapeAllowed(headers: http.IncomingHttpHeaders, token: string |
   return typeof auth === 'string' && /^Bearer /i.test(auth)
     ? internalTokenMatches(auth.slice(7).trim(), token)
     : false;
+}
+
+/** How long the scraper waits for this answer, when it says so (Prometheus does), in seconds. */
+export function scrapeTimeoutSeconds(headers: http.IncomingHttpHeaders): number | undefined {
+  const value = Number(headers['x-prometheus-scrape-timeout-seconds']);
+  return Number.isFinite(value) && value > 0 ? value : undefined;
 }

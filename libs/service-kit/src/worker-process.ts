@@ -6,7 +6,13 @@ import os from 'node:os';
 import { listenAddress, ServiceConfig } from '@crm/config';
 import { createAppLogging, prettyLogs } from '@crm/logging';
 import { shutdownTelemetry } from '@crm/telemetry';
-import { AppMetrics, METRICS_PATH, scrapeAllowed, startMetricsServer } from '@crm/metrics';
+import {
+  AppMetrics,
+  METRICS_PATH,
+  scrapeAllowed,
+  scrapeTimeoutSeconds,
+  startMetricsServer,
+} from '@crm/metrics';
 import { Readiness } from './health.controller';
 
 /**
@@ -79,7 +85,7 @@ function healthServer(
     if (req.method !== 'GET') return json(res, 405, { status: 'method not allowed' });
     if (path === '/health/live') return json(res, 200, { status: 'ok' });
     if (path === METRICS_PATH && scrapeAllowed(req.headers, internalToken)) {
-      void metrics.text().then(
+      void metrics.text(scrapeTimeoutSeconds(req.headers)).then(
         (text) => res.writeHead(200, { 'Content-Type': metrics.contentType }).end(text),
         () => json(res, 500, { status: 'metrics failed' }),
       );
