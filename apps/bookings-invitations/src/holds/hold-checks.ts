@@ -2,7 +2,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { AppException } from '@crm/errors';
 import { mergeSeats, SeatRequest } from '../capacity/capacity.repository';
 import type { EventCopy, TicketType } from '../generated/prisma/client';
-import { checkEventOpen, checkTicketTypes, ticketLines } from '../bookings/booking-checks';
+import {
+  checkEventOpen,
+  checkTicketTypes,
+  TicketLine,
+  ticketLines,
+} from '../bookings/booking-checks';
+import { conflict, problem } from '../bookings/booking-problems';
 import type { CreateHoldInput } from './dto/hold.input';
 
 /** A public hold as it came in (BK18), its body checked against the DTO. */
@@ -30,8 +36,8 @@ export interface PreparedHold {
 
 /**
  * What refuses a hold on its own, as a booking of the same tickets would be refused (event gone
- * 404, not open 409, started 400, ticket types 400): the per-booking limits apply to a hold too,
- * since it becomes one booking.
+ * 404, not open 409, started 400, ticket types 400, over the limit per buyer 409): the
+ * per-booking limits apply to a hold too, since it becomes one booking.
  */
 export function checkHold(
   request: HoldRequest,
@@ -43,6 +49,8 @@ export function checkHold(
   const lines = ticketLines(request.input.tickets);
   const problems = checkTicketTypes(lines, types, request.now);
   if (problems.length) return AppException.validation(problems);
+  const overLimit = checkBuyerLimit(event!, lines);
+  if (overLimit) return overLimit;
   return {
     tenantId: request.tenantId,
     event: event!,
@@ -53,4 +61,19 @@ export function checkHold(
       lines.map((l) => [l.ticketTypeId, { index: l.index, name: types.get(l.ticketTypeId)!.name }]),
     ),
   };
+}
+
+/**
+ * A hold becomes one booking, and no booking may take more than the event's maxTicketsPerBuyer:
+ * a hold over it could never be booked, and would keep an on-sale's seats from everybody else
+ * for the hold time (one call holding a whole quota). Refused as its booking would be (409).
+ * The limit over a buyer's bookings is counted when the hold is booked (a hold names no buyer).
+ */
+function checkBuyerLimit(event: EventCopy, lines: TicketLine[]): AppException | null {
+  const max = event.maxTicketsPerBuyer;
+  const count = lines.reduce((n, l) => n + l.count, 0);
+  if (!max || count <= max) return null;
+  return conflict('maxTicketsPerBuyer', { max }, [
+    problem('tickets', 'maxTicketsPerBuyer', { max, booked: 0 }),
+  ]);
 }

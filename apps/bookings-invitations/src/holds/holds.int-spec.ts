@@ -194,6 +194,39 @@ it('bad holds are refused naming the field and rule, in the caller’s language'
   expect(unknown.status).toBe(404);
 });
 
+it('a hold of more tickets than the event allows one buyer is refused, and holds nothing', async () => {
+  const eventId = await t.event(t.A, { maxTicketsPerBuyer: 4 });
+  const a = await t.ticketType(eventId, { quota: 100 });
+  const b = await t.ticketType(eventId, { quota: 100 });
+  // 5 over two types, in German: one call may not hold the quota for the hold time
+  const over = await hold(
+    eventId,
+    [
+      { ticketTypeId: a, count: 2 },
+      { ticketTypeId: b, count: 3 },
+    ],
+    t.A,
+    t.api,
+    { 'accept-language': 'de' },
+  );
+  expect(over.status).toBe(409);
+  expect(over.body.errors).toEqual([
+    expect.objectContaining({
+      field: 'tickets',
+      rule: 'maxTicketsPerBuyer',
+      message: expect.stringContaining('höchstens 4 Tickets'),
+    }),
+  ]);
+  expect(await eventCounters(eventId)).toEqual({ sold: 0, held: 0 });
+  // exactly the limit is held
+  const four = await hold(eventId, [
+    { ticketTypeId: a, count: 1 },
+    { ticketTypeId: b, count: 3 },
+  ]);
+  expect(four.status).toBe(201);
+  expect(await eventCounters(eventId)).toEqual({ sold: 0, held: 4 });
+});
+
 it('a release gives the seats back at once and only once; a confirmed hold cannot be released', async () => {
   const eventId = await t.event();
   const type = await t.ticketType(eventId, { quota: 4 });
