@@ -92,6 +92,7 @@ it('every metric the alerts and the dashboard use is exported by an app', () => 
     'sum',
     'increase',
     'metric',
+    'reason',
     'by',
     'rate',
     'max',
