@@ -591,7 +591,7 @@ export interface paths {
         put?: never;
         /**
          * BK18 Hold seats (ours)
-         * @description BK18 Holds seats of one or more ticket types of an event while the buyer fills in the booking form, for the event’s hold time (holdMinutes, default 15): they count against the quotas and the capacity like sold ones. The same rules as BK1 for the event and the ticket types (open, not started, on sale, per-booking limits, one currency); not enough left is a 409 naming the type (soldOut) or the event (capacityReached). BK1 with the answer’s `token` as `holdToken` before `expiresAt` books them (the sale window of a held type no longer applies); at expiry they are back on sale within about a second. **public**: no API key; the tenant header X-Service-TenantId is required and scopes the request. Rate limited per client address by the gateway (429, Retry-After).
+         * @description BK18 Holds seats of one or more ticket types of an event while the buyer fills in the booking form, for the event’s hold time (holdMinutes, default 15): they count against the quotas and the capacity like sold ones. The same rules as BK1 for the event and the ticket types (open, not started, on sale, per-booking limits, one currency); not enough left is a 409 naming the type (soldOut) or the event (capacityReached); more tickets than the event’s maxTicketsPerBuyer is a 409 naming `tickets` (a hold becomes one booking, and is counted for the booker’s e-mail when booked). BK1 with the answer’s `token` as `holdToken` before `expiresAt` books them (the sale window of a held type no longer applies); at expiry they are back on sale within about a second. **public**: no API key; the tenant header X-Service-TenantId is required and scopes the request. Rate limited per client address by the gateway (429, Retry-After).
          */
         post: operations["HoldsPublicController_create"];
         delete?: never;
@@ -10007,7 +10007,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Sold out, fully booked, not open */
+            /** @description Sold out, fully booked, not open, over the limit per buyer */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -25,14 +25,19 @@ export class HoldsPublicController {
       'booking form, for the event’s hold time (holdMinutes, default 15): they count against ' +
       'the quotas and the capacity like sold ones. The same rules as BK1 for the event and ' +
       'the ticket types (open, not started, on sale, per-booking limits, one currency); not ' +
-      'enough left is a 409 naming the type (soldOut) or the event (capacityReached). BK1 with ' +
+      'enough left is a 409 naming the type (soldOut) or the event (capacityReached); more ' +
+      'tickets than the event’s maxTicketsPerBuyer is a 409 naming `tickets` (a hold becomes ' +
+      'one booking, and is counted for the booker’s e-mail when booked). BK1 with ' +
       'the answer’s `token` as `holdToken` before `expiresAt` books them (the sale window of a ' +
       'held type no longer applies); at expiry they are back on sale within about a second. ' +
       PUBLIC_DOC,
   })
   @ApiEnvelope(SeatHold, 201)
   @ApiResponse({ status: 404, description: 'Unknown or foreign event' })
-  @ApiResponse({ status: 409, description: 'Sold out, fully booked, not open' })
+  @ApiResponse({
+    status: 409,
+    description: 'Sold out, fully booked, not open, over the limit per buyer',
+  })
   create(@Ctx() ctx: RequestContext, @Body() body: CreateHoldInput): Promise<SeatHold> {
     return this.holds.create(ctx, body);
   }
