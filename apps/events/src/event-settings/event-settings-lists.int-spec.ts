@@ -25,15 +25,18 @@ let t: ReturnType<typeof settingsTestClient>;
 let db: PrismaService;
 let lookup: EventSettingsLookup;
 
+/** Concurrent creators of one new tag, each in a transaction of its own (one connection each). */
+const CREATORS = 25;
+
 const newTenant = () => `tenant-es-${randomUUID().slice(0, 8)}`;
 const A = newTenant();
 const B = newTenant();
 
 beforeAll(async () => {
-  // 25 connections: the 50 concurrent creators below race in the database, half of them at
-  // once, instead of queueing for 10 connections (on a loaded CI machine the last ones gave up
-  // after the pool's 10 s, which is not what that test is about)
-  svc = await startEvents('events_it_settings_lists', { DATABASE_POOL_SIZE: '25' });
+  // a connection for each of the concurrent creators below, so that all of them race in the
+  // database at once instead of queueing for the pool (on a loaded CI machine the last of 50
+  // creators on 25 connections gave up after the pool's 10 s, which is not what it is about)
+  svc = await startEvents('events_it_settings_lists', { DATABASE_POOL_SIZE: String(CREATORS) });
   t = settingsTestClient(svc);
   db = svc.app.get(PrismaService);
   lookup = svc.app.get(EventSettingsLookup);
@@ -577,11 +580,11 @@ describe('EventSettingsLookup', () => {
     ]);
   });
 
-  it('50 concurrent creators of the same new orga tag text -> exactly one entry', async () => {
+  it(`${CREATORS} concurrent creators of the same new orga tag text -> exactly one entry`, async () => {
     const tenant = newTenant();
     const spellings = ['Backstage', 'BACKSTAGE', 'backstage', ' Backstage '];
     const ids = await Promise.all(
-      Array.from({ length: 50 }, (_, i) =>
+      Array.from({ length: CREATORS }, (_, i) =>
         asTenantDo(tenant, () =>
           db.$transaction(
             (tx) => lookup.tagIdsByText(tx, tenant, 'ORGA_TAGS', [{ text: spellings[i % 4] }]),
