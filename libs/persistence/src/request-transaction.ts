@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { contextSlot } from '@crm/call-context';
 import type pg from 'pg';
 
 /**
@@ -82,7 +82,7 @@ export class RequestTransaction {
     if (this.ended) return;
     this.ended = true;
     if (!committed) return;
-    for (const fn of this.committedHooks.splice(0)) requests.exit(fn);
+    for (const fn of this.committedHooks.splice(0)) requests.run(undefined, fn);
   }
 
   /** A savepoint name, new each time. */
@@ -265,10 +265,10 @@ function isConnectionLost(err: Error): boolean {
   return !(err as { code?: unknown }).code || String((err as { code?: unknown }).code).length !== 5;
 }
 
-const requests = new AsyncLocalStorage<RequestTransaction>();
+const requests = contextSlot<RequestTransaction>();
 
 /** The request transaction the current work runs in, if any. */
-export const requestTransaction = (): RequestTransaction | undefined => requests.getStore();
+export const requestTransaction = (): RequestTransaction | undefined => requests.get();
 
 /**
  * Runs `fn` once what the current work wrote is committed: at once outside a request
@@ -276,7 +276,7 @@ export const requestTransaction = (): RequestTransaction | undefined => requests
  * not see it before, and would work inside the request). Not at all when the request rolls back.
  */
 export function afterCommit(fn: () => void): void {
-  const tx = requests.getStore();
+  const tx = requests.get();
   if (tx && !tx.ended) tx.onCommit(fn);
   else fn();
 }

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { contextSlot } from '@crm/call-context';
 
 /**
  * Whose rows the database shows to the work being done here. Every table that holds tenant data
@@ -19,13 +19,13 @@ export type TenantScope =
   | { readonly tenantId: string; readonly acrossTenants?: undefined }
   | { readonly tenantId?: undefined; readonly acrossTenants: string };
 
-const storage = new AsyncLocalStorage<TenantScope>();
+const scopes = contextSlot<TenantScope>();
 
 /** What a tenant id bound to a connection may look like (the services' tenant ids are UUIDs). */
 const TENANT_ID = /^[\w.:@/+=-]{1,128}$/;
 
 /** The scope the current work runs in, if any. */
-export const tenantScope = (): TenantScope | undefined => storage.getStore();
+export const tenantScope = (): TenantScope | undefined => scopes.get();
 
 /**
  * Runs `fn` (and everything it starts) for `tenantId`: its queries see that tenant's rows only.
@@ -46,7 +46,7 @@ export function acrossTenants<T>(reason: string, fn: () => T): T {
  * not by whoever awaits it later, outside.
  */
 function inScope<T>(scope: TenantScope, fn: () => T): T {
-  return storage.run(scope, () => {
+  return scopes.run(scope, () => {
     const result = fn();
     if (result instanceof Promise || !isThenable(result)) return result;
     return new Promise((resolve, reject) => result.then(resolve, reject)) as T;
@@ -58,7 +58,7 @@ const isThenable = (x: unknown): x is PromiseLike<unknown> =>
 
 /** Runs `fn` in no scope: it sees no tenant's rows (work that must not see any). */
 export function outsideTenants<T>(fn: () => T): T {
-  return storage.exit(fn);
+  return scopes.run(undefined, fn);
 }
 
 /** The settings a connection gets for the scope: the tenant (or '') and whether all are visible. */
