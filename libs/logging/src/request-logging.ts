@@ -23,10 +23,10 @@ export function requestFields(headers: IncomingHttpHeaders, fallbackId: string):
     fallbackId,
   );
   // With tracing on, the request's span gets them as attributes (the trace id it has)
-  annotateSpan({
+  annotateSpan(() => ({
     'crm.request_id': fields.requestId,
     ...(fields.tenant ? { 'crm.tenant': fields.tenant } : {}),
-  });
+  }));
   return fields;
 }
 
@@ -71,7 +71,13 @@ export function logRequest(log: Logger, outcome: RequestOutcome, fields?: Reques
   log[level](line, outcome.status >= 500 ? 'request failed' : 'request');
 }
 
-const fieldsOf = new WeakMap<FastifyRequest, RequestFields>();
+/**
+ * Where a request keeps its fields from onRequest to onResponse: a property Fastify declares on
+ * every request (decorateRequest), not a WeakMap, whose entry per request the garbage collector
+ * has to trace apart (measured on the health route).
+ */
+const FIELDS = 'crmRequestFields';
+type WithFields = FastifyRequest & { [FIELDS]: RequestFields | null };
 
 /**
  * Every request through Fastify: its fields on each line logged while it is handled (Nest's
@@ -83,9 +89,10 @@ export function requestLogging(
   /** Also told of each answered request (the app's metrics). */
   observe?: (outcome: RequestOutcome) => void,
 ): void {
+  fastify.decorateRequest(FIELDS, null);
   fastify.addHook('onRequest', (req, _reply, done) => {
     const fields = requestFields(req.headers, req.id);
-    fieldsOf.set(req, fields);
+    (req as WithFields)[FIELDS] = fields;
     runInRequest(fields, done);
   });
   fastify.addHook('onResponse', (req, reply, done) => {
@@ -95,7 +102,7 @@ export function requestLogging(
       status: reply.statusCode,
       durationMs: reply.elapsedTime,
     };
-    logRequest(logging.log, outcome, fieldsOf.get(req));
+    logRequest(logging.log, outcome, (req as WithFields)[FIELDS] ?? undefined);
     observe?.(outcome);
     done();
   });

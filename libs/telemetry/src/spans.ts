@@ -7,6 +7,7 @@ import {
   trace,
   type Attributes,
 } from '@opentelemetry/api';
+import { tracingEnabled } from './start';
 
 const tracer = () => trace.getTracer('crm');
 
@@ -68,13 +69,21 @@ export async function inSpan<T>(
   });
 }
 
-/** Adds attributes to the current span (the request's), when there is one. */
-export function annotateSpan(attributes: Attributes): void {
-  trace.getActiveSpan()?.setAttributes(attributes);
+/**
+ * Adds attributes to the current span (the request's), when there is one. `attributes` is a
+ * function so that nothing is built when tracing is off (every request calls this).
+ */
+export function annotateSpan(attributes: () => Attributes): void {
+  if (!tracingEnabled()) return;
+  trace.getActiveSpan()?.setAttributes(attributes());
 }
 
-/** The id of the current trace, when one is recorded. */
+/**
+ * The id of the current trace, when one is recorded. Without tracing there is none, and the
+ * OpenTelemetry API's global lookup is skipped (every request and message asks).
+ */
 export function currentTraceId(): string | undefined {
+  if (!tracingEnabled()) return undefined;
   const span = trace.getActiveSpan();
   return span?.isRecording() ? span.spanContext().traceId : undefined;
 }
