@@ -17,18 +17,30 @@ export function cpuSnapshot() {
   }
   for (const pid of pids) {
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // the fields after the command name, which may hold spaces: utime is 14th, stime 15th
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ticks = Number(fields[11]) + Number(fields[12]);
-      if (!ticks) continue;
+      const seconds = cpuSecondsOf(pid);
+      if (!seconds) continue;
       const label = labelOf(pid);
-      if (label) used.set(label, (used.get(label) ?? 0) + ticks / TICKS_PER_SECOND);
+      if (label) used.set(label, (used.get(label) ?? 0) + seconds);
     } catch {
       // gone meanwhile
     }
   }
   return { at: Date.now(), used };
+}
+
+/**
+ * CPU seconds (user and system) used so far by process `pid`, in ticks of 10 ms; null when it is
+ * gone or this is not Linux.
+ */
+export function cpuSecondsOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the fields after the command name, which may hold spaces: utime is 14th, stime 15th
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
 }
 
 function labelOf(pid) {

@@ -2,6 +2,7 @@
 // rows of the final table and the ratios between targets.
 import autocannon from 'autocannon';
 import net from 'node:net';
+import { cpuSecondsOf } from './cpu-use.mjs';
 
 export const duration = Number(process.env.BENCH_DURATION ?? 10);
 export const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -195,7 +196,12 @@ export async function benchAll(scenario, entries) {
   // (a pair of identical apps read 0.91-0.96 in a fixed order), so none may always go first
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 ? [...live].reverse() : live;
-    for (const s of order) s.runs.push(await cannon(s.t, slice));
+    for (const s of order) {
+      const before = cpuSeconds(s.t.pids);
+      const run = await cannon(s.t, slice);
+      run.cpuSeconds = cpuSeconds(s.t.pids) - before;
+      s.runs.push(run);
+    }
   }
   const results = [];
   for (const s of states) {
@@ -213,6 +219,10 @@ export async function benchAll(scenario, entries) {
       perRound: s.runs.map((r) => r.requests.total / r.duration),
       p50: Math.round(s.runs.reduce((n, r) => n + r.latency.p50 * r.requests.total, 0) / total),
       p99: Math.max(...s.runs.map((r) => r.latency.p99)),
+      // with `t.pids`: the CPU those processes used per request while this target was measured
+      cpuMicrosPerRequest: t.pids
+        ? (s.runs.reduce((n, r) => n + r.cpuSeconds, 0) * 1e6) / total
+        : null,
     };
     const sum = (key) => s.runs.reduce((n, r) => n + (r[key] ?? 0), 0);
     const bad = {
@@ -239,6 +249,9 @@ export async function benchAll(scenario, entries) {
   }
   return results;
 }
+
+/** CPU seconds used so far by the processes `pids` (0 without pids, or off Linux). */
+const cpuSeconds = (pids = []) => pids.reduce((n, pid) => n + (cpuSecondsOf(pid) ?? 0), 0);
 
 /** One target measured on its own (see benchAll). */
 export async function bench(scenario, t, like) {

@@ -28,6 +28,7 @@ import {
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const GOAL = 0.95;
+const processesNote = "each side's crm-people (and its gateway, for the gateway pair)";
 
 /** The development trace catcher as its own process on a free port: `{ url, stop }`. */
 async function startTraceCatcherProcess() {
@@ -93,18 +94,21 @@ export async function main() {
       });
       stack.add(people);
       const gatewayPort = await freePort();
-      stack.add(
-        await startApp('gateway', gatewayPort, {
-          ...env,
-          ADMIN_TOKEN: secret(),
-          CRM_PEOPLE_URL: people.url,
-          CRM_COMPANIES_URL: stack.companiesUrl,
-          TENANT_INFO_URL: `http://127.0.0.1:${ports.tenant}`,
-          GRAPHQL_SUBGRAPHS: 'crm-people,tenant-info,crm-companies',
-          KEY_RATE_LIMIT_PER_MINUTE: '1000000000',
-        }),
-      );
-      return { people: people.url, gateway: `http://127.0.0.1:${gatewayPort}` };
+      const gateway = await startApp('gateway', gatewayPort, {
+        ...env,
+        ADMIN_TOKEN: secret(),
+        CRM_PEOPLE_URL: people.url,
+        CRM_COMPANIES_URL: stack.companiesUrl,
+        TENANT_INFO_URL: `http://127.0.0.1:${ports.tenant}`,
+        GRAPHQL_SUBGRAPHS: 'crm-people,tenant-info,crm-companies',
+        KEY_RATE_LIMIT_PER_MINUTE: '1000000000',
+      });
+      stack.add(gateway);
+      return {
+        people: people.url,
+        gateway: `http://127.0.0.1:${gatewayPort}`,
+        pids: { people: [people.child.pid], gateway: [people.child.pid, gateway.child.pid] },
+      };
     };
     // BENCH_AA=1: both sides observed, to see that the bench itself favours neither (ratios ~1)
     const sides = {
@@ -135,14 +139,30 @@ export async function main() {
       emails: [{ type: { id: 'business', text: 'Business' }, mail: 'bench@example.com' }],
     });
 
-    const pair = async (scenario, target) => {
+    // Beside each ratio, what it comes from: the CPU the side's processes (crm-people, and its
+    // gateway for the gateway pair) used per request while measured. Far steadier than req/s on a
+    // shared machine, so a change of a few µs shows before it shows in a ratio.
+    const cpuRows = [];
+    const pair = async (scenario, target, processes = 'people') => {
+      const at = (name, mode) => ({ ...target(name, mode), pids: sides[mode].pids[processes] });
       const [observed, unobserved, traced] = await benchAll(scenario, [
-        { t: target('observed', 'on') },
-        { t: target('REQUEST_OBSERVATION=off', 'off') },
-        ...(withTraces ? [{ t: target(tracedName, 'traced') }] : []),
+        { t: at('observed', 'on') },
+        { t: at('REQUEST_OBSERVATION=off', 'off') },
+        ...(withTraces ? [{ t: at(tracedName, 'traced') }] : []),
       ]);
       rows.push(row(scenario, unobserved), row(scenario, observed, unobserved, GOAL));
       if (traced) rows.push(row(scenario, traced, unobserved));
+      const base = unobserved.cpuMicrosPerRequest;
+      for (const m of [unobserved, observed, traced].filter((x) => x && !x.failed)) {
+        const us = m.cpuMicrosPerRequest;
+        cpuRows.push({
+          scenario,
+          target: m.name,
+          'CPU µs / request': us.toFixed(1),
+          'vs off':
+            m === unobserved ? '' : `${us - base >= 0 ? '+' : ''}${(us - base).toFixed(1)} µs`,
+        });
+      }
     };
     // A tenant's call on each side first, as every process in use has served: the first one
     // switches on the promise hooks of AsyncLocalStorage (the tenant scope), which a side that
@@ -175,12 +195,18 @@ export async function main() {
       headers: stack.serviceHeaders,
     }));
     await stack.waitQuiet('before the gateway pair');
-    await pair('o4 GET /v1/crm/people/{id} (gateway)', (name, mode) => ({
-      name,
-      url: sides[mode].gateway,
-      path: `/v1/crm/people/${person.id}`,
-      headers: stack.gatewayHeaders,
-    }));
+    await pair(
+      'o4 GET /v1/crm/people/{id} (gateway)',
+      (name, mode) => ({
+        name,
+        url: sides[mode].gateway,
+        path: `/v1/crm/people/${person.id}`,
+        headers: stack.gatewayHeaders,
+      }),
+      'gateway',
+    );
+    console.log(`bench: the CPU of ${processesNote} per request, while measured`);
+    console.table(cpuRows);
   } finally {
     await stack.stop();
   }
