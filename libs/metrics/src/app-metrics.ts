@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, type LabelValues, Registry } from 'prom-client';
 import { DurationHistogram } from './duration-histogram';
 
 /** A finished HTTP request, as requestLogging and the gateway's REST proxy see it. */
@@ -14,6 +14,18 @@ export interface RequestObservation {
 export interface GaugeSample {
   labels?: Record<string, string>;
   value: number;
+}
+
+/** What a gauge or counter read at scrape time gives: one value, or samples by labels. */
+type SampleRead = () => Promise<number | GaugeSample[]> | number | GaugeSample[];
+
+/** How a gauge or counter read at scrape time is made (what both constructors take). */
+interface ScrapedConfiguration<M> {
+  name: string;
+  help: string;
+  labelNames: string[];
+  registers: Registry[];
+  collect(this: M): Promise<void>;
 }
 
 /**
@@ -79,27 +91,10 @@ export class AppMetrics {
    * can see) instead of failing or stalling the whole scrape, and counts in
    * `metrics_read_failures_total`.
    */
-  gauge(
-    name: string,
-    help: string,
-    read: () => Promise<number | GaugeSample[]> | number | GaugeSample[],
-    labelNames: string[] = [],
-  ): void {
-    const sample = this.boundedRead(name, read);
-    new Gauge({
-      name,
-      help,
-      labelNames,
-      registers: [this.registry],
-      async collect() {
-        this.reset();
-        const value = await sample();
-        // absent, not 0: an unlabelled series comes back from reset() as 0 ("nothing pending")
-        if (value === null) return labelNames.length ? undefined : this.remove({});
-        if (typeof value === 'number') return this.set(value);
-        for (const s of value) this.set(s.labels ?? {}, s.value);
-      },
-    });
+  gauge(name: string, help: string, read: SampleRead, labelNames: string[] = []): void {
+    this.readWhenScraped<Gauge>(Gauge, name, help, read, labelNames, (g, labels, v) =>
+      g.set(labels, v),
+    );
   }
 
   /**
@@ -107,25 +102,34 @@ export class AppMetrics {
    * pool's acquisitions that had to wait), read when scraped like `gauge`; the name ends in
    * `_total`. A read that fails or is late leaves it without samples for that scrape.
    */
-  counter(
+  counter(name: string, help: string, read: SampleRead, labelNames: string[] = []): void {
+    this.readWhenScraped<Counter>(Counter, name, help, read, labelNames, (c, labels, v) =>
+      c.inc(labels, v),
+    );
+  }
+
+  /** A gauge or counter whose samples `read` gives at each scrape; `put` writes one of them. */
+  private readWhenScraped<M extends Gauge | Counter>(
+    Kind: new (config: ScrapedConfiguration<M>) => M,
     name: string,
     help: string,
-    read: () => Promise<number | GaugeSample[]> | number | GaugeSample[],
-    labelNames: string[] = [],
+    read: SampleRead,
+    labelNames: string[],
+    put: (metric: M, labels: LabelValues<string>, value: number) => void,
   ): void {
     const sample = this.boundedRead(name, read);
-    new Counter({
+    new Kind({
       name,
       help,
       labelNames,
       registers: [this.registry],
-      async collect() {
+      async collect(this: M) {
         this.reset();
         const value = await sample();
         // absent, not 0: an unlabelled series comes back from reset() as 0 ("nothing pending")
         if (value === null) return labelNames.length ? undefined : this.remove({});
-        if (typeof value === 'number') return this.inc(value);
-        for (const s of value) this.inc(s.labels ?? {}, s.value);
+        if (typeof value === 'number') return put(this, {}, value);
+        for (const s of value) put(this, s.labels ?? {}, s.value);
       },
     });
   }
