@@ -28,7 +28,6 @@ import {
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const GOAL = 0.95;
-const processesNote = "each side's crm-people (and its gateway, for the gateway pair)";
 
 /** The development trace catcher as its own process on a free port: `{ url, stop }`. */
 async function startTraceCatcherProcess() {
@@ -152,6 +151,7 @@ export async function main() {
       ]);
       rows.push(row(scenario, unobserved), row(scenario, observed, unobserved, GOAL));
       if (traced) rows.push(row(scenario, traced, unobserved));
+      if (unobserved.failed) return; // nothing to compare the CPU with
       const base = unobserved.cpuMicrosPerRequest;
       for (const m of [unobserved, observed, traced].filter((x) => x && !x.failed)) {
         const us = m.cpuMicrosPerRequest;
@@ -205,7 +205,9 @@ export async function main() {
       }),
       'gateway',
     );
-    console.log(`bench: the CPU of ${processesNote} per request, while measured`);
+    console.log(
+      "bench: the CPU of each side's crm-people (and its gateway, for the gateway pair) per request, while measured",
+    );
     console.table(cpuRows);
   } finally {
     await stack.stop();
