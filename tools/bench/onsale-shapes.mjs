@@ -19,6 +19,7 @@ import { sell } from './bookings-onsale.mjs';
 import { cpuSnapshot, cpuUse, formatCpuUse } from './cpu-use.mjs';
 import { freePort, problems } from './measure.mjs';
 import {
+  analyzeDatabases,
   benchDbName,
   benchServer,
   recreateDatabase,
@@ -103,6 +104,7 @@ async function shapesOn() {
   try {
     // warm both replicas up (JIT, pools, the tenant's lease), not counted
     for (const targets of Object.values(shapes)) await sell(await targets());
+    await analyzeDatabases([databaseUrl]);
     for (let round = 1; round <= ROUNDS; round++) {
       for (const [name, targets] of Object.entries(shapes)) {
         const t = await targets();
