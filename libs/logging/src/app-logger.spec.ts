@@ -1,4 +1,4 @@
-import { createAppLogger, pinoLevel } from './app-logger';
+import { createAppLogger, isoTimeField, pinoLevel } from './app-logger';
 import { REDACTED, redactText } from './redaction';
 import { acceptableRequestId, runInRequest } from './request-context';
 import { logRequest, requestFields } from './request-logging';
@@ -128,6 +128,17 @@ describe('the request context', () => {
   });
 });
 
+describe('isoTimeField', () => {
+  it("writes pino's isoTime field exactly, across seconds, in both directions", () => {
+    const base = Date.UTC(2026, 10, 29, 23, 59, 59, 0);
+    const times = [0, 5, 999, 1000, 1001, 1999, 998, 60_000, 7, 86_400_000 + 42].map(
+      (d) => base + d,
+    );
+    for (const t of [...times, ...times.reverse()])
+      expect(isoTimeField(t)).toBe(`,"time":"${new Date(t).toISOString()}"`);
+  });
+});
+
 describe('redactText', () => {
   it('leaves text without secrets alone', () => {
     expect(redactText('GET /v1/crm/people/7 answered 404')).toBe(
@@ -213,6 +224,20 @@ describe('logRequest', () => {
       ['r-3', 't-3', 200],
       ['r-3', 't-3', 200],
     ]);
+  });
+
+  it("writes a request without a tenant without one, not the context's, and leaves the context's lines as they were", () => {
+    const { log, lines } = capture();
+    const outcome = { method: 'GET', route: '/v1/crm/people/:id', status: 200, durationMs: 2 };
+    runInRequest({ requestId: 'ctx', tenant: 't-ctx', traceId: 'a'.repeat(32) }, () => {
+      logRequest(log, outcome, { requestId: 'r-4' });
+      log.info('plain');
+    });
+    log.info('outside');
+    expect(lines[0]).toMatchObject({ requestId: 'r-4', status: 200 });
+    expect('tenant' in lines[0] || 'traceId' in lines[0]).toBe(false);
+    expect(lines[1]).toMatchObject({ msg: 'plain', requestId: 'ctx', tenant: 't-ctx' });
+    expect('requestId' in lines[2]).toBe(false);
   });
 
   it('builds nothing for a probe when debug is off', () => {

@@ -48,6 +48,41 @@ function errorField(err: unknown) {
 }
 
 /**
+ * pino's `time` field, as its isoTime writes it (`,"time":"2026-11-29T23:58:12.345Z"`), with the
+ * part up to the second formatted once a second: a Date and its toISOString on every line were
+ * the largest single cost of a request line in the gateway's profile.
+ */
+export function isoTimeField(now = Date.now()): string {
+  const second = Math.floor(now / 1000);
+  if (second !== isoSecond) {
+    isoSecond = second;
+    isoPrefix = `,"time":"${new Date(second * 1000).toISOString().slice(0, 20)}`;
+  }
+  return `${isoPrefix}${String(now - second * 1000).padStart(3, '0')}Z"`;
+}
+let isoSecond = NaN;
+let isoPrefix = '';
+
+/** What the mixin gives a line with nothing to add (never changed: see mergeMixin). */
+const NOTHING: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+/**
+ * The fields of the request or message being handled (requestId, tenant, traceId), for a line
+ * that does not carry them itself (logRequest's lines carry both keys, the tenant undefined when
+ * there is none; a line with its own requestId alone keeps the context's tenant): a copy, as the
+ * merge below writes the line's own fields into it.
+ */
+function requestMixin(line: object): Record<string, unknown> {
+  if ('requestId' in line && 'tenant' in line) return NOTHING;
+  const fields = currentRequest();
+  return fields ? { ...fields } : NOTHING;
+}
+
+/** pino's default merge (the line's fields over the mixin's), without writing into NOTHING. */
+const mergeMixin = (line: object, mixin: object): object =>
+  mixin === NOTHING ? line : Object.assign(mixin, line);
+
+/**
  * The app's pino logger: JSON lines with level (as a word), ISO time, app, and whatever the
  * call adds; secrets redacted by key (redactFields) and in text (redactText).
  */
@@ -55,15 +90,12 @@ export function createAppLogger(opts: AppLoggerOptions): Logger {
   const options: pino.LoggerOptions = {
     level: pinoLevel(opts.nodeEnv, opts.level),
     base: { app: opts.app, host: hostname() },
-    timestamp: pino.stdTimeFunctions.isoTime,
+    timestamp: () => isoTimeField(),
     formatters: { level: (label) => ({ level: label }), log: redactFields },
     serializers: { err: errorField, error: errorField },
-    // the request or message being handled (requestId, tenant, traceId), read only when a line
-    // is written; a copy, as pino merges the line's own fields into what the mixin returns
-    mixin: () => {
-      const fields = currentRequest();
-      return fields ? { ...fields } : {};
-    },
+    // read only when a line is written
+    mixin: requestMixin,
+    mixinMergeStrategy: mergeMixin,
     hooks: {
       // the message text (and string arguments) of every line: URL passwords, bearer tokens
       logMethod(args, method) {

@@ -24,6 +24,21 @@ const SECRET = new Set(SECRET_KEYS.map((k) => k.toLowerCase()));
 
 export const REDACTED = '[redacted]';
 
+/**
+ * Whether a key is one of SECRET_KEYS in any case, remembered per key: the keys of log lines are
+ * few, and a lower-cased copy of each on every line was garbage. Bounded, in case some line's keys
+ * are data.
+ */
+const secretByKey = new Map<string, boolean>();
+function isSecretKey(key: string): boolean {
+  let secret = secretByKey.get(key);
+  if (secret === undefined) {
+    secret = SECRET.has(key.toLowerCase());
+    if (secretByKey.size < 1000) secretByKey.set(key, secret);
+  }
+  return secret;
+}
+
 /** How deep below the line's own fields secrets are looked for (headers.authorization: 1). */
 const DEPTH = 2;
 
@@ -41,7 +56,7 @@ export function redactFields(fields: Record<string, unknown>, depth = 0): Record
   for (const key in fields) {
     const value = fields[key];
     let clean = value;
-    if (SECRET.has(key.toLowerCase())) clean = REDACTED;
+    if (isSecretKey(key)) clean = REDACTED;
     else if (depth < DEPTH && nested(value)) clean = redactFields(value, depth + 1);
     if (clean !== value) {
       copy ??= { ...fields };
@@ -58,8 +73,12 @@ const TEXT_SECRETS: [RegExp, string][] = [
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g, `$1 ${REDACTED}`],
 ];
 
+/** What any of TEXT_SECRETS needs in a text: one test, so most texts are scanned once. */
+const MAY_HOLD_SECRET = /:\/\/|Bearer|Basic/;
+
 /** The text with URL passwords and bearer tokens replaced by [redacted]. */
 export function redactText(text: string): string {
+  if (!MAY_HOLD_SECRET.test(text)) return text;
   let out = text;
   for (const [pattern, replacement] of TEXT_SECRETS) out = out.replace(pattern, replacement);
   return out;

@@ -3,12 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { annotateSpan } from '@crm/telemetry';
 import type { AppLogging } from './app-logger';
-import {
-  currentRequest,
-  fieldsFromHeaders,
-  type RequestFields,
-  runInRequest,
-} from './request-context';
+import { fieldsFromHeaders, type RequestFields, runInRequest } from './request-context';
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
@@ -62,13 +57,24 @@ export function logRequest(log: Logger, outcome: RequestOutcome, fields?: Reques
   const level = requestLevel(outcome);
   if (!log.isLevelEnabled(level)) return;
   const durationMs = Math.round(outcome.durationMs * 10) / 10;
-  // answered inside its request, the logger's mixin adds the fields already (written once, not
-  // merged twice: a tenth of the gateway's cost of a line)
-  const line =
-    fields && currentRequest() !== fields
-      ? { ...fields, ...outcome, durationMs }
-      : { ...outcome, durationMs };
-  log[level](line, outcome.status >= 500 ? 'request failed' : 'request');
+  const message = outcome.status >= 500 ? 'request failed' : 'request';
+  if (!fields) {
+    log[level]({ ...outcome, durationMs }, message);
+    return;
+  }
+  // The fields here, not by the logger's mixin (which leaves a line with both keys alone), in
+  // one literal of one shape: the mixin's copy merged with a spread line was a third of a line's
+  // cost. (pino leaves out what is undefined.)
+  const line: RequestFields & Omit<RequestOutcome, 'durationMs'> & { durationMs: number } = {
+    requestId: fields.requestId,
+    tenant: fields.tenant,
+    traceId: fields.traceId,
+    method: outcome.method,
+    route: outcome.route,
+    status: outcome.status,
+    durationMs,
+  };
+  log[level](line, message);
 }
 
 /**
