@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- all|list|companies|events|bookings|onsale|onsale-designs|onsale-shapes|consumer|observability]
+// npm run bench [-- all|list|companies|events|bookings|onsale|onsale-designs|onsale-shapes|consumer|observability|log-line]
 //
 // No argument: scenarios 1-5 against one stack (built apps from dist/, started once: the whole
 // stack by default, BENCH_STACK below), each
@@ -27,7 +27,8 @@
 // (onsale-shapes.mjs: rounds of each, medians and ratios);
 // `consumer` what the events service's consumer of people.created costs (consumer.mjs);
 // `observability` what request lines, request metrics and the request context cost
-// (observability.mjs: observed apps vs REQUEST_OBSERVATION=off, goal within 5 %).
+// (observability.mjs: observed apps vs REQUEST_OBSERVATION=off, goal within 5 %); `log-line`
+// the µs of one request line alone (log-line.mjs).
 // A failed request (non-2xx, error, timeout, failed body check) is printed after the table
 // and makes the run exit with 1.
 // Settings: BENCH_DURATION (s, default 10), BENCH_ROUNDS (default BENCH_DURATION / 2, at least 3), BENCH_CONNECTIONS (default 10), BENCH_DATABASE_SERVER
@@ -147,10 +148,11 @@ const parts = {
   'onsale-shapes': async () => (await import('./onsale-shapes.mjs')).main(),
   consumer: async () => (await import('./consumer.mjs')).main(),
   observability: async () => (await import('./observability.mjs')).main(),
+  'log-line': async () => (await import('./log-line.mjs')).main(),
 };
 if (!parts[part]) {
   console.error(
-    `usage: npm run bench [-- all|list|companies|events|bookings|onsale|onsale-designs|onsale-shapes|consumer]  (unknown part: ${part})`,
+    `usage: npm run bench [-- all|list|companies|events|bookings|onsale|onsale-designs|onsale-shapes|consumer|observability|log-line]  (unknown part: ${part})`,
   );
   process.exit(2);
 }
