@@ -66,11 +66,7 @@ const DRAIN_TIMEOUT_MS = Number(process.env.ONSALE_DRAIN_TIMEOUT_S ?? 900) * 100
 const ONLY = process.env.ONSALE_ONLY?.split(',').map(Number);
 /** Seats of the unmeasured sale before the phases and before phase 3 (ONSALE_WARMUP=0: none). */
 const WARM_UP = Number(process.env.ONSALE_WARMUP ?? Math.max(100, Math.round(SEATS / 10)));
-/**
- * ANALYZE the databases after the warm-up (analyzeDatabases): the runs before read 165-216
- * bookings/s when autovacuum's first round had not come yet and 250-336 when it had, whichever
- * the build. ONSALE_ANALYZE=0: a sale on a fresh database's missing statistics.
- */
+/** ANALYZE the databases after each warm-up (analyzeDatabases); 0: a fresh database's missing statistics. */
 const ANALYZE = process.env.ONSALE_ANALYZE !== '0';
 const STREAM = 'CRM_EVENTS';
 /** crm-people's durable consumer of bookings.created (its touchpoints of visitor activities). */
