@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { asTenant } from '@crm/request-context';
 import {
   ServiceTestKit,
@@ -68,7 +69,8 @@ export class EventsKit extends ServiceTestKit<EventsUnderTest> {
     data: { url?: string; published?: boolean; name?: string } = {},
     tenant = this.A,
   ): Promise<string> {
-    const url = data.url ?? `https://p-${Math.random().toString(36).slice(2)}.example.com/`;
+    // Hex only: a random part spelled in base 36 once held "amm" and answered a test's `q=amm`.
+    const url = data.url ?? `https://p-${randomUUID()}.example.com/`;
     const row = await asTenant(
       tenant,
       async () =>

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { connect, JSONCodec, NatsConnection, Subscription } from 'nats';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -114,7 +115,8 @@ export class EventTestKit extends ServiceTestKit {
 
   /** A website row of `tenant` (the websites routes are another helper's). */
   async website(tenant = this.A, published = true, name = 'Portal'): Promise<string> {
-    const key = `${name.toLowerCase()}-${Math.random().toString(36).slice(2, 10)}.example`;
+    // Hex only, so a search for a word never matches the random part.
+    const key = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}.example`;
     const [row] = await this.sql<{ id: string }>(
       `INSERT INTO "Website" (id, "tenantId", name, url, "urlKey", published, "dateModified")
        VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, now()) RETURNING id::text`,
