@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { tenantHeaders, TestAnswer } from '@crm/testing';
+import { metricValue, tenantHeaders, TestAnswer } from '@crm/testing';
 import { BookingCreation } from './booking-creation.service';
 import { BookingTestKit, TicketWish } from './test/booking-test-kit';
 
@@ -198,6 +198,12 @@ it('bookings arriving together are written in batches, each decided on its own',
   const key = randomUUID();
   const creation = t.svc.app.get(BookingCreation);
   const before = { ...creation.batchStats };
+  const scrape = async () => ({
+    batches: await metricValue(t.api.url, 'booking_sale_batches_total'),
+    requests: await metricValue(t.api.url, 'booking_sale_batch_requests_total'),
+    seconds: await metricValue(t.api.url, 'booking_sale_write_seconds_total'),
+  });
+  const scrapedBefore = await scrape();
   const answers = await Promise.all(
     Array.from({ length: 120 }, (_, i) => {
       const over: Record<string, unknown> = {};
@@ -218,6 +224,11 @@ it('bookings arriving together are written in batches, each decided on its own',
   // Fewer transactions than bookings: they were batched.
   expect(after.items - before.items).toBe(120);
   expect(after.batches - before.batches).toBeLessThan(120);
+  // What an operator reads of the writer on /metrics: the same batches and requests, and time spent
+  const scrapedAfter = await scrape();
+  expect(scrapedAfter.requests - scrapedBefore.requests).toBe(120);
+  expect(scrapedAfter.batches - scrapedBefore.batches).toBe(after.batches - before.batches);
+  expect(scrapedAfter.seconds).toBeGreaterThan(scrapedBefore.seconds);
 
   // Which of two rivals comes first is up to the network: one wins, the other gets its own 409.
   const pair = (i: number, j: number) =>

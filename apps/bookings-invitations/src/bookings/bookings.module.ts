@@ -14,6 +14,7 @@ import { BookingsController } from './bookings.controller';
 import { BookingsRepository } from './bookings.repository';
 import { BookingsResolver } from './bookings.resolver';
 import { BookingsService } from './bookings.service';
+import { SaleMetrics } from './sale-metrics';
 import { SalesLeasesRepository } from './sales-leases.repository';
 import { SalesRouting } from './sales-routing';
 import { TenantSales } from './tenant-sales';
@@ -40,6 +41,7 @@ import { IdempotencyKeyPurge } from './idempotency-keys';
     SalesLeasesRepository,
     SalesRouting,
     TenantSales,
+    SaleMetrics,
     BookingCreation,
     BookingCancellation,
     BookingsService,

@@ -70,6 +70,7 @@ export interface SalesStats {
   batches: number;
   items: number;
   isolated: number;
+  seconds: number;
   local: number;
   forwarded: number;
   served: number;

@@ -77,4 +77,22 @@ describe('WriteBatches', () => {
     expect(r.batches).toEqual([[1], [2, 3, 4], [2], [3], [4]]);
     expect(batches.stats.isolated).toBe(1);
   });
+
+  it('counts the time spent writing, once, failed batches and their retries included', async () => {
+    const spentMs = 40;
+    const write = async (batch: number[]) => {
+      const until = performance.now() + spentMs;
+      while (performance.now() < until) await new Promise((r) => setImmediate(r));
+      if (batch.length > 1) throw new Error('the batch failed');
+      return batch.map((n) => n * 10);
+    };
+    const batches = new WriteBatches(write, { maxItems: 100 });
+    const started = performance.now();
+    await Promise.all([1, 2, 3].map((n) => batches.submit('event', n)));
+    const elapsed = (performance.now() - started) / 1000;
+    // [1], then [2, 3] failing, then [2] and [3]: four writes of at least 40 ms, one after the other
+    expect(batches.stats).toMatchObject({ batches: 3, items: 3, isolated: 1 });
+    expect(batches.stats.seconds).toBeGreaterThanOrEqual((4 * spentMs) / 1000);
+    expect(batches.stats.seconds).toBeLessThanOrEqual(elapsed);
+  });
 });

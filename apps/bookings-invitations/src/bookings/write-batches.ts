@@ -20,8 +20,11 @@ interface Waiting<Item, Outcome> {
  */
 export class WriteBatches<Item, Outcome> {
   private readonly queues = new Map<string, Waiting<Item, Outcome>[]>();
-  /** Batches written since start, and the items in them (for tests and logs). */
-  readonly stats = { batches: 0, items: 0, isolated: 0 };
+  /**
+   * Batches written since start, the items in them, and the seconds spent writing them (for
+   * metrics and tests: seconds growing as fast as the clock means a writer that is never idle).
+   */
+  readonly stats = { batches: 0, items: 0, isolated: 0, seconds: 0 };
 
   constructor(
     private readonly write: (batch: Item[]) => Promise<Outcome[]>,
@@ -64,18 +67,24 @@ export class WriteBatches<Item, Outcome> {
   }
 
   private async writeBatch(batch: Waiting<Item, Outcome>[]): Promise<void> {
+    const started = performance.now();
+    const spent = () => (this.stats.seconds += (performance.now() - started) / 1000);
+    let outcomes: Outcome[];
     try {
-      const outcomes = await this.write(batch.map((w) => w.item));
-      this.stats.batches++;
-      this.stats.items += batch.length;
-      batch.forEach((w, i) => w.resolve(outcomes[i]));
+      outcomes = await this.write(batch.map((w) => w.item));
     } catch (err) {
+      spent(); // a batch that failed as a whole kept the writer busy too
       if (batch.length === 1) {
         batch[0].reject(err);
         return;
       }
       this.stats.isolated++;
       for (const w of batch) await this.writeBatch([w]);
+      return;
     }
+    spent();
+    this.stats.batches++;
+    this.stats.items += batch.length;
+    batch.forEach((w, i) => w.resolve(outcomes[i]));
   }
 }

@@ -1,0 +1,36 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { AppMetrics } from '@crm/metrics';
+import { TenantSales } from './tenant-sales';
+
+/**
+ * The on-sale writer of this process (TenantSales): the batches it wrote, the bookings and holds
+ * in them, and the seconds it spent writing. An operator reads the writer's load from them: the
+ * seconds' rate near 1 with batches at their maximum (100) is a writer that is never idle, so
+ * buyers wait for the batches before theirs (measured on 2 cores: 100 bookings in 165-205 ms).
+ * Counters kept in memory and read when scraped: nothing per booking beyond two additions.
+ */
+@Injectable()
+export class SaleMetrics implements OnModuleInit {
+  constructor(
+    private readonly metrics: AppMetrics,
+    private readonly sales: TenantSales,
+  ) {}
+
+  onModuleInit(): void {
+    this.metrics.counter(
+      'booking_sale_batches_total',
+      'Batches of public bookings and holds written by this process (one transaction each)',
+      () => this.sales.stats.batches,
+    );
+    this.metrics.counter(
+      'booking_sale_batch_requests_total',
+      'Public bookings and holds decided in those batches (admitted or refused)',
+      () => this.sales.stats.items,
+    );
+    this.metrics.counter(
+      'booking_sale_write_seconds_total',
+      'Seconds spent writing the batches, summed over the writers of the tenants (rate 1: a writer never idle)',
+      () => this.sales.stats.seconds,
+    );
+  }
+}
