@@ -142,7 +142,10 @@ export async function main() {
     // gateway for the gateway pair) used per request while measured. Far steadier than req/s on a
     // shared machine, so a change of a few µs shows before it shows in a ratio.
     const cpuRows = [];
+    // BENCH_OBS_PAIRS=o3 (or o1,o4): some pairs only, e.g. under BENCH_CPU_PROFILE
+    const only = process.env.BENCH_OBS_PAIRS?.split(',');
     const pair = async (scenario, target, processes = 'people') => {
+      if (only && !only.includes(scenario.split(' ')[0])) return;
       const at = (name, mode) => ({ ...target(name, mode), pids: sides[mode].pids[processes] });
       const [observed, unobserved, traced] = await benchAll(scenario, [
         { t: at('observed', 'on') },

@@ -56,6 +56,7 @@ import {
   onServerWithAutovacuum,
   startApp,
   startBenchStack,
+  sumSamples,
 } from './stack.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -235,6 +236,43 @@ const target = (ctx, sale, url, clients) => ({
   headers: { ...sale.tenant.headers, 'x-internal-token': ctx.stack.internalToken },
 });
 
+const WRITER_METRICS = [
+  'booking_sale_batches_total',
+  'booking_sale_batch_requests_total',
+  'booking_sale_write_seconds_total',
+];
+
+/** Each replica's sale writer counters (SaleMetrics), read from its /metrics: `[url, [b, r, s]]`. */
+const writerCounters = (ctx, urls) =>
+  Promise.all(
+    [...new Set(urls)].map(async (url) => {
+      const res = await fetch(`${url}/metrics`, {
+        headers: { 'x-internal-token': ctx.stack.internalToken },
+      });
+      const text = await res.text();
+      return [url, WRITER_METRICS.map((m) => sumSamples(text, [m]))];
+    }),
+  );
+
+/**
+ * What each replica's writer did in the burst: its batches, their mean size, and the share of
+ * the burst it spent writing (near 100 %: the writer, not the buyers, set the pace).
+ */
+function writerUse(before, after, seconds) {
+  return after
+    .map(([url, [b, r, s]], i) => {
+      const [b0, r0, s0] = before[i][1];
+      if (b === b0) return null;
+      const batches = b - b0;
+      return (
+        `${after.length > 1 ? `${url}: ` : ''}${batches} batches, ${((r - r0) / batches).toFixed(1)} ` +
+        `per batch, writing ${Math.round(((s - s0) / seconds) * 100)} % of the burst`
+      );
+    })
+    .filter(Boolean)
+    .join('; ');
+}
+
 /** `n` split into `parts` whole numbers as equal as can be. */
 const split = (n, parts) =>
   Array.from({ length: parts }, (_, i) => Math.floor(n / parts) + (i < n % parts ? 1 : 0));
@@ -358,9 +396,21 @@ async function phase(ctx, name, sales, targets) {
     deliveries: ctx.receiver.deliveries,
     webhookIds: ctx.receiver.ids.size,
   };
+  const writersBefore = await writerCounters(
+    ctx,
+    targets.map((t) => t.url),
+  );
   const cpuBefore = cpuSnapshot();
   const service = await sell(targets);
   const cpu = formatCpuUse(cpuUse(cpuBefore, cpuSnapshot()));
+  const writers = writerUse(
+    writersBefore,
+    await writerCounters(
+      ctx,
+      targets.map((t) => t.url),
+    ),
+    service.seconds,
+  );
   const burstEnded = Date.now();
   const { rows } = await ctx.bookingsPool.query(
     `SELECT id::text FROM "Booking" WHERE "eventId" = ANY($1::uuid[])`,
@@ -383,6 +433,7 @@ async function phase(ctx, name, sales, targets) {
       `answers ${JSON.stringify(service.statuses)}${exact ? ', exact' : ', NOT exact'})`,
   );
   if (cpu) console.log(`bench onsale:   CPU during the burst: ${cpu}`);
+  if (writers) console.log(`bench onsale:   sale writer: ${writers}`);
   const mails = ctx.sink.received - before.mails;
   const mailIds = ctx.sink.ids.size - before.mailIds;
   console.log(
