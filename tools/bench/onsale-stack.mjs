@@ -52,6 +52,7 @@ import {
   apiClient,
   benchDbName,
   benchServer,
+  metricsText,
   recreateDatabase,
   onServerWithAutovacuum,
   startApp,
@@ -246,10 +247,7 @@ const WRITER_METRICS = [
 const writerCounters = (ctx, urls) =>
   Promise.all(
     [...new Set(urls)].map(async (url) => {
-      const res = await fetch(`${url}/metrics`, {
-        headers: { 'x-internal-token': ctx.stack.internalToken },
-      });
-      const text = await res.text();
+      const text = await metricsText(url, ctx.stack.internalToken);
       return [url, WRITER_METRICS.map((m) => sumSamples(text, [m]))];
     }),
   );
@@ -396,21 +394,12 @@ async function phase(ctx, name, sales, targets) {
     deliveries: ctx.receiver.deliveries,
     webhookIds: ctx.receiver.ids.size,
   };
-  const writersBefore = await writerCounters(
-    ctx,
-    targets.map((t) => t.url),
-  );
+  const urls = targets.map((t) => t.url);
+  const writersBefore = await writerCounters(ctx, urls);
   const cpuBefore = cpuSnapshot();
   const service = await sell(targets);
   const cpu = formatCpuUse(cpuUse(cpuBefore, cpuSnapshot()));
-  const writers = writerUse(
-    writersBefore,
-    await writerCounters(
-      ctx,
-      targets.map((t) => t.url),
-    ),
-    service.seconds,
-  );
+  const writers = writerUse(writersBefore, await writerCounters(ctx, urls), service.seconds);
   const burstEnded = Date.now();
   const { rows } = await ctx.bookingsPool.query(
     `SELECT id::text FROM "Booking" WHERE "eventId" = ANY($1::uuid[])`,

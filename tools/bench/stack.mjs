@@ -415,6 +415,13 @@ const BACKLOG_METRICS = [
   'mails_pending',
 ];
 
+/** An app's /metrics page (Prometheus text), read with the internal token. */
+export async function metricsText(url, internalToken) {
+  const res = await fetch(`${url}/metrics`, { headers: { 'x-internal-token': internalToken } });
+  if (!res.ok) throw new Error(`${url}/metrics answered ${res.status}`);
+  return res.text();
+}
+
 /** The sum of the samples of `names` in a Prometheus text exposition. */
 export function sumSamples(text, names) {
   let sum = 0;
@@ -436,13 +443,7 @@ export async function waitQuiet(urls, internalToken, label = '') {
   const started = Date.now();
   let left = 0;
   while (Date.now() - started < 300_000) {
-    const texts = await Promise.all(
-      urls.map((url) =>
-        fetch(`${url}/metrics`, { headers: { 'x-internal-token': internalToken } }).then((r) =>
-          r.ok ? r.text() : Promise.reject(new Error(`${url}/metrics answered ${r.status}`)),
-        ),
-      ),
-    );
+    const texts = await Promise.all(urls.map((url) => metricsText(url, internalToken)));
     left = texts.reduce((n, t) => n + sumSamples(t, BACKLOG_METRICS), 0);
     if (left === 0) break;
     await new Promise((resolve) => setTimeout(resolve, 500));
