@@ -87,17 +87,27 @@ export class CapacityRepository {
     lock: 'UPDATE' | 'SHARE',
   ): Promise<FreeSeats | null> {
     const ids = [...new Set(ticketTypeIds.map((id) => id.toLowerCase()))].sort();
-    const types = await tx.$queryRaw<{ id: string; free: number | null }[]>`
-      SELECT id::text, quota - sold - held AS free FROM "TicketType"
-       WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid AND id = ANY(${ids}::uuid[])
-       ORDER BY id FOR ${Prisma.raw(lock)}`;
-    const [event] = await tx.$queryRaw<{ free: number | null }[]>`
-      SELECT capacity - sold - held AS free FROM "EventCopy"
-       WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid AND NOT deleted
-       FOR ${Prisma.raw(lock)}`;
+    // One statement (a batch waits for each round trip), the locks still in their order: the
+    // event's row is locked only once its scan's filter has read `types`, which locks them all.
+    const rows = await tx.$queryRaw<{ id: string | null; free: number | null }[]>`
+      WITH types AS MATERIALIZED (
+        SELECT id, quota - sold - held AS free FROM "TicketType"
+         WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid
+           AND id = ANY(${ids}::uuid[])
+         ORDER BY id FOR ${Prisma.raw(lock)}),
+      event AS MATERIALIZED (
+        SELECT capacity - sold - held AS free FROM "EventCopy"
+         WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid AND NOT deleted
+           AND (SELECT count(*) FROM types) >= 0
+         FOR ${Prisma.raw(lock)})
+      SELECT NULL AS id, free FROM event
+      UNION ALL
+      SELECT id::text, free FROM types`;
+    const event = rows.find((r) => r.id === null);
     if (!event) return null;
+    const types = rows.filter((r) => r.id !== null);
     return {
-      types: new Map(types.map((t) => [t.id, t.free === null ? null : Math.max(0, t.free)])),
+      types: new Map(types.map((t) => [t.id!, t.free === null ? null : Math.max(0, t.free)])),
       event: event.free === null ? null : Math.max(0, event.free),
     };
   }
@@ -163,17 +173,19 @@ export class CapacityRepository {
         eventId,
         rows.map(([id]) => id),
       );
-    await tx.$executeRaw`
-      UPDATE "TicketType" t SET sold = t.sold + s.sold, held = t.held + s.held
-        FROM unnest(${rows.map(([id]) => id)}::uuid[], ${rows.map(([, e]) => e.sold)}::int[],
-                    ${rows.map(([, e]) => e.held)}::int[]) AS s(id, sold, held)
-       WHERE t."tenantId" = ${tenantId} AND t.id = s.id`;
     const sold = rows.reduce((n, [, e]) => n + e.sold, 0);
     const held = rows.reduce((n, [, e]) => n + e.held, 0);
-    if (sold === 0 && held === 0) return;
+    // Both counters in one statement (every row is locked already, so their order is free); the
+    // event's is left alone when its seats do not change.
     await tx.$executeRaw`
+      WITH types AS (
+        UPDATE "TicketType" t SET sold = t.sold + s.sold, held = t.held + s.held
+          FROM unnest(${rows.map(([id]) => id)}::uuid[], ${rows.map(([, e]) => e.sold)}::int[],
+                      ${rows.map(([, e]) => e.held)}::int[]) AS s(id, sold, held)
+         WHERE t."tenantId" = ${tenantId} AND t.id = s.id)
       UPDATE "EventCopy" SET sold = sold + ${sold}, held = held + ${held}
-       WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid`;
+       WHERE "tenantId" = ${tenantId} AND "eventId" = ${eventId}::uuid
+         AND (${sold}::int <> 0 OR ${held}::int <> 0)`;
   }
 
   /**

@@ -84,20 +84,23 @@ export class MailsRepository {
     const col = <K extends keyof MailDraft>(k: K) => drafts.map((d) => d[k] ?? null);
     const current = requestHeaders();
     const headers = drafts.map((d) => headersOf(d, current)).map((h) => h && JSON.stringify(h));
+    // the workers' wake-up in the same statement: an on-sale's batch waits for each round trip
     await tx.$executeRaw`
-      INSERT INTO "Mail" (id, "tenantId", kind, "toAddress", "toName", language, subject, text,
-        attachments, "bookingId", "invitationId", "ticketId", "eventId", headers, status)
-      SELECT x.id, x.tenant, x.kind, x.address, x.name, x.language, x.subject, x.text,
-             x.attachments, x.booking, x.invitation, x.ticket, x.event, x.headers, 'queued'
-        FROM unnest(${ids}::uuid[], ${col('tenantId')}::text[], ${col('kind')}::text[],
-               ${col('toAddress')}::text[], ${col('toName')}::text[], ${col('language')}::text[],
-               ${col('subject')}::text[], ${col('text')}::text[],
-               ${drafts.map((d) => (d.attachments?.length ? JSON.stringify(d.attachments) : null))}::jsonb[],
-               ${col('bookingId')}::uuid[], ${col('invitationId')}::uuid[], ${col('ticketId')}::uuid[],
-               ${col('eventId')}::uuid[], ${headers}::jsonb[])
-          AS x(id, tenant, kind, address, name, language, subject, text, attachments, booking,
-               invitation, ticket, event, headers)`;
-    await notifyWorkers(tx);
+      WITH queued AS (
+        INSERT INTO "Mail" (id, "tenantId", kind, "toAddress", "toName", language, subject, text,
+          attachments, "bookingId", "invitationId", "ticketId", "eventId", headers, status)
+        SELECT x.id, x.tenant, x.kind, x.address, x.name, x.language, x.subject, x.text,
+               x.attachments, x.booking, x.invitation, x.ticket, x.event, x.headers, 'queued'
+          FROM unnest(${ids}::uuid[], ${col('tenantId')}::text[], ${col('kind')}::text[],
+                 ${col('toAddress')}::text[], ${col('toName')}::text[], ${col('language')}::text[],
+                 ${col('subject')}::text[], ${col('text')}::text[],
+                 ${drafts.map((d) => (d.attachments?.length ? JSON.stringify(d.attachments) : null))}::jsonb[],
+                 ${col('bookingId')}::uuid[], ${col('invitationId')}::uuid[], ${col('ticketId')}::uuid[],
+                 ${col('eventId')}::uuid[], ${headers}::jsonb[])
+            AS x(id, tenant, kind, address, name, language, subject, text, attachments, booking,
+                 invitation, ticket, event, headers)
+        RETURNING 1)
+      SELECT pg_notify(${MAIL_CHANNEL}, '') WHERE EXISTS (SELECT FROM queued)`;
     return ids;
   }
 
