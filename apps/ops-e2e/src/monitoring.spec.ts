@@ -103,6 +103,7 @@ it('every metric the alerts and the dashboard use is exported by an app', () => 
     'delta',
     'le',
     'app',
+    'instance',
     'route',
     'subject',
     'status',

@@ -5,7 +5,6 @@ import { HoldsDataModule } from '../holds/holds-data.module';
 import { WaitingListDataModule } from '../waiting-list/waiting-list-data.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { BookingCancellation } from './booking-cancellation';
-import { BookingBatchWriter } from './booking-batch-writer';
 import { BookingCreation } from './booking-creation.service';
 import { BookingMails } from './booking-mails';
 import { BookingReports } from './booking-reports.service';
@@ -17,6 +16,7 @@ import { BookingsService } from './bookings.service';
 import { SaleMetrics } from './sale-metrics';
 import { SalesLeasesRepository } from './sales-leases.repository';
 import { SalesRouting } from './sales-routing';
+import { SaleWriterThread } from './sale-writer-thread';
 import { TenantSales } from './tenant-sales';
 import { PaymentDeadlines } from './payment-deadlines';
 import { IdempotencyKeyPurge } from './idempotency-keys';
@@ -37,7 +37,7 @@ import { IdempotencyKeyPurge } from './idempotency-keys';
   providers: [
     BookingsRepository,
     BookingMails,
-    BookingBatchWriter,
+    SaleWriterThread,
     SalesLeasesRepository,
     SalesRouting,
     TenantSales,

@@ -9,28 +9,25 @@ import {
   NatsError,
   Subscription,
 } from 'nats';
-import { AppException, ErrorCode, RpcErrorPayload } from '@crm/errors';
 import { JetStreamConnection } from '@crm/messaging';
 import { acrossTenants, asTenant } from '@crm/request-context';
 import { SERVICE_CONFIG } from '@crm/service-kit';
 import type { BookingsInvitationsConfig } from '../config';
 import type { SaleOutcome, SaleRequest } from './booking-batch-writer';
 import { SalesLeasesRepository } from './sales-leases.repository';
+import { failedReply, readReply, SaleReply, toWire, unanswered, WireReply } from './sale-wire';
 
 type Write = (request: SaleRequest) => Promise<SaleOutcome>;
 
-/** A sale request and its outcome as they cross NATS: dates as ISO text, errors as RPC payloads. */
+/** A sale request as it crosses NATS: its date as ISO text (the outcome: sale-wire.ts). */
 type WireRequest = Omit<SaleRequest, 'now'> & { now: string };
-type WireOutcome =
-  Exclude<SaleOutcome, { kind: 'refused' }> | { kind: 'refused'; error: RpcErrorPayload };
-type WireReply = { outcome: WireOutcome } | { failed: RpcErrorPayload | null };
 
 /** A request to forward to its tenant's writer, and what came of it. */
 interface Forward {
   owner: string;
   request: SaleRequest;
 }
-type Forwarded = { outcome: SaleOutcome } | { error: unknown };
+type Forwarded = SaleReply | { error: unknown };
 
 const codec = JSONCodec<unknown>();
 /** Requests forwarded in one message at most (a writer's batch takes as many). */
@@ -123,9 +120,7 @@ export class SalesRouting implements OnModuleDestroy {
     if (this.silentOwner !== owner)
       this.logger.warn(`sales writer ${owner} did not answer: ${err.message}`);
     this.silentOwner = owner;
-    throw new AppException(ErrorCode.SERVICE_UNAVAILABLE, 'errors.dependency.unanswered', {
-      service: 'bookings-invitations',
-    });
+    throw unanswered();
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -223,7 +218,7 @@ export class SalesRouting implements OnModuleDestroy {
       const msg = await nc.request(subjectOf(batch[0].owner), codec.encode(wire), {
         timeout: this.forwardTimeoutMs,
       });
-      return (codec.decode(msg.data) as WireReply[]).map(fromWire);
+      return (codec.decode(msg.data) as WireReply[]).map(readReply);
     } catch (error) {
       return batch.map(() => ({ error }));
     }
@@ -254,35 +249,17 @@ export class SalesRouting implements OnModuleDestroy {
       // forwarded message names no tenant in its headers: as the tenant of its requests)
       const { tenantId } = requests[0];
       await asTenant(tenantId, async () => this.ownerOf(tenantId));
-      replies = await Promise.all(requests.map((r) => this.write!(r).then(toWire, failed)));
+      replies = await Promise.all(
+        requests.map((r) =>
+          this.write!(r).then(
+            (outcome) => ({ outcome: toWire(outcome) }),
+            (err) => failedReply(err, this.logger),
+          ),
+        ),
+      );
     } catch (err) {
-      replies = [failed(err)];
+      replies = [failedReply(err, this.logger)];
     }
     msg.respond(codec.encode(replies));
   }
-}
-
-function toWire(outcome: SaleOutcome): WireReply {
-  return {
-    outcome:
-      outcome.kind === 'refused' ? { kind: 'refused', error: outcome.error.toRpc() } : outcome,
-  };
-}
-
-function failed(err: unknown): WireReply {
-  if (!(err instanceof AppException)) new Logger(SalesRouting.name).error(err);
-  return { failed: err instanceof AppException ? err.toRpc() : null };
-}
-
-function fromWire(reply: WireReply): Forwarded {
-  if ('failed' in reply)
-    return {
-      error: reply.failed
-        ? AppException.fromRpc(reply.failed)
-        : new AppException(ErrorCode.INTERNAL, 'errors.internal'),
-    };
-  const o = reply.outcome;
-  return {
-    outcome: o.kind === 'refused' ? { kind: 'refused', error: AppException.fromRpc(o.error) } : o,
-  };
 }

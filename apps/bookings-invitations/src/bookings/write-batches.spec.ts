@@ -1,4 +1,4 @@
-import { WriteBatches } from './write-batches';
+import { BatchOutcomeUnknown, WriteBatches } from './write-batches';
 
 /** A write that records its batches and answers after `gate` opens. */
 function recorder(fail?: (item: number) => boolean) {
@@ -94,5 +94,31 @@ describe('WriteBatches', () => {
     expect(batches.stats).toMatchObject({ batches: 3, items: 3, isolated: 1 });
     expect(batches.stats.seconds).toBeGreaterThanOrEqual((4 * spentMs) / 1000);
     expect(batches.stats.seconds).toBeLessThanOrEqual(elapsed);
+  });
+
+  it('answers every item of a batch whose outcome is unknown with its answer, writing none again', async () => {
+    const batches: number[][] = [];
+    const write = async (batch: number[]) => {
+      batches.push(batch);
+      await new Promise((r) => setImmediate(r));
+      if (batch.includes(2)) throw new BatchOutcomeUnknown(new Error('writer gone'));
+      return batch.map((n) => n * 10);
+    };
+    const writes = new WriteBatches(write, { maxItems: 100 });
+    const answers = [1, 2, 3, 4].map((n) =>
+      writes.submit('event', n).then(
+        (v) => ({ ok: v }),
+        (e: Error) => ({ error: e.message }),
+      ),
+    );
+    expect(await Promise.all(answers)).toEqual([
+      { ok: 10 },
+      { error: 'writer gone' },
+      { error: 'writer gone' },
+      { error: 'writer gone' },
+    ]);
+    // [2, 3, 4] is not split and written again item by item, as a batch that failed would be
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+    expect(writes.stats.isolated).toBe(0);
   });
 });

@@ -12,11 +12,22 @@ interface Waiting<Item, Outcome> {
 }
 
 /**
+ * Thrown by a `write` whose batch may or may not have been written (its writer went away before
+ * answering): each item of the batch is answered `answer`, and none is written again (a second
+ * write could sell its seats twice; a retry with its Idempotency-Key learns what happened).
+ */
+export class BatchOutcomeUnknown extends Error {
+  constructor(readonly answer: Error) {
+    super(`batch outcome unknown: ${answer.message}`);
+  }
+}
+
+/**
  * Group commit per key (an event): items submitted while the key's writer is busy wait and are
  * written together by its next batch, in the order they came; a lone item is written at once.
  * `write` gets a batch and answers one outcome per item, in order. When it throws (an error no
  * single item was answered with: a lost connection, a bug), each item of the batch is written
- * again on its own, so only the item that causes it fails.
+ * again on its own, so only the item that causes it fails; but not after a BatchOutcomeUnknown.
  */
 export class WriteBatches<Item, Outcome> {
   private readonly queues = new Map<string, Waiting<Item, Outcome>[]>();
@@ -74,6 +85,10 @@ export class WriteBatches<Item, Outcome> {
       outcomes = await this.write(batch.map((w) => w.item));
     } catch (err) {
       spent(); // a batch that failed as a whole kept the writer busy too
+      if (err instanceof BatchOutcomeUnknown) {
+        for (const w of batch) w.reject(err.answer);
+        return;
+      }
       if (batch.length === 1) {
         batch[0].reject(err);
         return;

@@ -1,0 +1,147 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { AppException, RpcErrorPayload } from '@crm/errors';
+import { SERVICE_CONFIG } from '@crm/service-kit';
+import type { BookingsInvitationsConfig } from '../config';
+import type { SaleOutcome, SaleRequest } from './booking-batch-writer';
+import { fromWire, unanswered, WireOutcome } from './sale-wire';
+import { BatchOutcomeUnknown } from './write-batches';
+
+/** What the API's thread sends the writer's: a batch to write, or stop (nothing is pending). */
+export type ToWriter = { id: number; batch: SaleRequest[] } | { stop: true };
+/** What the writer's thread answers: ready once started, then per batch its outcomes or error. */
+export type FromWriter =
+  | { ready: true }
+  | { id: number; outcomes: WireOutcome[] }
+  | { id: number; failed: RpcErrorPayload };
+
+/** How long a writer that ended unasked waits before it is started again. */
+const RESTART_DELAY_MS = 1000;
+/**
+ * The thread's V8 heap: a batch of 250 bookings needs a few MB; the thread itself adds about 80 MB
+ * of RSS to the process (its own Nest context, Prisma client and pool), measured at start.
+ */
+const WRITER_HEAP_MB = 96;
+/** How long a stopping writer may take to close its pool before it is ended. */
+const STOP_TIMEOUT_MS = 10_000;
+
+/**
+ * BookingBatchWriter in a worker thread of its own (sale-writer.worker.ts). Measured in the
+ * on-sale (README): on the API's event loop each of a batch's 16 statements waited 5-8 ms for
+ * its answer to be handled behind the next batch's ~100 requests, so the writer, busy 98 % of the
+ * time, set the pace. The batches are cut here (WriteBatches, TenantSales) and cross to the
+ * thread as one message each; outcomes come back as the sale-wire form. A thread that ends
+ * unasked (a bug) is started again; the batches it had are answered 503 and not written again
+ * (it may have committed them), as a replica's forwarded requests whose writer went silent.
+ */
+@Injectable()
+export class SaleWriterThread implements OnModuleInit, OnApplicationShutdown {
+  /** Writer threads started again after one ended unasked (booking_sale_writer_restarts_total). */
+  readonly stats = { restarts: 0 };
+
+  private readonly logger = new Logger(SaleWriterThread.name);
+  /** The answer of each batch sent and not yet answered, by id. */
+  private readonly pending = new Map<number, (reply: FromWriter | null) => void>();
+  private readonly replies = new Set<Promise<unknown>>();
+  private worker: Promise<Worker> | null = null;
+  private nextId = 1;
+  /** Once the first thread has started: a thread that ends later is started again. */
+  private running = false;
+  private stopping = false;
+  private stopped: Promise<void> | null = null;
+
+  constructor(@Inject(SERVICE_CONFIG) private readonly config: BookingsInvitationsConfig) {}
+
+  /**
+   * The app starts once its writer has: a writer that cannot start fails the start. The mail
+   * worker's process has the bookings domain for its renderers but sells nothing: none there.
+   */
+  async onModuleInit(): Promise<void> {
+    if (this.config.PROCESS_ROLE === 'mail-worker') return;
+    this.worker = this.start();
+    await this.worker;
+  }
+
+  async write(batch: SaleRequest[]): Promise<SaleOutcome[]> {
+    this.worker ??= this.start();
+    const worker = await this.worker;
+    const id = this.nextId++;
+    const answered = new Promise<FromWriter | null>((resolve) => {
+      this.pending.set(id, resolve);
+      worker.postMessage({ id, batch } satisfies ToWriter);
+    });
+    this.replies.add(answered);
+    const reply = await answered.finally(() => this.replies.delete(answered));
+    if (!reply) throw new BatchOutcomeUnknown(unanswered());
+    if ('failed' in reply) throw AppException.fromRpc(reply.failed);
+    return (reply as { outcomes: WireOutcome[] }).outcomes.map(fromWire);
+  }
+
+  /** After the HTTP server closed: the batches still pending are answered, then the thread stops. */
+  onApplicationShutdown(): Promise<void> {
+    // once, however often the app is closed
+    this.stopped ??= this.stop();
+    return this.stopped;
+  }
+
+  private async stop(): Promise<void> {
+    this.stopping = true;
+    const worker = await this.worker?.catch(() => null);
+    if (!worker) return;
+    await Promise.allSettled([...this.replies]);
+    const exited = new Promise((r) => {
+      worker.once('exit', r);
+      // one that has ended already has threadId -1
+      if (worker.threadId === -1) r(null);
+    });
+    worker.postMessage({ stop: true } satisfies ToWriter);
+    const timer = setTimeout(() => void worker.terminate(), STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  private start(): Promise<Worker> {
+    // From the sources (tests, `npm start` of the sources): compiled as it loads, as the app is.
+    const fromSource = __filename.endsWith('.ts');
+    const worker = new Worker(
+      path.join(__dirname, `sale-writer.worker${path.extname(__filename)}`),
+      {
+        workerData: { config: { ...this.config } },
+        // a thread that leaks ends alone (and is started again) before the pod's memory limit
+        resourceLimits: { maxOldGenerationSizeMb: WRITER_HEAP_MB },
+        ...(fromSource
+          ? { execArgv: [...process.execArgv, '--require', '@swc-node/register'] }
+          : {}),
+      },
+    );
+    const started = new Promise<Worker>((resolve, reject) => {
+      worker.on('message', (msg: FromWriter) => {
+        if ('ready' in msg) {
+          this.running = true;
+          return resolve(worker);
+        }
+        const answer = this.pending.get(msg.id);
+        this.pending.delete(msg.id);
+        answer?.(msg);
+      });
+      worker.on('error', (err) => {
+        this.logger.error(`sale writer thread failed: ${err.stack ?? err.message}`);
+        reject(unanswered());
+      });
+      worker.on('exit', (code) => {
+        reject(unanswered());
+        // what it had may have been written: answered 503, never written again
+        for (const answer of this.pending.values()) answer(null);
+        this.pending.clear();
+        if (this.stopping || !this.running) return;
+        this.logger.error(`sale writer thread ended (exit code ${code}): starting another`);
+        this.stats.restarts++;
+        this.worker = new Promise((r) => setTimeout(r, RESTART_DELAY_MS)).then(() => this.start());
+      });
+    });
+    // a start that fails is seen by the write that waits for it (and by onModuleInit)
+    started.catch(() => undefined);
+    return started;
+  }
+}
