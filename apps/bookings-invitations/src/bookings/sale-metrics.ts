@@ -5,10 +5,11 @@ import { TenantSales } from './tenant-sales';
 
 /**
  * The on-sale writer of this process (TenantSales): the batches it wrote, the bookings and holds
- * in them, the seconds it spent writing, and the restarts of its thread (SaleWriterThread). An operator reads the writer's load from them: the
- * seconds' rate near 1 with batches at their maximum (100) is a writer that is never idle, so
- * buyers wait for the batches before theirs (2026-11-30, 2 cores: about 100 bookings in 150-205 ms).
- * Counters kept in memory and read when scraped: nothing per booking beyond two additions.
+ * in them, the seconds it spent writing, and the restarts of its thread (SaleWriterThread). An
+ * operator reads the writer's load from them: the seconds' rate near 1 is a writer that is never
+ * idle, so buyers wait for the batches before theirs (2026-11-30, 2 cores: about 90 bookings a
+ * batch of about 100 ms, as many as waited). Counters kept in memory and read when scraped:
+ * nothing per booking beyond two additions.
  */
 @Injectable()
 export class SaleMetrics implements OnModuleInit {

@@ -17,8 +17,8 @@ const MAX_BATCH_SEATS = 1000;
 /**
  * The sales of each tenant: one writer per tenant, fed by public bookings (BK1) and holds (BK18)
  * of all its events in the order they arrive; what arrives while it writes goes into its next
- * batch (BookingBatchWriter, in its own thread: SaleWriterThread). Across replicas SalesRouting sends a tenant's requests to the one
- * replica that writes for it.
+ * batch (BookingBatchWriter, on a thread of its own: SaleWriterThread). Across replicas
+ * SalesRouting sends a tenant's requests to the one replica that writes for it.
  */
 @Injectable()
 export class TenantSales implements OnModuleInit {
