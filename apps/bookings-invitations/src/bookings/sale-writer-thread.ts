@@ -41,9 +41,11 @@ export class SaleWriterThread implements OnModuleInit, OnApplicationShutdown {
   readonly stats = { restarts: 0 };
 
   private readonly logger = new Logger(SaleWriterThread.name);
-  /** The answer of each batch sent and not yet answered, by id. */
-  private readonly pending = new Map<number, (reply: FromWriter | null) => void>();
-  private readonly replies = new Set<Promise<unknown>>();
+  /** Each batch sent and not yet answered, by id: its answer (null: none will come) and its wait. */
+  private readonly pending = new Map<
+    number,
+    { answer: (reply: FromWriter | null) => void; answered: Promise<FromWriter | null> }
+  >();
   private worker: Promise<Worker> | null = null;
   private nextId = 1;
   /** Once the first thread has started: a thread that ends later is started again. */
@@ -67,12 +69,11 @@ export class SaleWriterThread implements OnModuleInit, OnApplicationShutdown {
     this.worker ??= this.start();
     const worker = await this.worker;
     const id = this.nextId++;
-    const answered = new Promise<FromWriter | null>((resolve) => {
-      this.pending.set(id, resolve);
-      worker.postMessage({ id, batch } satisfies ToWriter);
-    });
-    this.replies.add(answered);
-    const reply = await answered.finally(() => this.replies.delete(answered));
+    let answer!: (reply: FromWriter | null) => void;
+    const answered = new Promise<FromWriter | null>((resolve) => (answer = resolve));
+    this.pending.set(id, { answer, answered });
+    worker.postMessage({ id, batch } satisfies ToWriter);
+    const reply = await answered;
     if (!reply) throw new BatchOutcomeUnknown(unanswered());
     if ('failed' in reply) throw AppException.fromRpc(reply.failed);
     return (reply as { outcomes: WireOutcome[] }).outcomes.map(fromWire);
@@ -89,7 +90,7 @@ export class SaleWriterThread implements OnModuleInit, OnApplicationShutdown {
     this.stopping = true;
     const worker = await this.worker?.catch(() => null);
     if (!worker) return;
-    await Promise.allSettled([...this.replies]);
+    await Promise.all([...this.pending.values()].map((p) => p.answered));
     const exited = new Promise((r) => {
       worker.once('exit', r);
       // one that has ended already has threadId -1
@@ -121,9 +122,9 @@ export class SaleWriterThread implements OnModuleInit, OnApplicationShutdown {
           this.running = true;
           return resolve(worker);
         }
-        const answer = this.pending.get(msg.id);
+        const sent = this.pending.get(msg.id);
         this.pending.delete(msg.id);
-        answer?.(msg);
+        sent?.answer(msg);
       });
       worker.on('error', (err) => {
         this.logger.error(`sale writer thread failed: ${err.stack ?? err.message}`);
@@ -132,7 +133,7 @@ export class SaleWriterThread implements OnModuleInit, OnApplicationShutdown {
       worker.on('exit', (code) => {
         reject(unanswered());
         // what it had may have been written: answered 503, never written again
-        for (const answer of this.pending.values()) answer(null);
+        for (const sent of this.pending.values()) sent.answer(null);
         this.pending.clear();
         if (this.stopping || !this.running) return;
         this.logger.error(`sale writer thread ended (exit code ${code}): starting another`);
